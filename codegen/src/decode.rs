@@ -1,0 +1,280 @@
+//! Decoders: a match on the family's dispatch bits picks candidate forms, a
+//! mask compare confirms one, and its fields are read back. A word whose
+//! fields hold values the encoder could not produce decodes to `None`.
+
+use crate::Error;
+use crate::encode::{file_tokens, forms, sm_pattern, u128_lit};
+use crate::names::{enum_type, enum_variant, field, ident, op_type, op_variant};
+use crate::ops::{dst_default, mod_default, src_default};
+use isa_spec::model::*;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+/// Expression reading `bits` of `w` as a u128.
+pub(crate) fn get(bits: &Bits) -> TokenStream {
+    let mut parts = Vec::new();
+    let mut shift = 0u32;
+    for &(l, h) in &bits.ranges {
+        let wdt = h - l;
+        let mask = u128_lit((1u128 << wdt) - 1);
+        let l = Literal::u32_unsuffixed(l);
+        if shift == 0 {
+            parts.push(quote!(((w >> #l) & #mask)));
+        } else {
+            let s = Literal::u32_unsuffixed(shift);
+            parts.push(quote!((((w >> #l) & #mask) << #s)));
+        }
+        shift += wdt;
+    }
+    quote!((#(#parts)|*))
+}
+
+fn find<'a>(form: &'a Form, pred: impl Fn(&FieldTarget) -> bool) -> Option<&'a Field> {
+    form.fields.iter().find(|f| pred(&f.target))
+}
+
+fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream {
+    let name = ident(&format!("decode_f{fid}"));
+    let unknown = u128_lit(form.unknown_mask());
+    let mut lets = Vec::new();
+    let mut inits = Vec::new();
+    for (i, d) in op.dsts.iter().enumerate() {
+        let fld = field(&d.name);
+        let f = find(form, |t| matches!(t, FieldTarget::Dst { idx, .. } if *idx == i));
+        let v = match f {
+            Some(f) => {
+                let FieldTarget::Dst { kind, .. } = f.target else { unreachable!() };
+                let file = file_tokens(kind);
+                let g = get(&f.bits);
+                quote!(reg_from_index(#file, #g, sm)?)
+            }
+            None => dst_default(d).unwrap_or(quote!(Reg::RZ)),
+        };
+        lets.push(quote!(let #fld: Reg = #v;));
+        inits.push(quote!(#fld));
+    }
+    for (i, s) in op.srcs.iter().enumerate() {
+        let fld = field(&s.name);
+        let kind: Option<TokenStream> = match form.src_kinds[i] {
+            None => None,
+            Some(SlotKindClass::Imm) => {
+                let f = find(form, |t| matches!(t, FieldTarget::SrcImm { idx, .. } if *idx == i)).expect("imm field");
+                let FieldTarget::SrcImm { packing, .. } = f.target else { unreachable!() };
+                let g = get(&f.bits);
+                let wdt = f.bits.width();
+                let (sh, sx) = (packing.shift, packing.sext);
+                Some(quote!(SrcKind::Imm(imm_from_field(#g, #wdt, #sh, #sx))))
+            }
+            Some(SlotKindClass::Cbuf) => {
+                let fi = find(form, |t| matches!(t, FieldTarget::SrcCbuf { idx, part: CbufPart::Index } if *idx == i));
+                let fo = find(form, |t| matches!(t, FieldTarget::SrcCbuf { idx, part: CbufPart::Offset { .. } } if *idx == i));
+                let index = fi.map_or(quote!(0), |f| {
+                    let g = get(&f.bits);
+                    quote!(#g as u8)
+                });
+                let offset = fo.map_or(quote!(0), |f| {
+                    let FieldTarget::SrcCbuf { part: CbufPart::Offset { scale }, .. } = f.target else { unreachable!() };
+                    let g = get(&f.bits);
+                    quote!((#g as u32) * #scale)
+                });
+                Some(quote!(SrcKind::CBuf(CBuf { index: #index, offset: #offset })))
+            }
+            Some(k) => {
+                let f = find(form, |t| matches!(t, FieldTarget::SrcReg { idx, .. } if *idx == i)).expect("reg field");
+                let file = file_tokens(k);
+                let g = get(&f.bits);
+                Some(quote!(SrcKind::Reg(reg_from_index(#file, #g, sm)?)))
+            }
+        };
+        let v = match kind {
+            None => src_default(s).unwrap_or(quote!(Src::RZ)),
+            Some(k) => {
+                let flag = |t: FieldTarget| match find(form, |x| *x == t) {
+                    Some(f) => {
+                        let g = get(&f.bits);
+                        quote!(#g != 0)
+                    }
+                    None => quote!(false),
+                };
+                let n = flag(FieldTarget::SrcNeg(i));
+                let a = flag(FieldTarget::SrcAbs(i));
+                let no = flag(FieldTarget::SrcNot(i));
+                quote!(Src { kind: #k, neg: #n, abs: #a, not: #no })
+            }
+        };
+        lets.push(quote!(let #fld: Src = #v;));
+        inits.push(quote!(#fld));
+    }
+    for (i, m) in op.modifiers.iter().enumerate() {
+        let fld = field(&m.name);
+        let f = find(form, |t| matches!(t, FieldTarget::Modifier { idx, .. } if *idx == i));
+        let v = match f {
+            None => mod_default(spec, m),
+            Some(f) => {
+                let g = get(&f.bits);
+                let wdt = f.bits.width();
+                match (&m.ty, &f.target) {
+                    (ModType::Bool, _) => quote!(#g != 0),
+                    (ModType::Int { signed: false, .. }, _) => quote!(#g as u32),
+                    (ModType::Int { signed: true, .. }, _) => quote!(sext_field(#g, #wdt) as i32),
+                    (ModType::Rel, _) => quote!(sext_field(#g, #wdt)),
+                    (ModType::Enum(e), FieldTarget::Modifier { codes, .. }) => {
+                        let en = &spec.enums[*e];
+                        let t = enum_type(&en.name);
+                        let codes: Vec<u64> = codes
+                            .clone()
+                            .unwrap_or_else(|| (0..en.values.len() as u64).collect());
+                        let arms = en.values.iter().zip(&codes).map(|(v, c)| {
+                            let var = enum_variant(&v.name);
+                            let c = u128_lit(*c as u128);
+                            quote!(#c => #t::#var)
+                        });
+                        quote!(match #g { #(#arms,)* _ => return None })
+                    }
+                    _ => unreachable!(),
+                }
+            }
+        };
+        let t = crate::ops::mod_type(spec, m);
+        lets.push(quote!(let #fld: #t = #v;));
+        inits.push(quote!(#fld));
+    }
+    let guard = match (
+        find(form, |t| *t == FieldTarget::GuardPred),
+        find(form, |t| *t == FieldTarget::GuardNot),
+    ) {
+        (Some(p), n) => {
+            let gp = get(&p.bits);
+            let gn = n.map_or(quote!(false), |n| {
+                let g = get(&n.bits);
+                quote!(#g != 0)
+            });
+            quote!(Src::reg(Reg::pred(#gp as u8)).with_not(#gn))
+        }
+        _ => quote!(Src::PT),
+    };
+    let ctrl = match find(form, |t| *t == FieldTarget::Ctrl) {
+        Some(f) => {
+            let g = get(&f.bits);
+            quote!(#g as u32)
+        }
+        None => quote!(0),
+    };
+    quote! {
+        #[allow(clippy::identity_op, clippy::double_parens, unused_parens)]
+        fn #name(w: u128, sm: u32) -> Option<(Self, Common)> {
+            #(#lets)*
+            Some((Self { #(#inits),* }, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
+        }
+    }
+}
+
+pub fn op_decode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
+    let fns = forms(op)
+        .into_iter()
+        .map(|f| form_decode_fn(spec, op, f.id, f.form));
+    Ok(quote!(#(#fns)*))
+}
+
+/// One decoder per family, dispatching on the family's dispatch bits.
+pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
+    let mut out = Vec::new();
+    for (fi, fam) in spec.families.iter().enumerate() {
+        let fname = ident(&format!("decode_{}", fam.name));
+        let (lo, hi) = match fam.dispatch.ranges.as_slice() {
+            [(l, h)] => (*l, *h),
+            _ => {
+                return Err(Error {
+                    message: format!("family {}: dispatch must be one bit range", fam.name),
+                    loc: Some(fam.loc.clone()),
+                });
+            }
+        };
+        let dmask: u128 = ((1u128 << (hi - lo)) - 1) << lo;
+        // key -> candidates (most fixed bits first)
+        let mut buckets: std::collections::BTreeMap<u32, Vec<(u32, TokenStream)>> =
+            Default::default();
+        let mut fallback: Vec<(u32, TokenStream)> = Vec::new();
+        for op in &spec.ops {
+            for f in forms(op) {
+                if f.enc.family != fi {
+                    continue;
+                }
+                let (mask, value) = f.form.fixed();
+                let ty = op_type(&op.name);
+                let var = op_variant(&op.name);
+                let dec = ident(&format!("decode_f{}", f.id));
+                let pat = sm_pattern(&f.form.sms);
+                let (m, v) = (u128_lit(mask), u128_lit(value));
+                let cand = quote! {
+                    if w & #m == #v && matches!(sm, #pat) {
+                        if let Some((o, c)) = #ty::#dec(w, sm) { return Some((Op::#var(o), c)); }
+                    }
+                };
+                let nfixed = mask.count_ones();
+                let free = dmask & !mask;
+                if free.count_ones() > 10 {
+                    fallback.push((nfixed, cand));
+                    continue;
+                }
+                let free_bits: Vec<u32> = (lo..hi).filter(|b| free >> b & 1 == 1).collect();
+                let base = ((value & mask & dmask) >> lo) as u32;
+                for combo in 0..(1u32 << free_bits.len()) {
+                    let mut key = base;
+                    for (j, b) in free_bits.iter().enumerate() {
+                        if combo >> j & 1 == 1 {
+                            key |= 1 << (b - lo);
+                        }
+                    }
+                    buckets.entry(key).or_default().push((nfixed, cand.clone()));
+                }
+            }
+        }
+        fallback.sort_by(|a, b| b.0.cmp(&a.0));
+        let fb: Vec<&TokenStream> = fallback.iter().map(|x| &x.1).collect();
+        let arms = buckets.into_iter().map(|(k, mut v)| {
+            v.sort_by(|a, b| b.0.cmp(&a.0));
+            let c = v.into_iter().map(|x| x.1);
+            let k = Literal::u32_unsuffixed(k);
+            quote!(#k => { #(#c)* })
+        });
+        let lo_l = Literal::u32_unsuffixed(lo);
+        let km = u128_lit((1u128 << (hi - lo)) - 1);
+        let d = format!("Decode a {} instruction word.", fam.name);
+        out.push(quote! {
+            #[doc = #d]
+            #[allow(clippy::match_single_binding, unreachable_patterns, unused_variables)]
+            pub fn #fname(w: u128, sm: u32) -> Option<(Op, Common)> {
+                match ((w >> #lo_l) & #km) as u32 {
+                    #(#arms,)*
+                    _ => {}
+                }
+                #(#fb)*
+                None
+            }
+        });
+    }
+    Ok(quote!(#(#out)*))
+}
+
+/// Tables of every form (fixed bits, raw bits, SMs) for tests and tools.
+pub fn form_tables(spec: &Spec) -> TokenStream {
+    let mut rows = Vec::new();
+    for op in &spec.ops {
+        for f in forms(op) {
+            let (mask, value) = f.form.fixed();
+            let (m, v) = (u128_lit(mask), u128_lit(value));
+            let u = u128_lit(f.form.unknown_mask());
+            let name = &op.name;
+            let form = &f.form.name;
+            let fam = enum_variant(&spec.families[f.enc.family].name);
+            let sms = f.form.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+            let id = Literal::u8_unsuffixed(f.id as u8);
+            rows.push(quote!(FormInfo { op: #name, form: #form, id: #id, family: Family::#fam, sms: &[#(#sms),*], mask: #m, value: #v, unknown: #u }));
+        }
+    }
+    quote! {
+        /// Every encoding form of every op.
+        pub const FORMS: &[FormInfo] = &[#(#rows),*];
+    }
+}

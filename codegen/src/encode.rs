@@ -1,0 +1,297 @@
+//! Encoders: form selection by operand kinds, then one packing function per
+//! form. Every check the hardware needs (register limits, immediate widths,
+//! alignment, modifiers a form cannot hold) comes from the same fields.
+
+use crate::Error;
+use crate::names::{field, ident};
+use crate::ops::{dst_default, mod_default, src_default};
+use isa_spec::model::*;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+pub(crate) struct FormRef<'a> {
+    pub enc: &'a Encoding,
+    pub form: &'a Form,
+    pub id: usize,
+}
+
+/// Every form of the op, numbered in spec order.
+pub(crate) fn forms(op: &Op) -> Vec<FormRef<'_>> {
+    let mut out = Vec::new();
+    for enc in &op.encodings {
+        for form in &enc.forms {
+            let id = out.len();
+            out.push(FormRef { enc, form, id });
+        }
+    }
+    out
+}
+
+pub(crate) fn u128_lit(v: u128) -> Literal {
+    Literal::u128_unsuffixed(v)
+}
+
+pub(crate) fn sm_pattern(sms: &[u32]) -> TokenStream {
+    let s = sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+    quote!(#(#s)|*)
+}
+
+pub(crate) fn kind_tokens(k: SlotKindClass) -> TokenStream {
+    match k {
+        SlotKindClass::Gpr => quote!(SlotKind::Gpr),
+        SlotKindClass::Ugpr => quote!(SlotKind::UGpr),
+        SlotKindClass::Imm => quote!(SlotKind::Imm),
+        SlotKindClass::Cbuf => quote!(SlotKind::CBuf),
+        SlotKindClass::Pred => quote!(SlotKind::Pred),
+        SlotKindClass::Upred => quote!(SlotKind::UPred),
+    }
+}
+
+pub(crate) fn file_tokens(k: SlotKindClass) -> TokenStream {
+    match k {
+        SlotKindClass::Gpr => quote!(RegFile::Gpr),
+        SlotKindClass::Ugpr => quote!(RegFile::UGpr),
+        SlotKindClass::Pred => quote!(RegFile::Pred),
+        SlotKindClass::Upred => quote!(RegFile::UPred),
+        // Not register kinds; callers never ask.
+        SlotKindClass::Imm | SlotKindClass::Cbuf => quote!(RegFile::Gpr),
+    }
+}
+
+/// Condition under which a form takes the op's current operands.
+fn form_cond(op: &Op, f: &FormRef) -> TokenStream {
+    let pat = sm_pattern(&f.form.sms);
+    let mut conds = vec![quote!(matches!(sm, #pat))];
+    for (i, s) in op.srcs.iter().enumerate() {
+        let fld = field(&s.name);
+        match f.form.src_kinds[i] {
+            Some(k) => {
+                let kt = kind_tokens(k);
+                conds.push(quote!(self.#fld.slot_kind() == #kt));
+            }
+            None => {
+                if let Some(d) = src_default(s) {
+                    conds.push(quote!(self.#fld == #d));
+                }
+            }
+        }
+    }
+    quote!(#(#conds)&&*)
+}
+
+/// Code that ORs `v` (an expression of type u128) into `w` at `bits`.
+pub(crate) fn place(bits: &Bits, v: TokenStream) -> TokenStream {
+    let mut parts = Vec::new();
+    let mut shift = 0u32;
+    for &(l, h) in &bits.ranges {
+        let wdt = h - l;
+        let mask = u128_lit((1u128 << wdt) - 1);
+        let l = Literal::u32_unsuffixed(l);
+        if shift == 0 {
+            parts.push(quote!(w |= (v & #mask) << #l;));
+        } else {
+            let s = Literal::u32_unsuffixed(shift);
+            parts.push(quote!(w |= ((v >> #s) & #mask) << #l;));
+        }
+        shift += wdt;
+    }
+    quote!({ let v: u128 = #v; #(#parts)* })
+}
+
+fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
+    let name = ident(&format!("encode_f{}", f.id));
+    let fam = &spec.families[f.enc.family];
+    let (mask, value) = f.form.fixed();
+    let _ = mask;
+    let value = u128_lit(value);
+    let unknown = u128_lit(f.form.unknown_mask());
+    let mut body = Vec::new();
+    let has = |pred: &dyn Fn(&FieldTarget) -> bool| f.form.fields.iter().any(|x| pred(&x.target));
+    let mut checks = Vec::new();
+    for (i, s) in op.srcs.iter().enumerate() {
+        let fld = field(&s.name);
+        let sname = &s.name;
+        let n = has(&|t| *t == FieldTarget::SrcNeg(i));
+        let a = has(&|t| *t == FieldTarget::SrcAbs(i));
+        let no = has(&|t| *t == FieldTarget::SrcNot(i));
+        if !n {
+            checks.push(quote!(if self.#fld.neg { return Err(EncodeError::new(Self::NAME, format!("{} cannot be negated in this form on SM{}", #sname, sm))); }));
+        }
+        if !a {
+            checks.push(quote!(if self.#fld.abs { return Err(EncodeError::new(Self::NAME, format!("{} cannot take an absolute value in this form on SM{}", #sname, sm))); }));
+        }
+        if !no {
+            checks.push(quote!(if self.#fld.not { return Err(EncodeError::new(Self::NAME, format!("{} cannot be inverted in this form on SM{}", #sname, sm))); }));
+        }
+        if s.align > 1 {
+            let al = Literal::u8_unsuffixed(s.align as u8);
+            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 { return Err(EncodeError::new(Self::NAME, format!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
+        }
+    }
+    for (i, d) in op.dsts.iter().enumerate() {
+        let fld = field(&d.name);
+        let dname = &d.name;
+        let encoded = has(&|t| matches!(t, FieldTarget::Dst { idx, .. } if *idx == i));
+        if !encoded {
+            if let Some(def) = dst_default(d) {
+                checks.push(quote!(if self.#fld != #def { return Err(EncodeError::new(Self::NAME, format!("{} is not encodable on SM{}", #dname, sm))); }));
+            }
+        }
+        if d.align > 1 {
+            let al = Literal::u8_unsuffixed(d.align as u8);
+            checks.push(quote!(if self.#fld.file == RegFile::Gpr && !self.#fld.is_zero() && self.#fld.idx % #al != 0 { return Err(EncodeError::new(Self::NAME, format!("{} must be a register aligned to {}, not {}", #dname, #al, self.#fld))); }));
+        }
+    }
+    for (i, m) in op.modifiers.iter().enumerate() {
+        let encoded = has(&|t| matches!(t, FieldTarget::Modifier { idx, .. } if *idx == i));
+        if !encoded {
+            let fld = field(&m.name);
+            let def = mod_default(spec, m);
+            let mname = &m.name;
+            checks.push(quote!(if self.#fld != #def { return Err(EncodeError::new(Self::NAME, format!("modifier {} is not encodable on SM{}", #mname, sm))); }));
+        }
+    }
+    for fl in &f.form.fields {
+        let wdt = fl.bits.width();
+        let v: Option<TokenStream> = match &fl.target {
+            FieldTarget::Fixed(_) | FieldTarget::Unknown => None,
+            FieldTarget::Dst { idx, kind } => {
+                let d = &op.dsts[*idx];
+                let fld = field(&d.name);
+                let dname = &d.name;
+                let file = file_tokens(*kind);
+                Some(quote!(fit(Self::NAME, #dname, reg_index(Self::NAME, #dname, self.#fld, #file, sm)?, #wdt)?))
+            }
+            FieldTarget::SrcReg { idx, kind } => {
+                let s = &op.srcs[*idx];
+                let fld = field(&s.name);
+                let sname = &s.name;
+                let file = file_tokens(*kind);
+                Some(quote!(fit(Self::NAME, #sname, reg_index(Self::NAME, #sname, src_reg(Self::NAME, #sname, &self.#fld)?, #file, sm)?, #wdt)?))
+            }
+            FieldTarget::SrcImm { idx, packing } => {
+                let s = &op.srcs[*idx];
+                let fld = field(&s.name);
+                let sname = &s.name;
+                let shift = packing.shift;
+                let sext = packing.sext;
+                Some(quote!(match self.#fld.kind {
+                    SrcKind::Imm(v) => imm_field(Self::NAME, #sname, v, #wdt, #shift, #sext)?,
+                    _ => return Err(EncodeError::new(Self::NAME, format!("{} must be an immediate", #sname))),
+                }))
+            }
+            FieldTarget::SrcCbuf { idx, part } => {
+                let s = &op.srcs[*idx];
+                let fld = field(&s.name);
+                let sname = &s.name;
+                let get = match part {
+                    CbufPart::Index => quote!(fit(Self::NAME, #sname, c.index as u128, #wdt)?),
+                    CbufPart::Offset { scale } => {
+                        let sc = *scale;
+                        quote!({
+                            if c.offset % #sc != 0 {
+                                return Err(EncodeError::new(Self::NAME, format!("{}: constant offset {:#x} is not a multiple of {}", #sname, c.offset, #sc)));
+                            }
+                            fit(Self::NAME, #sname, (c.offset / #sc) as u128, #wdt)?
+                        })
+                    }
+                };
+                Some(quote!(match self.#fld.kind {
+                    SrcKind::CBuf(c) => #get,
+                    _ => return Err(EncodeError::new(Self::NAME, format!("{} must be a constant buffer", #sname))),
+                }))
+            }
+            FieldTarget::SrcNeg(i) => {
+                let fld = field(&op.srcs[*i].name);
+                Some(quote!(self.#fld.neg as u128))
+            }
+            FieldTarget::SrcAbs(i) => {
+                let fld = field(&op.srcs[*i].name);
+                Some(quote!(self.#fld.abs as u128))
+            }
+            FieldTarget::SrcNot(i) => {
+                let fld = field(&op.srcs[*i].name);
+                Some(quote!(self.#fld.not as u128))
+            }
+            FieldTarget::Modifier { idx, codes } => {
+                let m = &op.modifiers[*idx];
+                let fld = field(&m.name);
+                let mname = &m.name;
+                Some(match (&m.ty, codes) {
+                    (ModType::Bool, _) => quote!(self.#fld as u128),
+                    (ModType::Enum(_), Some(codes)) => {
+                        let c = codes.iter().map(|c| u128_lit(*c as u128));
+                        quote!({ const CODES: &[u128] = &[#(#c),*]; CODES[self.#fld.index()] })
+                    }
+                    (ModType::Int { signed: false, .. }, _) => {
+                        quote!(fit(Self::NAME, #mname, self.#fld as u128, #wdt)?)
+                    }
+                    (ModType::Int { signed: true, .. }, _) => {
+                        quote!(fit_signed(Self::NAME, #mname, self.#fld as i64, #wdt)?)
+                    }
+                    (ModType::Rel, _) => quote!(fit_signed(Self::NAME, #mname, self.#fld, #wdt)?),
+                    (ModType::Enum(_), None) => quote!(self.#fld.index() as u128),
+                })
+            }
+            FieldTarget::GuardPred => Some(quote!(fit(Self::NAME, "guard", reg_index(Self::NAME, "guard", src_reg(Self::NAME, "guard", &c.guard)?, RegFile::Pred, sm)?, #wdt)?)),
+            FieldTarget::GuardNot => Some(quote!(c.guard.not as u128)),
+            FieldTarget::Ctrl => Some(quote!(fit(Self::NAME, "control bits", c.ctrl as u128, #wdt)?)),
+        };
+        if let Some(v) = v {
+            body.push(place(&fl.bits, v));
+        }
+    }
+    let _ = fam;
+    let form_name = format!("Form `{}` on SM {:?}.", f.form.name, f.form.sms);
+    quote! {
+        #[doc = #form_name]
+        #[allow(clippy::identity_op, unused_variables)]
+        fn #name(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+            #(#checks)*
+            let mut w: u128 = #value;
+            w |= c.raw & #unknown;
+            #(#body)*
+            Ok(w)
+        }
+    }
+}
+
+pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
+    let fs = forms(op);
+    let conds = fs.iter().map(|f| {
+        let c = form_cond(op, f);
+        let id = Literal::u8_unsuffixed(f.id as u8);
+        quote!(if #c { return Some(#id); })
+    });
+    let arms = fs.iter().map(|f| {
+        let id = Literal::u8_unsuffixed(f.id as u8);
+        let n = ident(&format!("encode_f{}", f.id));
+        quote!(Some(#id) => self.#n(sm, c))
+    });
+    let fns = fs.iter().map(|f| form_encode_fn(spec, op, f));
+    let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
+    Ok(quote! {
+        /// The encoding form that takes the current operand kinds on `sm`.
+        #[allow(unused_variables)]
+        pub fn form_id(&self, sm: u32) -> Option<u8> {
+            #(#conds)*
+            None
+        }
+
+        /// Encode for `sm`; the guard, control and raw bits come from `c`.
+        pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+            match self.form_id(sm) {
+                #(#arms,)*
+                _ => {
+                    if !Self::SMS.contains(&sm) {
+                        return Err(EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")));
+                    }
+                    let kinds: &[&str] = &[#(self.#src_fields.slot_kind().name()),*];
+                    Err(EncodeError::new(Self::NAME, format!("no form on SM{sm} takes sources of kinds {kinds:?}")))
+                }
+            }
+        }
+
+        #(#fns)*
+    })
+}

@@ -1,0 +1,133 @@
+//! Folds: the spec's Rust expressions, parsed with syn and spliced into a
+//! function that binds every source value (raw and with its modifiers
+//! applied), every modifier, and `sm`.
+
+use crate::Error;
+use crate::names::{enum_variant, field, ident};
+use isa_spec::model::*;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub(crate) fn rust_type(t: ValueType) -> TokenStream {
+    match t {
+        ValueType::U32 | ValueType::B32 => quote!(u32),
+        ValueType::I32 => quote!(i32),
+        ValueType::F32 => quote!(f32),
+        ValueType::U64 => quote!(u64),
+        ValueType::I64 => quote!(i64),
+        ValueType::F64 => quote!(f64),
+        ValueType::Pred => quote!(bool),
+    }
+}
+
+fn parse_err(e: syn::Error, fe: &FoldExpr) -> Error {
+    let start = e.span().byte_range().start.min(fe.text.len());
+    let mut loc = fe.loc.clone();
+    loc.span = loc.span.start + start..loc.span.start + start + 1;
+    Error {
+        message: format!("fold expression does not parse: {e}"),
+        loc: Some(loc),
+    }
+}
+
+fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
+    if op.dsts.is_empty() {
+        return Ok(quote!(Ok(FoldOut::new(&[]))));
+    }
+    if fold.dsts.iter().any(Option::is_none) {
+        let name = &op.name;
+        return Ok(quote!(Err(FoldError::new(format!("{} has no fold for every destination on SM{}", #name, sm)))));
+    }
+    let lets = match &fold.lets {
+        Some(l) => {
+            let block: syn::Block =
+                syn::parse_str(&format!("{{{}}}", l.text)).map_err(|e| parse_err(e, l))?;
+            let stmts = block.stmts;
+            quote!(#(#stmts)*)
+        }
+        None => quote!(),
+    };
+    let mut outs = Vec::new();
+    let mut vals = Vec::new();
+    for (d, e) in op.dsts.iter().zip(&fold.dsts) {
+        let e = e.as_ref().expect("checked above");
+        let expr: syn::Expr = syn::parse_str(&e.text).map_err(|er| parse_err(er, e))?;
+        let v = ident(&format!("out_{}", d.name));
+        let t = rust_type(d.ty);
+        outs.push(quote!(let #v: #t = #expr;));
+        vals.push(quote!(#v.into_value()));
+    }
+    Ok(quote!({ #lets #(#outs)* Ok(FoldOut::new(&[#(#vals),*])) }))
+}
+
+pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
+    let nsrc = op.srcs.len();
+    let name = &op.name;
+    let mut binds = Vec::new();
+    for (i, s) in op.srcs.iter().enumerate() {
+        let f = field(&s.name);
+        let raw = ident(&format!("{}_raw", s.name));
+        let neg = ident(&format!("{}_neg", s.name));
+        let abs = ident(&format!("{}_abs", s.name));
+        let not = ident(&format!("{}_not", s.name));
+        let t = rust_type(s.ty);
+        let read = match s.ty {
+            ValueType::U32 | ValueType::B32 => quote!(srcs[#i].u32()?),
+            ValueType::I32 => quote!(srcs[#i].u32()? as i32),
+            ValueType::F32 => quote!(f32::from_bits(srcs[#i].u32()?)),
+            ValueType::U64 => quote!(srcs[#i].u64()?),
+            ValueType::I64 => quote!(srcs[#i].u64()? as i64),
+            ValueType::F64 => quote!(f64::from_bits(srcs[#i].u64()?)),
+            ValueType::Pred => quote!(srcs[#i].pred()?),
+        };
+        let apply = match s.ty {
+            ValueType::Pred => quote!(#raw ^ #not),
+            ValueType::F32 | ValueType::F64 => {
+                quote!({ let mut v = #raw; if #abs { v = v.abs(); } if #neg { v = -v; } v })
+            }
+            _ => quote!({ let mut v = #raw; if #not { v = !v; } if #neg { v = v.wrapping_neg(); } v }),
+        };
+        binds.push(quote! {
+            let #raw: #t = #read;
+            let #neg: bool = self.#f.neg;
+            let #abs: bool = self.#f.abs;
+            let #not: bool = self.#f.not;
+            let #f: #t = #apply;
+        });
+    }
+    for m in &op.modifiers {
+        let f = field(&m.name);
+        binds.push(quote!(let #f = self.#f;));
+    }
+    let default = fold_body(op, &op.fold)?;
+    let mut arms = Vec::new();
+    let mut has_arms = Vec::new();
+    for (fi, fold) in &op.fold_family {
+        let fam = enum_variant(&spec.families[*fi].name);
+        let body = fold_body(op, fold)?;
+        arms.push(quote!(Some(Family::#fam) => #body));
+        let has = !fold.is_empty() || op.dsts.is_empty();
+        has_arms.push(quote!(Some(Family::#fam) => #has));
+    }
+    let default_has = !op.fold.is_empty() || op.dsts.is_empty();
+    Ok(quote! {
+        /// Whether this op has fold semantics on `sm`.
+        pub fn has_fold(&self, sm: u32) -> bool {
+            match family_of(sm) { #(#has_arms,)* _ => #default_has }
+        }
+
+        /// Compute the destination values from source values (raw register
+        /// bits; the op's source modifiers are applied here).
+        #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+        pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+            if srcs.len() != #nsrc {
+                return Err(FoldError::new(format!("{} takes {} sources, got {}", #name, #nsrc, srcs.len())));
+            }
+            #(#binds)*
+            match family_of(sm) {
+                #(#arms,)*
+                _ => #default,
+            }
+        }
+    })
+}

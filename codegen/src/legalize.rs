@@ -1,0 +1,190 @@
+//! Legalizers: rewrites tried in order of cost until the op's own encoder
+//! accepts it, so legalize and encode share one set of rules by construction.
+//!
+//! Order: as is; immediates with their modifiers folded in; each commutative
+//! swap (with its comparison flip or predicate negation); the wider-immediate
+//! op; then copying the fewest sources to registers, with and without swaps.
+
+use crate::Error;
+use crate::names::{field, op_type, op_variant};
+use crate::ops::{dst_default, mod_default, src_default};
+use isa_spec::model::*;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+fn value_type(t: ValueType) -> TokenStream {
+    match t {
+        ValueType::U32 => quote!(ValueType::U32),
+        ValueType::I32 => quote!(ValueType::I32),
+        ValueType::B32 => quote!(ValueType::B32),
+        ValueType::F32 => quote!(ValueType::F32),
+        ValueType::U64 => quote!(ValueType::U64),
+        ValueType::I64 => quote!(ValueType::I64),
+        ValueType::F64 => quote!(ValueType::F64),
+        ValueType::Pred => quote!(ValueType::Pred),
+    }
+}
+
+/// `fn to_wide(&self) -> Option<Wide>`: same-named fields carried over; a
+/// field the wide op lacks must hold its default.
+fn to_wide(spec: &Spec, op: &Op, wide: &Op) -> TokenStream {
+    let wt = op_type(&wide.name);
+    let wv = op_variant(&wide.name);
+    let mut checks = Vec::new();
+    let mut inits = Vec::new();
+    for d in &op.dsts {
+        if wide.dst(&d.name).is_none() {
+            let f = field(&d.name);
+            let def = dst_default(d).unwrap_or(quote!(Reg::RZ));
+            checks.push(quote!(if self.#f != #def { return None; }));
+        }
+    }
+    for s in &op.srcs {
+        if wide.src(&s.name).is_none() {
+            let f = field(&s.name);
+            let def = src_default(s).unwrap_or(quote!(Src::RZ));
+            checks.push(quote!(if self.#f != #def { return None; }));
+        }
+    }
+    for m in &op.modifiers {
+        if wide.modifier(&m.name).is_none() {
+            let f = field(&m.name);
+            let def = mod_default(spec, m);
+            checks.push(quote!(if self.#f != #def { return None; }));
+        }
+    }
+    for d in &wide.dsts {
+        let f = field(&d.name);
+        let v = if op.dst(&d.name).is_some() {
+            quote!(self.#f)
+        } else {
+            dst_default(d).unwrap_or(quote!(Reg::RZ))
+        };
+        inits.push(quote!(#f: #v));
+    }
+    for s in &wide.srcs {
+        let f = field(&s.name);
+        let v = if op.src(&s.name).is_some() {
+            quote!(self.#f)
+        } else {
+            src_default(s).unwrap_or(quote!(Src::RZ))
+        };
+        inits.push(quote!(#f: #v));
+    }
+    for m in &wide.modifiers {
+        let f = field(&m.name);
+        let v = if op.modifier(&m.name).is_some() {
+            quote!(self.#f)
+        } else {
+            mod_default(spec, m)
+        };
+        inits.push(quote!(#f: #v));
+    }
+    quote! {
+        /// The same operation as the op with a wider immediate field, if
+        /// every field it lacks holds its default.
+        pub fn to_wide(&self) -> Option<Op> {
+            #(#checks)*
+            Some(Op::#wv(#wt { #(#inits),* }))
+        }
+    }
+}
+
+pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
+    let nsrc = op.srcs.len();
+    let tys: Vec<TokenStream> = op.srcs.iter().map(|s| value_type(s.ty)).collect();
+    let fold_imms = op.srcs.iter().map(|s| {
+        let f = field(&s.name);
+        let t = value_type(s.ty);
+        quote!(fold_imm_mods(&mut t.#f, #t);)
+    });
+    let swaps = op.legalize.commutative.iter().map(|&(x, y)| {
+        let fx = field(&op.srcs[x].name);
+        let fy = field(&op.srcs[y].name);
+        let flip = op.legalize.swap_flips.map(|m| {
+            let f = field(&op.modifiers[m].name);
+            quote!(t.#f = t.#f.flip();)
+        });
+        let negate = op.legalize.swap_negates.map(|s| {
+            let f = field(&op.srcs[s].name);
+            quote!(t.#f.not = !t.#f.not;)
+        });
+        quote!({ let mut t = *self; std::mem::swap(&mut t.#fx, &mut t.#fy); #flip #negate v.push(t); })
+    });
+    let (wide_fn, wide_try) = match op.legalize.wide_imm {
+        Some(w) => {
+            let f = to_wide(spec, op, &spec.ops[w]);
+            let t = quote! {
+                for cand in &cands {
+                    if let Some(w) = cand.to_wide() {
+                        if w.encode(sm, &c).is_ok() { return Ok(Some(w)); }
+                    }
+                }
+            };
+            (f, t)
+        }
+        None => (quote!(), quote!()),
+    };
+    Ok(quote! {
+        #wide_fn
+
+        /// Rewrite until the op encodes on `sm`. Copies go through `cx`; a
+        /// returned op replaces this one (a wider-immediate form).
+        #[allow(unused_mut, unused_variables, clippy::needless_range_loop)]
+        pub fn legalize(&mut self, sm: u32, cx: &mut dyn LegalizeCx) -> Result<Option<Op>, LegalizeError> {
+            let c = Common::default();
+            if self.encode(sm, &c).is_ok() { return Ok(None); }
+            if !Self::SMS.contains(&sm) {
+                return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
+            }
+            let mut t = *self;
+            #(#fold_imms)*
+            let mut cands: Vec<Self> = vec![t];
+            cands.extend(t.swapped());
+            for cand in &cands {
+                if cand.encode(sm, &c).is_ok() { *self = *cand; return Ok(None); }
+            }
+            #wide_try
+            const TYS: [ValueType; #nsrc] = [#(#tys),*];
+            let n = #nsrc;
+            for k in 1..=n {
+                for cand in &cands {
+                    for mask in 0u32..(1u32 << n) {
+                        if mask.count_ones() as usize != k { continue; }
+                        let mut trial = *cand;
+                        let mut usable = true;
+                        for i in 0..n {
+                            if mask >> i & 1 == 0 { continue; }
+                            let s = trial.srcs()[i];
+                            match placeholder(s, TYS[i]) {
+                                Some(p) => *trial.srcs_mut()[i] = p,
+                                None => usable = false,
+                            }
+                        }
+                        if !usable || trial.encode(sm, &c).is_err() { continue; }
+                        let mut out = *cand;
+                        for i in 0..n {
+                            if mask >> i & 1 == 0 { continue; }
+                            let s = *out.srcs()[i];
+                            let file = placeholder_file(TYS[i]);
+                            let r = cx.copy_to_reg(s, TYS[i], file)?;
+                            if let Some(m) = out.srcs_mut().into_iter().nth(i) {
+                                *m = Src { kind: SrcKind::Reg(r), ..s };
+                            }
+                        }
+                        if out.encode(sm, &c).is_ok() { *self = out; return Ok(None); }
+                    }
+                }
+            }
+            Err(LegalizeError::new(Self::NAME, format!("no rewrite makes it encodable on SM{sm}")))
+        }
+
+        /// Every variant of the op with one commutative pair swapped.
+        #[allow(unused_mut)]
+        fn swapped(&self) -> Vec<Self> {
+            let mut v = Vec::new();
+            #(#swaps)*
+            v
+        }
+    })
+}

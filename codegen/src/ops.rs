@@ -1,0 +1,390 @@
+//! The op structs, the `Op` enum and the shared `isa.rs` file.
+
+use crate::names::{enum_type, enum_variant, field, ident, op_type, op_variant};
+use crate::{Error, doc};
+use isa_spec::model::*;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+/// Rust type of a modifier value.
+pub(crate) fn mod_type(spec: &Spec, m: &Modifier) -> TokenStream {
+    match &m.ty {
+        ModType::Bool => quote!(bool),
+        ModType::Int { signed: false, .. } => quote!(u32),
+        ModType::Int { signed: true, .. } => quote!(i32),
+        ModType::Rel => quote!(i64),
+        ModType::Enum(e) => {
+            let t = enum_type(&spec.enums[*e].name);
+            quote!(#t)
+        }
+    }
+}
+
+/// Expression for a modifier's default value.
+pub(crate) fn mod_default(spec: &Spec, m: &Modifier) -> TokenStream {
+    match &m.ty {
+        ModType::Bool => {
+            let b = m.default != 0;
+            quote!(#b)
+        }
+        ModType::Int { signed: false, .. } => {
+            let v = Literal::u32_suffixed(m.default as u32);
+            quote!(#v)
+        }
+        ModType::Int { signed: true, .. } => {
+            let v = Literal::i32_suffixed(m.default as i32);
+            quote!(#v)
+        }
+        ModType::Rel => {
+            let v = Literal::i64_suffixed(m.default);
+            quote!(#v)
+        }
+        ModType::Enum(e) => {
+            let en = &spec.enums[*e];
+            let t = enum_type(&en.name);
+            let v = enum_variant(&en.values[m.default as usize].name);
+            quote!(#t::#v)
+        }
+    }
+}
+
+/// Expression for an operand's default value.
+pub(crate) fn src_default(o: &Operand) -> Option<TokenStream> {
+    o.default.map(|d| match (d, o.ty.is_pred()) {
+        (DefaultValue::Zero, true) => quote!(Src::PT),
+        (DefaultValue::Zero, false) => quote!(Src::RZ),
+        (DefaultValue::False, _) => quote!(Src::FALSE),
+    })
+}
+
+pub(crate) fn dst_default(o: &Operand) -> Option<TokenStream> {
+    o.default.map(|_| {
+        if o.ty.is_pred() {
+            quote!(Reg::PT)
+        } else {
+            quote!(Reg::RZ)
+        }
+    })
+}
+
+fn value_type(t: ValueType) -> TokenStream {
+    let v = match t {
+        ValueType::U32 => quote!(U32),
+        ValueType::I32 => quote!(I32),
+        ValueType::B32 => quote!(B32),
+        ValueType::F32 => quote!(F32),
+        ValueType::U64 => quote!(U64),
+        ValueType::I64 => quote!(I64),
+        ValueType::F64 => quote!(F64),
+        ValueType::Pred => quote!(Pred),
+    };
+    quote!(ValueType::#v)
+}
+
+fn operand_infos(ops: &[Operand], is_src: bool) -> TokenStream {
+    let items = ops.iter().map(|o| {
+        let name = &o.name;
+        let ty = value_type(o.ty);
+        let (neg, abs, not) = (o.mods.neg, o.mods.abs, o.mods.not);
+        let default = if is_src {
+            match src_default(o) {
+                Some(d) => quote!(Some(#d)),
+                None => quote!(None),
+            }
+        } else {
+            match dst_default(o) {
+                Some(d) => quote!(Some(Src::reg(#d))),
+                None => quote!(None),
+            }
+        };
+        let align = Literal::u8_unsuffixed(o.align as u8);
+        quote!(OperandInfo { name: #name, ty: #ty, neg: #neg, abs: #abs, not: #not, default: #default, align: #align })
+    });
+    quote!(&[#(#items),*])
+}
+
+pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
+    let ty = op_type(&op.name);
+    let name = &op.name;
+    let mnemonic = &op.asm.mnemonic;
+    let sms: Vec<Literal> = op.sms().iter().map(|s| Literal::u32_unsuffixed(*s)).collect();
+    let header = format!(
+        "`{}`: {}\n\nSpec: {} (op `{}`). SMs: {}.",
+        op.asm.mnemonic,
+        if op.doc.is_empty() { "(no description)" } else { op.doc.trim() },
+        op.path,
+        op.name,
+        op.sms()
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let header = doc(&header);
+    let mut fields = Vec::new();
+    for d in &op.dsts {
+        let f = field(&d.name);
+        let dd = doc(&format!("Destination ({}). {}", d.ty.name(), d.doc));
+        fields.push(quote!(#dd pub #f: Reg));
+    }
+    for s in &op.srcs {
+        let f = field(&s.name);
+        let dd = doc(&format!("Source ({}). {}", s.ty.name(), s.doc));
+        fields.push(quote!(#dd pub #f: Src));
+    }
+    for m in &op.modifiers {
+        let f = field(&m.name);
+        let t = mod_type(spec, m);
+        let dd = doc(&format!("Modifier. {}", m.doc));
+        fields.push(quote!(#dd pub #f: #t));
+    }
+    let src_infos = operand_infos(&op.srcs, true);
+    let dst_infos = operand_infos(&op.dsts, false);
+    let nsrc = op.srcs.len();
+    let ndst = op.dsts.len();
+    let src_refs: Vec<TokenStream> = op.srcs.iter().map(|s| { let f = field(&s.name); quote!(&self.#f) }).collect();
+    let src_muts: Vec<TokenStream> = op.srcs.iter().map(|s| { let f = field(&s.name); quote!(&mut self.#f) }).collect();
+    let dst_refs: Vec<TokenStream> = op.dsts.iter().map(|s| { let f = field(&s.name); quote!(&self.#f) }).collect();
+    let dst_muts: Vec<TokenStream> = op.dsts.iter().map(|s| { let f = field(&s.name); quote!(&mut self.#f) }).collect();
+    let class = &op.class;
+
+    let encode = crate::encode::op_encode(spec, op)?;
+    let decode = crate::decode::op_decode(spec, op)?;
+    let print = crate::print::op_print(spec, op)?;
+    let parse = crate::parse::op_parse(spec, op)?;
+    let fold = crate::fold::op_fold(spec, op)?;
+    let legalize = crate::legalize::op_legalize(spec, op)?;
+
+    Ok(quote! {
+        #header
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct #ty {
+            #(#fields,)*
+        }
+
+        impl #ty {
+            pub const NAME: &'static str = #name;
+            pub const MNEMONIC: &'static str = #mnemonic;
+            pub const CLASS: &'static str = #class;
+            /// SMs that have an encoding of this op.
+            pub const SMS: &'static [u32] = &[#(#sms),*];
+            pub const SRCS: &'static [OperandInfo] = #src_infos;
+            pub const DSTS: &'static [OperandInfo] = #dst_infos;
+
+            pub fn srcs(&self) -> [&Src; #nsrc] { [#(#src_refs),*] }
+            pub fn srcs_mut(&mut self) -> [&mut Src; #nsrc] { [#(#src_muts),*] }
+            pub fn dsts(&self) -> [&Reg; #ndst] { [#(#dst_refs),*] }
+            pub fn dsts_mut(&mut self) -> [&mut Reg; #ndst] { [#(#dst_muts),*] }
+
+            #encode
+            #decode
+            #print
+            #parse
+            #fold
+            #legalize
+        }
+    })
+}
+
+fn enum_items(spec: &Spec) -> TokenStream {
+    let items = spec.enums.iter().map(|e| {
+        let t = enum_type(&e.name);
+        let d = doc(&format!("{}\n\nSpec: enums.toml (enum `{}`).", e.doc, e.name));
+        let vars: Vec<_> = e.values.iter().map(|v| enum_variant(&v.name)).collect();
+        let texts: Vec<&String> = e.values.iter().map(|v| &v.text).collect();
+        let names: Vec<&String> = e.values.iter().map(|v| &v.name).collect();
+        let first = &vars[0];
+        let idx: Vec<Literal> = (0..vars.len()).map(Literal::usize_unsuffixed).collect();
+        let n = vars.len();
+        let flip = match &e.flip {
+            Some(f) => {
+                let arms = f.iter().enumerate().map(|(i, &j)| {
+                    let a = &vars[i];
+                    let b = &vars[j];
+                    quote!(#t::#a => #t::#b)
+                });
+                quote! {
+                    /// The comparison that holds with the sources swapped.
+                    pub const fn flip(self) -> Self { match self { #(#arms),* } }
+                }
+            }
+            None => quote!(),
+        };
+        quote! {
+            #d
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+            pub enum #t { #[default] #(#vars),* }
+            impl #t {
+                pub const ALL: [#t; #n] = [#(#t::#vars),*];
+                pub const fn index(self) -> usize { match self { #(#t::#vars => #idx),* } }
+                pub fn from_index(i: usize) -> Option<Self> { Self::ALL.get(i).copied() }
+                /// Suffix text as the disassembler prints it.
+                pub const fn text(self) -> &'static str { match self { #(#t::#vars => #texts),* } }
+                pub const fn name(self) -> &'static str { match self { #(#t::#vars => #names),* } }
+                #flip
+            }
+            const _: #t = #t::#first;
+        }
+    });
+    quote!(#(#items)*)
+}
+
+pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> {
+    let enums = enum_items(spec);
+    let fams: Vec<_> = spec.families.iter().map(|f| enum_variant(&f.name)).collect();
+    let fam_names: Vec<&String> = spec.families.iter().map(|f| &f.name).collect();
+    let fam_widths: Vec<u32> = spec.families.iter().map(|f| f.width).collect();
+    let fam_bundles: Vec<TokenStream> = spec
+        .families
+        .iter()
+        .map(|f| match f.bundle {
+            Some(b) => quote!(Some(#b)),
+            None => quote!(None),
+        })
+        .collect();
+    let fam_sms: Vec<TokenStream> = spec
+        .families
+        .iter()
+        .map(|f| {
+            let s = f.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+            quote!(&[#(#s),*])
+        })
+        .collect();
+    let fam_of_arms = spec.families.iter().zip(&fams).map(|(f, v)| {
+        let s = f.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+        quote!(#(#s)|* => Some(Family::#v))
+    });
+    let mut all_sms: Vec<u32> = spec.families.iter().flat_map(|f| f.sms.clone()).collect();
+    all_sms.sort_unstable();
+    let all_sms_l = all_sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+    let fam_docs: Vec<TokenStream> = spec.families.iter().map(|f| doc(&f.doc)).collect();
+
+    let variants: Vec<_> = spec.ops.iter().map(|o| op_variant(&o.name)).collect();
+    let types: Vec<_> = spec.ops.iter().map(|o| op_type(&o.name)).collect();
+    let op_names: Vec<&String> = spec.ops.iter().map(|o| &o.name).collect();
+    let decode = crate::decode::family_decoders(spec)?;
+    let dec_fns: Vec<_> = spec
+        .families
+        .iter()
+        .map(|f| ident(&format!("decode_{}", f.name)))
+        .collect();
+    let forms = crate::decode::form_tables(spec);
+    let includes = includes.iter().map(|n| {
+        quote!(include!(concat!(env!("OUT_DIR"), "/", #n));)
+    });
+    let reuse_arms = spec.families.iter().zip(&fams).map(|(f, v)| {
+        let arms = f.reuse.iter().map(|(lo, bit)| quote!(#lo => Some(#bit)));
+        quote!(Family::#v => match field_lo { #(#arms,)* _ => None })
+    });
+
+    Ok(quote! {
+        #enums
+
+        /// Hardware families, each with its own instruction format.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Family { #(#fam_docs #fams),* }
+
+        impl Family {
+            pub const ALL: &'static [Family] = &[#(Family::#fams),*];
+            pub const fn name(self) -> &'static str { match self { #(Family::#fams => #fam_names),* } }
+            /// Bits per instruction word.
+            pub const fn width(self) -> u32 { match self { #(Family::#fams => #fam_widths),* } }
+            /// Instructions per scheduling word, where one precedes a group.
+            pub const fn bundle(self) -> Option<u32> { match self { #(Family::#fams => #fam_bundles),* } }
+            pub const fn sms(self) -> &'static [u32] { match self { #(Family::#fams => #fam_sms),* } }
+            /// Control bit that marks the register field starting at `field_lo` as `.reuse`.
+            pub const fn reuse_bit(self, field_lo: u32) -> Option<u32> { match self { #(#reuse_arms),* } }
+        }
+
+        /// The family an SM belongs to.
+        pub const fn family_of(sm: u32) -> Option<Family> {
+            match sm { #(#fam_of_arms,)* _ => None }
+        }
+
+        /// Every SM the spec covers.
+        pub const ALL_SMS: &[u32] = &[#(#all_sms_l),*];
+
+        /// Every op of the spec.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Op { #(#variants(#types)),* }
+
+        #(impl From<#types> for Op { fn from(o: #types) -> Op { Op::#variants(o) } })*
+
+        impl Op {
+            /// Names of every op, in spec order.
+            pub const NAMES: &'static [&'static str] = &[#(#op_names),*];
+            pub const fn name(&self) -> &'static str { match self { #(Op::#variants(_) => #types::NAME),* } }
+            pub const fn class(&self) -> &'static str { match self { #(Op::#variants(_) => #types::CLASS),* } }
+            pub const fn sms(&self) -> &'static [u32] { match self { #(Op::#variants(_) => #types::SMS),* } }
+            pub const fn src_info(&self) -> &'static [OperandInfo] { match self { #(Op::#variants(_) => #types::SRCS),* } }
+            pub const fn dst_info(&self) -> &'static [OperandInfo] { match self { #(Op::#variants(_) => #types::DSTS),* } }
+            pub fn src(&self, i: usize) -> &Src { match self { #(Op::#variants(o) => o.srcs()[i]),* } }
+            pub fn src_mut(&mut self, i: usize) -> &mut Src {
+                match self { #(Op::#variants(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range")),* }
+            }
+            pub fn dst(&self, i: usize) -> &Reg { match self { #(Op::#variants(o) => o.dsts()[i]),* } }
+            pub fn dst_mut(&mut self, i: usize) -> &mut Reg {
+                match self { #(Op::#variants(o) => o.dsts_mut().into_iter().nth(i).expect("destination index in range")),* }
+            }
+            /// Encode for `sm` with the guard, control and raw bits of `c`.
+            pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+                match self { #(Op::#variants(o) => o.encode(sm, c)),* }
+            }
+            /// Index of the encoding form the op takes on `sm`, if any.
+            pub fn form_id(&self, sm: u32) -> Option<u8> {
+                match self { #(Op::#variants(o) => o.form_id(sm)),* }
+            }
+            /// Write nvdisasm's text for the instruction at byte address `addr`.
+            pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
+                match self { #(Op::#variants(o) => o.print(c, sm, addr, out)),* }
+            }
+            /// Compute the destinations from source values (CPU semantics).
+            pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+                match self { #(Op::#variants(o) => o.fold(sm, srcs)),* }
+            }
+            /// Whether the op has fold semantics on `sm`'s family.
+            pub fn has_fold(&self, sm: u32) -> bool {
+                match self { #(Op::#variants(o) => o.has_fold(sm)),* }
+            }
+            /// Rewrite the op until it encodes on `sm`; may replace it with another op.
+            pub fn legalize(&mut self, sm: u32, cx: &mut dyn LegalizeCx) -> Result<(), LegalizeError> {
+                let new = match self { #(Op::#variants(o) => o.legalize(sm, cx)?),* };
+                if let Some(n) = new { *self = n; }
+                Ok(())
+            }
+        }
+
+        /// Decode one instruction word; `None` for a word no op of the spec matches.
+        pub fn decode(w: u128, sm: u32) -> Option<(Op, Common)> {
+            match family_of(sm)? { #(Family::#fams => #dec_fns(w, sm)),* }
+        }
+
+        /// Parse one tokenized line: the first op whose syntax matches and
+        /// encodes, or the error of the best partial match.
+        pub fn parse(line: &crate::asm::Line, sm: u32, addr: u64) -> Result<(Op, Common), AsmError> {
+            let mut best: Option<AsmError> = None;
+            #(
+                match #types::parse(line, sm, addr) {
+                    None => {}
+                    Some(Ok((o, c))) => {
+                        if o.encode(sm, &c).is_ok() {
+                            return Ok((Op::#variants(o), c));
+                        }
+                        if best.is_none() {
+                            if let Err(e) = o.encode(sm, &c) {
+                                best = Some(AsmError { col: line.mnemonic_col, message: e.to_string() });
+                            }
+                        }
+                    }
+                    Some(Err(e)) => { best.get_or_insert(e); }
+                }
+            )*
+            Err(best.unwrap_or_else(|| AsmError { col: line.mnemonic_col, message: format!("unknown instruction `{}`", line.parts.join(".")) }))
+        }
+
+        #decode
+        #forms
+
+        #(#includes)*
+    })
+}

@@ -1,0 +1,283 @@
+//! Assembly parsers: the printer's syntax read back. A line whose mnemonic
+//! and suffixes do not fit the op gives `None` (another op may take it); a
+//! line that fits but has bad operands gives an error with its column.
+
+use crate::Error;
+use crate::encode::forms;
+use crate::names::{enum_type, enum_variant, field, ident};
+use crate::ops::{dst_default, mod_default, src_default};
+use crate::print::imm_style;
+use isa_spec::model::*;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+fn parts(s: &str) -> Vec<String> {
+    s.split('.')
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
+    // Mnemonic candidates: the base and each alias.
+    let mut cands = vec![parts(&op.asm.mnemonic)];
+    for a in &op.aliases {
+        cands.push(parts(&a.mnemonic));
+    }
+    let cand_arrays = cands.iter().map(|c| quote!(&[#(#c),*]));
+    let mut suffix_code = Vec::new();
+    for &mi in &op.asm.suffixes {
+        let m = &op.modifiers[mi];
+        let f = field(&m.name);
+        let mname = &m.name;
+        match &m.ty {
+            ModType::Bool => {
+                let t = &m.text;
+                suffix_code.push(quote!(let #f: bool = take_suffix(rest, &mut cur, #t);));
+            }
+            ModType::Enum(e) => {
+                let en = &spec.enums[*e];
+                let t = enum_type(&en.name);
+                // Longest texts first so `.LTU` is not read as `.LT`.
+                let mut order: Vec<usize> = (0..en.values.len()).collect();
+                order.sort_by_key(|&i| std::cmp::Reverse(en.values[i].text.len()));
+                let tries = order.iter().filter(|&&i| !en.values[i].text.is_empty()).map(|&i| {
+                    let v = enum_variant(&en.values[i].name);
+                    let txt = &en.values[i].text;
+                    quote!(if take_suffix(rest, &mut cur, #txt) { #t::#v } else)
+                });
+                let empty = en.values.iter().find(|v| v.text.is_empty());
+                let otherwise = match empty {
+                    Some(v) => {
+                        let v = enum_variant(&v.name);
+                        quote!({ #t::#v })
+                    }
+                    None => quote!({ return None; }),
+                };
+                suffix_code.push(quote!(let #f: #t = #(#tries)* #otherwise;));
+            }
+            _ => {
+                return Err(Error {
+                    message: format!("suffix `{mname}` of `{}` must be bool or enum", op.name),
+                    loc: Some(op.asm.loc.clone()),
+                });
+            }
+        }
+    }
+    let suffix_names: Vec<usize> = op.asm.suffixes.clone();
+    // Operand assignment.
+    let mut required = Vec::new();
+    let mut optional = Vec::new();
+    for o in &op.asm.operands {
+        match &o.cond {
+            AsmCond::Always => required.push(quote!(1usize)),
+            AsmCond::If(m, flag) => {
+                let f = field(&op.modifiers[*m].name);
+                required.push(quote!(((#f == #flag) as usize)));
+            }
+            AsmCond::NotDefault => optional.push(quote!(1usize)),
+        }
+    }
+    let mut assigned: Vec<(AsmItem, TokenStream)> = Vec::new();
+    let mut steps = Vec::new();
+    for o in &op.asm.operands {
+        let (name, conv, compatible) = match &o.item {
+            AsmItem::Dst(i) => {
+                let d = &op.dsts[*i];
+                let (f1, f2) = if d.ty.is_pred() {
+                    (quote!(RegFile::Pred), quote!(RegFile::UPred))
+                } else {
+                    (quote!(RegFile::Gpr), quote!(RegFile::UGpr))
+                };
+                let n = &d.name;
+                (
+                    d.name.clone(),
+                    quote!(match to_dst(tok, #f1).or_else(|| to_dst(tok, #f2)) {
+                        Some(r) => r,
+                        None => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a register", #n) })),
+                    }),
+                    if d.ty.is_pred() { quote!(is_pred_token(tok)) } else { quote!(!is_pred_token(tok)) },
+                )
+            }
+            AsmItem::Src(i) => {
+                let s = &op.srcs[*i];
+                let style = imm_style(s.ty);
+                let n = &s.name;
+                (
+                    s.name.clone(),
+                    quote!(match to_src(tok, #style) {
+                        Some(s) => s,
+                        None => return Some(Err(AsmError { col: tok.col, message: format!("bad operand for {}", #n) })),
+                    }),
+                    if s.ty.is_pred() { quote!(is_pred_token(tok)) } else { quote!(!is_pred_token(tok)) },
+                )
+            }
+            AsmItem::Modifier(i) => {
+                let m = &op.modifiers[*i];
+                let n = &m.name;
+                let conv = match &m.ty {
+                    ModType::Int { signed: false, .. } => quote!(match &tok.base { Base::Num(t) => match parse_u64(t).and_then(|v| u32::try_from(v).ok()) { Some(v) => v, None => return Some(Err(AsmError { col: tok.col, message: format!("bad number for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a number", #n) })) }),
+                    ModType::Int { signed: true, .. } => quote!(match &tok.base { Base::Num(t) => match parse_i64(t).and_then(|v| i32::try_from(v).ok()) { Some(v) => v, None => return Some(Err(AsmError { col: tok.col, message: format!("bad number for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a number", #n) })) }),
+                    ModType::Rel => quote!(match &tok.base { Base::Num(t) => match parse_i64(t) { Some(v) => v.wrapping_sub(addr as i64).wrapping_sub(next), None => return Some(Err(AsmError { col: tok.col, message: format!("bad target for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be an address", #n) })) }),
+                    ModType::Enum(e) => {
+                        let en = &spec.enums[*e];
+                        let t = enum_type(&en.name);
+                        let arms = en.values.iter().map(|v| {
+                            let var = enum_variant(&v.name);
+                            let txt = &v.text;
+                            quote!(#txt => #t::#var)
+                        });
+                        quote!(match &tok.base { Base::Word(w) | Base::Num(w) => match w.as_str() { #(#arms,)* _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) })
+                    }
+                    ModType::Bool => quote!(match &tok.base { Base::Num(t) if t == "1" => true, Base::Num(t) if t == "0" => false, _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be 0 or 1", #n) })) }),
+                };
+                (m.name.clone(), conv, quote!(true))
+            }
+        };
+        let v = ident(&format!("v_{name}"));
+        let take = quote!({ let tok = &ops[it]; it += 1; #conv });
+        let default = match &o.item {
+            AsmItem::Dst(i) => dst_default(&op.dsts[*i]).unwrap_or(quote!(Reg::RZ)),
+            AsmItem::Src(i) => src_default(&op.srcs[*i]).unwrap_or(quote!(Src::RZ)),
+            AsmItem::Modifier(i) => mod_default(spec, &op.modifiers[*i]),
+        };
+        let step = match &o.cond {
+            AsmCond::Always => quote!(let #v = #take;),
+            AsmCond::If(m, flag) => {
+                let f = field(&op.modifiers[*m].name);
+                quote!(let #v = if #f == #flag { #take } else { #default };)
+            }
+            AsmCond::NotDefault => {
+                quote!(let #v = if extra > 0 && it < ops.len() && { let tok = &ops[it]; #compatible } { extra -= 1; #take } else { #default };)
+            }
+        };
+        steps.push(step);
+        assigned.push((o.item.clone(), quote!(#v)));
+    }
+    // Struct initializers: assigned operands, else defaults.
+    let mut inits = Vec::new();
+    for (i, d) in op.dsts.iter().enumerate() {
+        let f = field(&d.name);
+        let v = assigned
+            .iter()
+            .find(|(it, _)| *it == AsmItem::Dst(i))
+            .map(|x| x.1.clone())
+            .or_else(|| dst_default(d))
+            .unwrap_or(quote!(Reg::RZ));
+        inits.push(quote!(#f: #v));
+    }
+    for (i, s) in op.srcs.iter().enumerate() {
+        let f = field(&s.name);
+        let v = assigned
+            .iter()
+            .find(|(it, _)| *it == AsmItem::Src(i))
+            .map(|x| x.1.clone())
+            .or_else(|| src_default(s))
+            .unwrap_or(quote!(Src::RZ));
+        inits.push(quote!(#f: #v));
+    }
+    for (i, m) in op.modifiers.iter().enumerate() {
+        let f = field(&m.name);
+        let v = if suffix_names.contains(&i) {
+            quote!(#f)
+        } else {
+            assigned
+                .iter()
+                .find(|(it, _)| *it == AsmItem::Modifier(i))
+                .map(|x| x.1.clone())
+                .unwrap_or_else(|| mod_default(spec, m))
+        };
+        inits.push(quote!(#f: #v));
+    }
+    // .reuse marks go to the control bits of the chosen form.
+    let fs = forms(op);
+    let mut reuse = Vec::new();
+    for (i, s) in op.srcs.iter().enumerate() {
+        let Some(pos) = op.asm.operands.iter().position(|o| o.item == AsmItem::Src(i)) else {
+            continue;
+        };
+        let _ = pos;
+        let v = ident(&format!("reuse_{}", s.name));
+        let mut arms = Vec::new();
+        for f in &fs {
+            let fam = &spec.families[f.enc.family];
+            let fl = f.form.fields.iter().find(|x| {
+                matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr | SlotKindClass::Ugpr } if idx == i)
+            });
+            if let Some(fl) = fl {
+                if let Some((_, bit)) = fam.reuse.iter().find(|(l, _)| *l == fl.bits.ranges[0].0) {
+                    let id = Literal::u8_unsuffixed(f.id as u8);
+                    let bit = Literal::u32_unsuffixed(*bit);
+                    arms.push(quote!(Some(#id) => ctrl |= 1u32 << #bit));
+                }
+            }
+        }
+        reuse.push(quote!(if #v { match form { #(#arms,)* _ => {} } }));
+    }
+    // Which tokens carried `.reuse`: track per source while assigning.
+    let reuse_lets = op.srcs.iter().map(|s| {
+        let v = ident(&format!("reuse_{}", s.name));
+        let pos = op.asm.operands.iter().position(|o| matches!(o.item, AsmItem::Src(_)) && o.item == AsmItem::Src(op.src(&s.name).unwrap_or(usize::MAX)));
+        match pos {
+            Some(_) => {
+                let name = &s.name;
+                quote!(let #v = reuse_marks.iter().any(|n| *n == #name);)
+            }
+            None => quote!(let #v = false;),
+        }
+    });
+    // Record reuse marks by operand name as tokens are consumed: rebuild
+    // from positions after assignment (tokens are consumed in order).
+    let item_names: Vec<TokenStream> = op
+        .asm
+        .operands
+        .iter()
+        .map(|o| {
+            let n = match &o.item {
+                AsmItem::Dst(i) => op.dsts[*i].name.clone(),
+                AsmItem::Src(i) => op.srcs[*i].name.clone(),
+                AsmItem::Modifier(i) => op.modifiers[*i].name.clone(),
+            };
+            quote!(#n)
+        })
+        .collect();
+    let n_items = item_names.len();
+    Ok(quote! {
+        /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+        #[allow(unused_variables, unused_mut, unused_assignments, unused_parens, clippy::nonminimal_bool, clippy::needless_late_init)]
+        pub fn parse(line: &Line, sm: u32, addr: u64) -> Option<Result<(Self, Common), AsmError>> {
+            const CANDS: &[&[&str]] = &[#(#cand_arrays),*];
+            let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+            let mut cur = 0usize;
+            #(#suffix_code)*
+            if cur != rest.len() { return None; }
+            let ops = &line.operands;
+            let required: usize = 0 #(+ #required)*;
+            let optional: usize = 0 #(+ #optional)*;
+            if ops.len() < required || ops.len() > required + optional {
+                let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
+                return Some(Err(AsmError { col, message: format!("`{}` takes {} operands, found {}", line.parts.join("."), if optional == 0 { required.to_string() } else { format!("{} to {}", required, required + optional) }, ops.len()) }));
+            }
+            let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+            let mut extra = ops.len() - required;
+            let mut it = 0usize;
+            let mut taken: [usize; #n_items] = [usize::MAX; #n_items];
+            let names: [&str; #n_items] = [#(#item_names),*];
+            let mut k = 0usize;
+            #(
+                let before = it;
+                #steps
+                if it > before { taken[k] = before; }
+                k += 1;
+            )*
+            let _ = (&mut taken, &mut k);
+            let reuse_marks: Vec<&str> = names.iter().zip(taken.iter()).filter(|(_, t)| **t != usize::MAX && ops[**t].reuse).map(|(n, _)| *n).collect();
+            let op = Self { #(#inits),* };
+            let form = op.form_id(sm);
+            let mut ctrl = 0u32;
+            #(#reuse_lets)*
+            #(#reuse)*
+            Some(Ok((op, Common { guard: line.guard, ctrl, raw: 0 })))
+        }
+    })
+}

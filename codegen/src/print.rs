@@ -1,0 +1,185 @@
+//! Printers: mnemonic (or alias), suffixes, then operands in the order and
+//! with the omissions the spec's `[asm]` table gives, as nvdisasm prints them.
+
+use crate::Error;
+use crate::encode::forms;
+use crate::names::field;
+use crate::ops::{dst_default, mod_default, src_default};
+use isa_spec::model::*;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+pub(crate) fn imm_style(t: ValueType) -> TokenStream {
+    match t {
+        ValueType::B32 | ValueType::Pred => quote!(ImmStyle::Hex),
+        ValueType::U32 | ValueType::I32 | ValueType::U64 | ValueType::I64 => {
+            quote!(ImmStyle::SignedHex)
+        }
+        ValueType::F32 => quote!(ImmStyle::F32),
+        ValueType::F64 => quote!(ImmStyle::F64Hi),
+    }
+}
+
+pub(crate) fn alias_cond(spec: &Spec, op: &Op, c: &AliasCond) -> TokenStream {
+    let _ = spec;
+    match c {
+        AliasCond::SrcIsZero(i, yes) => {
+            let f = field(&op.srcs[*i].name);
+            quote!(self.#f.is_zero() == #yes)
+        }
+        AliasCond::SrcKindIs(i, k, yes) => {
+            let f = field(&op.srcs[*i].name);
+            let kt = crate::encode::kind_tokens(*k);
+            quote!((self.#f.slot_kind() == #kt) == #yes)
+        }
+        AliasCond::SrcImmEq(i, v) => {
+            let f = field(&op.srcs[*i].name);
+            quote!(self.#f == Src::imm(#v))
+        }
+        AliasCond::SrcImmPow2(i) => {
+            let f = field(&op.srcs[*i].name);
+            quote!(!self.#f.has_mods() && matches!(self.#f.kind, SrcKind::Imm(v) if v.is_power_of_two()))
+        }
+        AliasCond::SrcPlain(i) => {
+            let f = field(&op.srcs[*i].name);
+            quote!(!self.#f.has_mods())
+        }
+        AliasCond::ModEq(i, v, eq) => {
+            let m = &op.modifiers[*i];
+            let f = field(&m.name);
+            let lhs = match m.ty {
+                ModType::Enum(_) => quote!(self.#f.index() as i64),
+                _ => quote!(self.#f as i64),
+            };
+            quote!((#lhs == #v) == #eq)
+        }
+    }
+}
+
+/// Condition for an `[asm]` operand to be printed.
+pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
+    match &o.cond {
+        AsmCond::Always => quote!(true),
+        AsmCond::If(m, flag) => {
+            let f = field(&op.modifiers[*m].name);
+            quote!(self.#f == #flag)
+        }
+        AsmCond::NotDefault => match &o.item {
+            AsmItem::Dst(i) => {
+                let d = &op.dsts[*i];
+                let f = field(&d.name);
+                let def = dst_default(d).unwrap_or(quote!(Reg::RZ));
+                quote!(self.#f != #def)
+            }
+            AsmItem::Src(i) => {
+                let s = &op.srcs[*i];
+                let f = field(&s.name);
+                let def = src_default(s).unwrap_or(quote!(Src::RZ));
+                quote!(self.#f != #def)
+            }
+            AsmItem::Modifier(i) => {
+                let m = &op.modifiers[*i];
+                let f = field(&m.name);
+                let def = mod_default(spec, m);
+                quote!(self.#f != #def)
+            }
+        },
+    }
+}
+
+pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
+    let fs = forms(op);
+    // `.reuse` flag per source: the control bit for its register field in the chosen form.
+    let mut reuse_lets = Vec::new();
+    for (i, s) in op.srcs.iter().enumerate() {
+        let mut arms = Vec::new();
+        for f in &fs {
+            let fam = &spec.families[f.enc.family];
+            let fl = f.form.fields.iter().find(|x| {
+                matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr | SlotKindClass::Ugpr } if idx == i)
+            });
+            if let Some(fl) = fl {
+                let lo = fl.bits.ranges[0].0;
+                if let Some((_, bit)) = fam.reuse.iter().find(|(l, _)| *l == lo) {
+                    let id = Literal::u8_unsuffixed(f.id as u8);
+                    let bit = Literal::u32_unsuffixed(*bit);
+                    arms.push(quote!(Some(#id) => c.ctrl >> #bit & 1 != 0));
+                }
+            }
+        }
+        let v = crate::names::ident(&format!("reuse_{}", s.name));
+        if arms.is_empty() {
+            reuse_lets.push(quote!(let #v = false;));
+        } else {
+            reuse_lets.push(quote!(let #v = match form { #(#arms,)* _ => false };));
+        }
+    }
+    let mnemonic = {
+        let base = &op.asm.mnemonic;
+        let mut chain = quote!(#base);
+        for a in op.aliases.iter().rev() {
+            let conds: Vec<TokenStream> = a.when.iter().map(|c| alias_cond(spec, op, c)).collect();
+            let m = &a.mnemonic;
+            chain = quote!(if #(#conds)&&* { #m } else { #chain });
+        }
+        chain
+    };
+    let suffixes = op.asm.suffixes.iter().map(|&mi| {
+        let m = &op.modifiers[mi];
+        let f = field(&m.name);
+        match m.ty {
+            ModType::Bool => {
+                let t = &m.text;
+                quote!(if self.#f { out.push_str(#t); })
+            }
+            ModType::Enum(_) => quote!(out.push_str(self.#f.text());),
+            _ => {
+                let t = &m.text;
+                quote!({ out.push_str(#t); let _ = write!(out, "{}", self.#f); })
+            }
+        }
+    });
+    let operands = op.asm.operands.iter().map(|o| {
+        let cond = asm_cond(spec, op, o);
+        let item = match &o.item {
+            AsmItem::Dst(i) => {
+                let f = field(&op.dsts[*i].name);
+                quote!(write_reg(out, self.#f))
+            }
+            AsmItem::Src(i) => {
+                let s = &op.srcs[*i];
+                let f = field(&s.name);
+                let style = imm_style(s.ty);
+                let r = crate::names::ident(&format!("reuse_{}", s.name));
+                quote!(write_src(out, &self.#f, #r, #style))
+            }
+            AsmItem::Modifier(i) => {
+                let m = &op.modifiers[*i];
+                let f = field(&m.name);
+                match m.ty {
+                    ModType::Int { signed: false, .. } => quote!(write_hex(out, self.#f as u64)),
+                    ModType::Int { signed: true, .. } => quote!(write_signed_hex(out, self.#f as i64)),
+                    ModType::Rel => quote!(write_signed_hex(out, (addr as i64).wrapping_add(next).wrapping_add(self.#f))),
+                    ModType::Enum(_) => quote!(out.push_str(self.#f.text())),
+                    ModType::Bool => quote!(out.push_str(if self.#f { "1" } else { "0" })),
+                }
+            }
+        };
+        quote!(if #cond { out.push_str(if first { " " } else { ", " }); first = false; #item; })
+    });
+    Ok(quote! {
+        /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
+        #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+        pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
+            let form = self.form_id(sm);
+            let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+            #(#reuse_lets)*
+            write_guard(out, &c.guard);
+            out.push_str(#mnemonic);
+            #(#suffixes)*
+            let mut first = true;
+            #(#operands)*
+            while out.ends_with(' ') { out.pop(); }
+        }
+    })
+}

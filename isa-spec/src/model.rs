@@ -1,0 +1,467 @@
+//! The checked spec model that code generation and the lint consume.
+//!
+//! Everything here is resolved: names are indices, bit ranges are numbers,
+//! presets are expanded into concrete forms, and each item keeps the [`Loc`]
+//! of the TOML it came from so a diagnostic can point at it.
+
+use crate::diag::{Files, Loc};
+
+#[derive(Debug)]
+pub struct Spec {
+    pub files: Files,
+    pub families: Vec<Family>,
+    pub enums: Vec<Enum>,
+    pub ops: Vec<Op>,
+}
+
+#[derive(Debug)]
+pub struct Family {
+    pub name: String,
+    pub doc: String,
+    pub width: u32,
+    pub sms: Vec<u32>,
+    pub common: Vec<Field>,
+    pub bundle: Option<u32>,
+    pub dispatch: Bits,
+    /// (first SM, highest UGPR index) pairs, ascending.
+    pub ugpr_max: Vec<(u32, u32)>,
+    /// (low bit of a source register field, control bit marking it `.reuse`).
+    pub reuse: Vec<(u32, u32)>,
+    pub loc: Loc,
+}
+
+impl Family {
+    /// Highest UGPR index on `sm`, if the SM has UGPRs.
+    pub fn ugpr_max(&self, sm: u32) -> Option<u32> {
+        self.ugpr_max
+            .iter()
+            .rev()
+            .find(|(s, _)| *s <= sm)
+            .map(|&(_, m)| m)
+    }
+}
+
+#[derive(Debug)]
+pub struct Enum {
+    pub name: String,
+    pub doc: String,
+    pub values: Vec<EnumValue>,
+    /// For each value, the index of the value it becomes on a source swap.
+    pub flip: Option<Vec<usize>>,
+    pub loc: Loc,
+}
+
+#[derive(Debug)]
+pub struct EnumValue {
+    pub name: String,
+    pub text: String,
+    pub code: u64,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueType {
+    U32,
+    I32,
+    B32,
+    F32,
+    U64,
+    I64,
+    F64,
+    Pred,
+}
+
+impl ValueType {
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "u32" => Self::U32,
+            "i32" => Self::I32,
+            "b32" => Self::B32,
+            "f32" => Self::F32,
+            "u64" => Self::U64,
+            "i64" => Self::I64,
+            "f64" => Self::F64,
+            "pred" => Self::Pred,
+            _ => return None,
+        })
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::U32 => "u32",
+            Self::I32 => "i32",
+            Self::B32 => "b32",
+            Self::F32 => "f32",
+            Self::U64 => "u64",
+            Self::I64 => "i64",
+            Self::F64 => "f64",
+            Self::Pred => "pred",
+        }
+    }
+    /// Registers the value occupies.
+    pub fn regs(self) -> u32 {
+        match self {
+            Self::U64 | Self::I64 | Self::F64 => 2,
+            Self::Pred => 1,
+            _ => 1,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, Self::F32 | Self::F64)
+    }
+    pub fn is_pred(self) -> bool {
+        self == Self::Pred
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SrcMods {
+    pub neg: bool,
+    pub abs: bool,
+    pub not: bool,
+}
+
+/// The value an absent operand holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefaultValue {
+    /// RZ for registers, PT for predicates.
+    Zero,
+    /// !PT: a constant-false predicate.
+    False,
+}
+
+#[derive(Debug)]
+pub struct Operand {
+    pub name: String,
+    pub ty: ValueType,
+    pub mods: SrcMods,
+    pub default: Option<DefaultValue>,
+    /// Register alignment (1 = none).
+    pub align: u32,
+    pub doc: String,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModType {
+    Bool,
+    /// Unsigned or signed integer of `bits` bits.
+    Int { bits: u32, signed: bool },
+    /// Branch offset in bytes, relative to the instruction address.
+    Rel,
+    /// Index into `Spec::enums`.
+    Enum(usize),
+}
+
+#[derive(Debug)]
+pub struct Modifier {
+    pub name: String,
+    pub ty: ModType,
+    pub text: String,
+    /// Default: 0/false, or the enum value index.
+    pub default: i64,
+    pub doc: String,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AsmItem {
+    Dst(usize),
+    Src(usize),
+    Modifier(usize),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AsmCond {
+    Always,
+    /// Omitted when the operand holds its default.
+    NotDefault,
+    /// Printed only when the bool modifier equals the flag.
+    If(usize, bool),
+}
+
+#[derive(Clone, Debug)]
+pub struct AsmOperand {
+    pub item: AsmItem,
+    pub cond: AsmCond,
+    pub loc: Loc,
+}
+
+#[derive(Debug)]
+pub struct Asm {
+    pub mnemonic: String,
+    /// Indices of modifiers printed as suffixes, in order.
+    pub suffixes: Vec<usize>,
+    pub operands: Vec<AsmOperand>,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AliasCond {
+    /// Source is RZ / PT (its zero value).
+    SrcIsZero(usize, bool),
+    /// Source kind test: `is gpr|ugpr|imm|cbuf`, negated with `!`.
+    SrcKindIs(usize, SlotKindClass, bool),
+    /// Source is an immediate equal to the value.
+    SrcImmEq(usize, u32),
+    /// Source is an immediate power of two (with no modifiers).
+    SrcImmPow2(usize),
+    /// Source has no modifiers.
+    SrcPlain(usize),
+    /// Modifier equals a value (bool as 0/1, enum index).
+    ModEq(usize, i64, bool),
+}
+
+#[derive(Debug)]
+pub struct Alias {
+    pub mnemonic: String,
+    pub when: Vec<AliasCond>,
+    pub loc: Loc,
+}
+
+#[derive(Debug, Default)]
+pub struct Legalize {
+    pub commutative: Vec<(usize, usize)>,
+    pub swap_flips: Option<usize>,
+    pub swap_negates: Option<usize>,
+    /// Index of the op with the wider immediate form.
+    pub wide_imm: Option<usize>,
+    pub loc: Option<Loc>,
+}
+
+/// A fold expression, kept as text with its position for re-parsing.
+#[derive(Clone, Debug)]
+pub struct FoldExpr {
+    pub text: String,
+    /// Byte offset of the expression's first character in its file.
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Fold {
+    pub lets: Option<FoldExpr>,
+    /// Expression per destination, in destination order (None: no fold).
+    pub dsts: Vec<Option<FoldExpr>>,
+}
+
+impl Fold {
+    pub fn is_empty(&self) -> bool {
+        self.dsts.iter().all(Option::is_none)
+    }
+}
+
+#[derive(Debug)]
+pub struct Op {
+    pub name: String,
+    pub doc: String,
+    pub class: String,
+    /// Spec file path relative to the workspace.
+    pub path: String,
+    pub loc: Loc,
+    pub dsts: Vec<Operand>,
+    pub srcs: Vec<Operand>,
+    pub modifiers: Vec<Modifier>,
+    pub asm: Asm,
+    pub aliases: Vec<Alias>,
+    pub legalize: Legalize,
+    /// Default fold for every family.
+    pub fold: Fold,
+    /// Family index -> fold replacing the default.
+    pub fold_family: Vec<(usize, Fold)>,
+    pub encodings: Vec<Encoding>,
+}
+
+impl Op {
+    pub fn fold_for(&self, family: usize) -> &Fold {
+        self.fold_family
+            .iter()
+            .find(|(f, _)| *f == family)
+            .map_or(&self.fold, |(_, f)| f)
+    }
+    pub fn modifier(&self, name: &str) -> Option<usize> {
+        self.modifiers.iter().position(|m| m.name == name)
+    }
+    pub fn src(&self, name: &str) -> Option<usize> {
+        self.srcs.iter().position(|m| m.name == name)
+    }
+    pub fn dst(&self, name: &str) -> Option<usize> {
+        self.dsts.iter().position(|m| m.name == name)
+    }
+    /// SMs where the op has an encoding.
+    pub fn sms(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .encodings
+            .iter()
+            .flat_map(|e| e.sms.iter().copied())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+}
+
+#[derive(Debug)]
+pub struct Encoding {
+    pub family: usize,
+    pub sms: Vec<u32>,
+    pub forms: Vec<Form>,
+    pub loc: Loc,
+}
+
+/// A half-open bit range list: value bits go to the ranges in order, low first.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Bits {
+    pub ranges: Vec<(u32, u32)>,
+}
+
+impl Bits {
+    pub fn width(&self) -> u32 {
+        self.ranges.iter().map(|(l, h)| h - l).sum()
+    }
+    pub fn mask(&self) -> u128 {
+        let mut m = 0u128;
+        for &(l, h) in &self.ranges {
+            for b in l..h {
+                m |= 1u128 << b;
+            }
+        }
+        m
+    }
+    /// Place `value` into the word.
+    pub fn place(&self, value: u128) -> u128 {
+        let mut out = 0u128;
+        let mut shift = 0;
+        for &(l, h) in &self.ranges {
+            let w = h - l;
+            let part = (value >> shift) & ((1u128 << w) - 1);
+            out |= part << l;
+            shift += w;
+        }
+        out
+    }
+    pub fn display(&self) -> String {
+        self.ranges
+            .iter()
+            .map(|&(l, h)| {
+                if h == l + 1 {
+                    l.to_string()
+                } else {
+                    format!("{l}..{h}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SlotKindClass {
+    Gpr,
+    Ugpr,
+    Imm,
+    Cbuf,
+    Pred,
+    Upred,
+}
+
+impl SlotKindClass {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Gpr => "gpr",
+            Self::Ugpr => "ugpr",
+            Self::Imm => "imm",
+            Self::Cbuf => "cbuf",
+            Self::Pred => "pred",
+            Self::Upred => "upred",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "gpr" => Self::Gpr,
+            "ugpr" => Self::Ugpr,
+            "imm" => Self::Imm,
+            "cbuf" => Self::Cbuf,
+            "pred" => Self::Pred,
+            "upred" => Self::Upred,
+            _ => return None,
+        })
+    }
+}
+
+/// How an immediate's bits are packed into its field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImmPacking {
+    /// Low value bits dropped (must be zero): 12 for Maxwell's float imm20.
+    pub shift: u32,
+    /// The value must sign-extend from the field width (Maxwell's int imm20).
+    pub sext: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CbufPart {
+    Index,
+    /// Byte offset divided by `scale`.
+    Offset { scale: u32 },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldTarget {
+    /// Destination register index (gpr/ugpr/pred/upred).
+    Dst { idx: usize, kind: SlotKindClass },
+    /// Source register or predicate index.
+    SrcReg { idx: usize, kind: SlotKindClass },
+    SrcImm { idx: usize, packing: ImmPacking },
+    SrcCbuf { idx: usize, part: CbufPart },
+    SrcNeg(usize),
+    SrcAbs(usize),
+    SrcNot(usize),
+    /// Modifier value; for enums, the code of each value in order.
+    Modifier { idx: usize, codes: Option<Vec<u64>> },
+    GuardPred,
+    GuardNot,
+    /// Scheduling/control bits kept with the instruction.
+    Ctrl,
+    /// Fixed value.
+    Fixed(u128),
+    /// Bits kept raw: not understood, but preserved for exact re-encoding.
+    Unknown,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub bits: Bits,
+    pub target: FieldTarget,
+    pub loc: Loc,
+}
+
+#[derive(Debug)]
+pub struct Form {
+    /// Preset form name, or "fixed".
+    pub name: String,
+    pub sms: Vec<u32>,
+    pub fields: Vec<Field>,
+    /// Per source: the kind of slot that holds it in this form, or None when
+    /// the form does not encode it (it must then hold its default).
+    pub src_kinds: Vec<Option<SlotKindClass>>,
+    pub loc: Loc,
+}
+
+impl Form {
+    pub fn fixed(&self) -> (u128, u128) {
+        let mut mask = 0;
+        let mut value = 0;
+        for f in &self.fields {
+            if let FieldTarget::Fixed(v) = f.target {
+                mask |= f.bits.mask();
+                value |= f.bits.place(v);
+            }
+        }
+        (mask, value)
+    }
+    pub fn unknown_mask(&self) -> u128 {
+        self.fields
+            .iter()
+            .filter(|f| f.target == FieldTarget::Unknown)
+            .map(|f| f.bits.mask())
+            .fold(0, |a, b| a | b)
+    }
+}

@@ -1,0 +1,1188 @@
+//! Turns the raw TOML records into the checked [`model`](crate::model):
+//! names become indices, bit ranges become numbers, presets become forms.
+//!
+//! Every problem is reported, not just the first; an item that cannot be
+//! resolved is left out and resolution goes on.
+
+use crate::diag::{Diagnostic, FileId, Loc, Report};
+use crate::model::*;
+use crate::schema::{self, S};
+use std::collections::BTreeMap;
+
+pub(crate) struct Ctx<'r> {
+    pub report: &'r mut Report,
+    pub file: FileId,
+    pub text: &'r str,
+}
+
+impl Ctx<'_> {
+    pub fn loc<T>(&self, s: &S<T>) -> Loc {
+        Loc {
+            file: self.file,
+            span: s.span(),
+        }
+    }
+    pub fn err<T>(&mut self, code: &'static str, at: &S<T>, msg: impl Into<String>) {
+        let loc = self.loc(at);
+        self.report.push(Diagnostic::error(code, msg).at(loc));
+    }
+    /// Location of a string's contents (inside its quotes).
+    pub fn inner_loc(&self, s: &S<String>) -> Loc {
+        let sp = s.span();
+        let raw = &self.text[sp.clone()];
+        let open = if raw.starts_with("'''") || raw.starts_with("\"\"\"") {
+            let mut n = 3;
+            if raw[3..].starts_with("\r\n") {
+                n += 2;
+            } else if raw[3..].starts_with('\n') {
+                n += 1;
+            }
+            n
+        } else if raw.starts_with('\'') || raw.starts_with('"') {
+            1
+        } else {
+            0
+        };
+        Loc {
+            file: self.file,
+            span: sp.start + open..sp.start + open + s.get_ref().len(),
+        }
+    }
+}
+
+/// Parse `"16..24"`, `"90"` or a split list `"20..39,56"`.
+pub fn parse_bits(s: &str) -> Result<Bits, String> {
+    let mut ranges = Vec::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        let (l, h) = if let Some((a, b)) = part.split_once("..") {
+            let l: u32 = a.trim().parse().map_err(|_| format!("bad bit number `{a}`"))?;
+            let h: u32 = b.trim().parse().map_err(|_| format!("bad bit number `{b}`"))?;
+            (l, h)
+        } else {
+            let l: u32 = part.parse().map_err(|_| format!("bad bit number `{part}`"))?;
+            (l, l + 1)
+        };
+        if h <= l {
+            return Err(format!("bit range `{part}` is empty or reversed"));
+        }
+        ranges.push((l, h));
+    }
+    Ok(Bits { ranges })
+}
+
+/// Parse an SM range (`"75.."`, `"70..89"`, `"..90"`, `"80"`) against a family's SM list.
+pub fn parse_sms(s: &str, family: &[u32]) -> Result<Vec<u32>, String> {
+    let (lo, hi) = if let Some((a, b)) = s.split_once("..") {
+        let lo = if a.trim().is_empty() {
+            0
+        } else {
+            a.trim().parse().map_err(|_| format!("bad SM `{a}`"))?
+        };
+        let hi = if b.trim().is_empty() {
+            u32::MAX
+        } else {
+            b.trim().parse().map_err(|_| format!("bad SM `{b}`"))?
+        };
+        (lo, hi)
+    } else {
+        let v: u32 = s.trim().parse().map_err(|_| format!("bad SM `{s}`"))?;
+        (v, v)
+    };
+    if hi < lo {
+        return Err(format!("SM range `{s}` is reversed"));
+    }
+    Ok(family
+        .iter()
+        .copied()
+        .filter(|&sm| sm >= lo && sm <= hi)
+        .collect())
+}
+
+fn parse_int(s: &str) -> Option<u128> {
+    let s = s.trim().replace('_', "");
+    if let Some(h) = s.strip_prefix("0x") {
+        u128::from_str_radix(h, 16).ok()
+    } else if let Some(b) = s.strip_prefix("0b") {
+        u128::from_str_radix(b, 2).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
+pub(crate) fn resolve_family(
+    cx: &mut Ctx,
+    name: &str,
+    def: &S<schema::FamilyDef>,
+) -> Option<(Family, BTreeMap<String, ResolvedPreset>)> {
+    let d = def.get_ref();
+    let sms = d.sms.get_ref().clone();
+    let mut common = Vec::new();
+    for (k, v) in &d.common {
+        let bits = match parse_bits(k.get_ref()) {
+            Ok(b) => b,
+            Err(e) => {
+                cx.err("S0101", k, e);
+                continue;
+            }
+        };
+        let target = match v.get_ref().as_str() {
+            "guard" => FieldTarget::GuardPred,
+            "guard.not" => FieldTarget::GuardNot,
+            "ctrl" => FieldTarget::Ctrl,
+            "?" => FieldTarget::Unknown,
+            t => match t.strip_prefix('=').and_then(parse_int) {
+                Some(v) => FieldTarget::Fixed(v),
+                None => {
+                    cx.err(
+                        "S0106",
+                        v,
+                        format!("`{t}` is not a common field (guard, guard.not, ctrl, =N, ?)"),
+                    );
+                    continue;
+                }
+            },
+        };
+        common.push(Field {
+            bits,
+            target,
+            loc: cx.loc(k),
+        });
+    }
+    let dispatch = match parse_bits(d.dispatch.get_ref()) {
+        Ok(b) => b,
+        Err(e) => {
+            cx.err("S0101", &d.dispatch, e);
+            return None;
+        }
+    };
+    let mut ugpr_max: Vec<(u32, u32)> = Vec::new();
+    for (k, v) in &d.ugpr_max {
+        match k.parse() {
+            Ok(sm) => ugpr_max.push((sm, *v)),
+            Err(_) => cx.report.push(
+                Diagnostic::error("S0107", format!("ugpr_max key `{k}` is not an SM number"))
+                    .at(cx.loc(def)),
+            ),
+        }
+    }
+    ugpr_max.sort_unstable();
+    let mut presets = BTreeMap::new();
+    for (pname, p) in &d.preset {
+        let opcode = match parse_bits(p.opcode.get_ref()) {
+            Ok(b) => b,
+            Err(e) => {
+                cx.err("S0101", &p.opcode, e);
+                continue;
+            }
+        };
+        let mut forms = Vec::new();
+        for f in &p.form {
+            let fr = f.get_ref();
+            let fsms = match &fr.sms {
+                Some(s) => match parse_sms(s.get_ref(), &sms) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        cx.err("S1001", s, e);
+                        continue;
+                    }
+                },
+                None => sms.clone(),
+            };
+            let mut fields = Vec::new();
+            for (k, v) in &fr.fields {
+                match parse_bits(k.get_ref()) {
+                    Ok(b) => fields.push((b, v.get_ref().clone(), cx.loc(k))),
+                    Err(e) => cx.err("S0101", k, e),
+                }
+            }
+            forms.push(PresetFormR {
+                name: fr.name.get_ref().clone(),
+                sms: fsms,
+                fields,
+                loc: cx.loc(f),
+            });
+        }
+        presets.insert(pname.clone(), ResolvedPreset { opcode, forms });
+    }
+    Some((
+        Family {
+            name: name.to_string(),
+            doc: d.doc.clone().unwrap_or_default(),
+            width: *d.width.get_ref(),
+            sms,
+            common,
+            bundle: d.bundle.as_ref().map(|b| *b.get_ref()),
+            dispatch,
+            ugpr_max,
+            reuse: d
+                .reuse
+                .iter()
+                .filter_map(|(k, v)| k.parse().ok().map(|b| (b, *v)))
+                .collect(),
+            loc: cx.loc(def),
+        },
+        presets,
+    ))
+}
+
+pub(crate) struct ResolvedPreset {
+    pub opcode: Bits,
+    pub forms: Vec<PresetFormR>,
+}
+
+pub(crate) struct PresetFormR {
+    pub name: String,
+    pub sms: Vec<u32>,
+    pub fields: Vec<(Bits, String, Loc)>,
+    pub loc: Loc,
+}
+
+pub(crate) fn resolve_enum(cx: &mut Ctx, name: &str, def: &S<schema::EnumDef>) -> Enum {
+    let d = def.get_ref();
+    let values: Vec<EnumValue> = d
+        .values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| EnumValue {
+            name: v.get_ref().name.get_ref().clone(),
+            text: v.get_ref().text.get_ref().clone(),
+            code: v.get_ref().code.as_ref().map_or(i as u64, |c| *c.get_ref()),
+            loc: cx.loc(v),
+        })
+        .collect();
+    let flip = if d.flip.is_empty() {
+        None
+    } else {
+        let mut out: Vec<usize> = (0..values.len()).collect();
+        for (from, to) in &d.flip {
+            let fi = values.iter().position(|v| &v.name == from);
+            let ti = values.iter().position(|v| &v.name == to.get_ref());
+            match (fi, ti) {
+                (Some(f), Some(t)) => out[f] = t,
+                _ => cx.err(
+                    "S0702",
+                    to,
+                    format!("flip `{from}` -> `{}` names an unknown value", to.get_ref()),
+                ),
+            }
+        }
+        Some(out)
+    };
+    Enum {
+        name: name.to_string(),
+        doc: d.doc.clone().unwrap_or_default(),
+        values,
+        flip,
+        loc: cx.loc(def),
+    }
+}
+
+/// Names from other files that an op refers to.
+pub(crate) struct Names<'a> {
+    pub families: &'a [Family],
+    pub presets: &'a [BTreeMap<String, ResolvedPreset>],
+    pub enums: &'a [Enum],
+}
+
+pub(crate) fn resolve_op(
+    cx: &mut Ctx,
+    path: &str,
+    f: &S<schema::OpFile>,
+    names: &Names,
+) -> Option<(Op, Option<S<String>>)> {
+    let o = f.get_ref();
+    let mut ok = true;
+    let operand = |cx: &mut Ctx, d: &S<schema::OperandDef>, is_src: bool| -> Option<Operand> {
+        let r = d.get_ref();
+        let Some(ty) = ValueType::parse(r.ty.get_ref()) else {
+            cx.err(
+                "S0103",
+                &r.ty,
+                format!(
+                    "unknown value type `{}` (u32, i32, b32, f32, u64, i64, f64, pred)",
+                    r.ty.get_ref()
+                ),
+            );
+            return None;
+        };
+        let mut mods = SrcMods::default();
+        for m in &r.mods {
+            match m.get_ref().as_str() {
+                "neg" => mods.neg = true,
+                "abs" => mods.abs = true,
+                "not" => mods.not = true,
+                other => cx.err(
+                    "S0103",
+                    m,
+                    format!("unknown source modifier `{other}` (neg, abs, not)"),
+                ),
+            }
+        }
+        if !is_src && mods != SrcMods::default() {
+            cx.err("S0601", d, "a destination cannot have source modifiers");
+        }
+        let default = match r.default.as_ref().map(|d| d.get_ref().as_str()) {
+            None => None,
+            Some("RZ") | Some("PT") | Some("URZ") | Some("UPT") => Some(DefaultValue::Zero),
+            Some("!PT") | Some("!UPT") => Some(DefaultValue::False),
+            Some(other) => {
+                cx.err(
+                    "S0103",
+                    r.default.as_ref().unwrap(),
+                    format!("unknown default `{other}` (RZ, PT, !PT)"),
+                );
+                None
+            }
+        };
+        let align = r.align.as_ref().map_or(ty.regs(), |a| *a.get_ref());
+        Some(Operand {
+            name: r.name.get_ref().clone(),
+            ty,
+            mods,
+            default,
+            align,
+            doc: r.doc.clone().unwrap_or_default(),
+            loc: cx.loc(&r.name),
+        })
+    };
+    let mut dsts = Vec::new();
+    for d in &o.dst {
+        match operand(cx, d, false) {
+            Some(x) => dsts.push(x),
+            None => ok = false,
+        }
+    }
+    let mut srcs = Vec::new();
+    for d in &o.src {
+        match operand(cx, d, true) {
+            Some(x) => srcs.push(x),
+            None => ok = false,
+        }
+    }
+    let mut modifiers = Vec::new();
+    for m in &o.modifier {
+        let r = m.get_ref();
+        let tys = r.ty.get_ref().as_str();
+        let ty = if tys == "bool" {
+            ModType::Bool
+        } else if tys == "rel" {
+            ModType::Rel
+        } else if let Some(e) = tys.strip_prefix("enum:") {
+            match names.enums.iter().position(|x| x.name == e) {
+                Some(i) => ModType::Enum(i),
+                None => {
+                    cx.err("S0104", &r.ty, format!("unknown enum `{e}`"));
+                    ok = false;
+                    continue;
+                }
+            }
+        } else if let Some(n) = tys
+            .strip_prefix('u')
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| (1..=32).contains(n))
+        {
+            ModType::Int {
+                bits: n,
+                signed: false,
+            }
+        } else if let Some(n) = tys
+            .strip_prefix('i')
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| (2..=32).contains(n))
+        {
+            ModType::Int {
+                bits: n,
+                signed: true,
+            }
+        } else {
+            cx.err(
+                "S0103",
+                &r.ty,
+                format!("unknown modifier type `{tys}` (bool, uN, iN, rel, enum:NAME)"),
+            );
+            ok = false;
+            continue;
+        };
+        let default = match (&r.default, &ty) {
+            (None, _) => 0,
+            (Some(v), ModType::Enum(e)) => match v.get_ref().as_str() {
+                Some(s) => match names.enums[*e].values.iter().position(|x| x.name == s) {
+                    Some(i) => i as i64,
+                    None => {
+                        cx.err("S0104", v, format!("`{s}` is not a value of this enum"));
+                        0
+                    }
+                },
+                None => {
+                    cx.err("S0103", v, "an enum default is a value name");
+                    0
+                }
+            },
+            (Some(v), ModType::Bool) => match v.get_ref().as_bool() {
+                Some(b) => b as i64,
+                None => {
+                    cx.err("S0103", v, "a bool default is true or false");
+                    0
+                }
+            },
+            (Some(v), _) => match v.get_ref().as_integer() {
+                Some(i) => i,
+                None => {
+                    cx.err("S0103", v, "an integer default is a number");
+                    0
+                }
+            },
+        };
+        modifiers.push(Modifier {
+            name: r.name.get_ref().clone(),
+            ty,
+            text: r
+                .text
+                .as_ref()
+                .map(|t| t.get_ref().clone())
+                .unwrap_or_default(),
+            default,
+            doc: r.doc.clone().unwrap_or_default(),
+            loc: cx.loc(&r.name),
+        });
+    }
+    // Names must be unique across operands and modifiers.
+    {
+        let mut seen: BTreeMap<&str, ()> = BTreeMap::new();
+        let all = dsts
+            .iter()
+            .map(|d| (&d.name, &d.loc))
+            .chain(srcs.iter().map(|d| (&d.name, &d.loc)))
+            .chain(modifiers.iter().map(|d| (&d.name, &d.loc)));
+        for (n, l) in all {
+            if seen.insert(n.as_str(), ()).is_some() {
+                cx.report.push(
+                    Diagnostic::error("S0105", format!("`{n}` is declared twice"))
+                        .at(l.clone()),
+                );
+                ok = false;
+            }
+        }
+    }
+    let mut op = Op {
+        name: o.name.get_ref().clone(),
+        doc: o.doc.as_ref().map(|d| d.get_ref().clone()).unwrap_or_default(),
+        class: o.class.get_ref().clone(),
+        path: path.to_string(),
+        loc: cx.loc(&o.name),
+        dsts,
+        srcs,
+        modifiers,
+        asm: Asm {
+            mnemonic: String::new(),
+            suffixes: vec![],
+            operands: vec![],
+            loc: cx.loc(&o.asm),
+        },
+        aliases: vec![],
+        legalize: Legalize::default(),
+        fold: Fold::default(),
+        fold_family: vec![],
+        encodings: vec![],
+    };
+    if !["alu", "move", "control", "system", "memory"].contains(&op.class.as_str()) {
+        cx.err(
+            "S0103",
+            &o.class,
+            format!(
+                "unknown class `{}` (alu, move, control, system, memory)",
+                op.class
+            ),
+        );
+    }
+    // asm
+    let a = o.asm.get_ref();
+    op.asm.mnemonic = a.mnemonic.get_ref().clone();
+    for s in &a.suffixes {
+        match op.modifier(s.get_ref()) {
+            Some(i) => op.asm.suffixes.push(i),
+            None => {
+                cx.err("S1101", s, format!("suffix `{}` is not a modifier", s.get_ref()));
+                ok = false;
+            }
+        }
+    }
+    for s in &a.operands {
+        match parse_asm_operand(&op, s.get_ref()) {
+            Ok((item, cond)) => op.asm.operands.push(AsmOperand {
+                item,
+                cond,
+                loc: cx.loc(s),
+            }),
+            Err(e) => {
+                cx.err("S1101", s, e);
+                ok = false;
+            }
+        }
+    }
+    for al in &o.alias {
+        let r = al.get_ref();
+        let mut when = Vec::new();
+        for w in &r.when {
+            match parse_alias_cond(&op, names.enums, w.get_ref()) {
+                Ok(c) => when.push(c),
+                Err(e) => {
+                    cx.err("S1102", w, e);
+                    ok = false;
+                }
+            }
+        }
+        op.aliases.push(Alias {
+            mnemonic: r.mnemonic.get_ref().clone(),
+            when,
+            loc: cx.loc(al),
+        });
+    }
+    // fold
+    let fold_of = |cx: &mut Ctx, op: &Op, t: &BTreeMap<S<String>, S<String>>| -> Fold {
+        let mut fold = Fold {
+            lets: None,
+            dsts: vec![None; op.dsts.len()],
+        };
+        for (k, v) in t {
+            let raw = &cx.text[v.span()];
+            if !raw.starts_with('\'') {
+                cx.err(
+                    "S0905",
+                    v,
+                    "fold expressions are TOML literal strings ('...' or '''...''') so positions map exactly",
+                );
+            }
+            let e = FoldExpr {
+                text: v.get_ref().clone(),
+                loc: cx.inner_loc(v),
+            };
+            if k.get_ref() == "let" {
+                fold.lets = Some(e);
+            } else if let Some(i) = op.dst(k.get_ref()) {
+                fold.dsts[i] = Some(e);
+            } else {
+                cx.err(
+                    "S0902",
+                    k,
+                    format!("`{}` is not a destination of `{}`", k.get_ref(), op.name),
+                );
+            }
+        }
+        fold
+    };
+    op.fold = fold_of(cx, &op, &o.fold);
+    for (fam, t) in &o.fold_family {
+        match names.families.iter().position(|f| &f.name == fam.get_ref()) {
+            Some(fi) => {
+                let fold = fold_of(cx, &op, t);
+                op.fold_family.push((fi, fold));
+            }
+            None => cx.err("S1001", fam, format!("unknown family `{}`", fam.get_ref())),
+        }
+    }
+    // encodings
+    for e in &o.encoding {
+        if let Some(enc) = resolve_encoding(cx, &op, e, names) {
+            op.encodings.push(enc);
+        } else {
+            ok = false;
+        }
+    }
+    if !ok {
+        return None;
+    }
+    let wide = o
+        .legalize
+        .as_ref()
+        .and_then(|l| l.get_ref().wide_imm.as_ref().map(|w| w.clone()));
+    Some((op, wide))
+}
+
+/// Legalize rules refer to other ops, so they resolve after all ops load.
+pub(crate) fn resolve_legalize(cx: &mut Ctx, op: &mut Op, l: &S<schema::LegalizeDef>, ops: &[String]) {
+    let r = l.get_ref();
+    let mut out = Legalize {
+        loc: Some(cx.loc(l)),
+        ..Default::default()
+    };
+    for pair in &r.commutative {
+        let [a, b] = pair.get_ref();
+        match (op.src(a), op.src(b)) {
+            (Some(x), Some(y)) => out.commutative.push((x, y)),
+            _ => cx.err(
+                "S0701",
+                pair,
+                format!("commutative pair [{a}, {b}] names an unknown source"),
+            ),
+        }
+    }
+    if let Some(m) = &r.swap_flips {
+        match op.modifier(m.get_ref()) {
+            Some(i) => out.swap_flips = Some(i),
+            None => cx.err("S0702", m, format!("`{}` is not a modifier", m.get_ref())),
+        }
+    }
+    if let Some(m) = &r.swap_negates {
+        match op.src(m.get_ref()) {
+            Some(i) => out.swap_negates = Some(i),
+            None => cx.err("S0702", m, format!("`{}` is not a source", m.get_ref())),
+        }
+    }
+    if let Some(w) = &r.wide_imm {
+        match ops.iter().position(|n| n == w.get_ref()) {
+            Some(i) => out.wide_imm = Some(i),
+            None => cx.err("S0704", w, format!("wide_imm names unknown op `{}`", w.get_ref())),
+        }
+    }
+    op.legalize = out;
+}
+
+fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond), String> {
+    let (name, cond) = if let Some((n, c)) = s.split_once(" if ") {
+        let c = c.trim();
+        let (neg, m) = match c.strip_prefix('!') {
+            Some(m) => (true, m),
+            None => (false, c),
+        };
+        let mi = op
+            .modifier(m)
+            .ok_or_else(|| format!("`{m}` is not a modifier"))?;
+        (n.trim(), AsmCond::If(mi, !neg))
+    } else if let Some(n) = s.strip_suffix('?') {
+        (n, AsmCond::NotDefault)
+    } else {
+        (s, AsmCond::Always)
+    };
+    let item = if let Some(i) = op.dst(name) {
+        AsmItem::Dst(i)
+    } else if let Some(i) = op.src(name) {
+        AsmItem::Src(i)
+    } else if let Some(i) = op.modifier(name) {
+        AsmItem::Modifier(i)
+    } else {
+        return Err(format!("`{name}` is not an operand or modifier of `{}`", op.name));
+    };
+    Ok((item, cond))
+}
+
+fn parse_alias_cond(op: &Op, enums: &[Enum], s: &str) -> Result<AliasCond, String> {
+    let parts: Vec<&str> = s.split_whitespace().collect();
+    if parts.len() != 3 {
+        return Err(format!("alias condition `{s}` is not `NAME OP VALUE`"));
+    }
+    let (name, rel, val) = (parts[0], parts[1], parts[2]);
+    if let Some(i) = op.src(name) {
+        return match (rel, val) {
+            ("==", "RZ") | ("==", "PT") => Ok(AliasCond::SrcIsZero(i, true)),
+            ("!=", "RZ") | ("!=", "PT") => Ok(AliasCond::SrcIsZero(i, false)),
+            ("==", "imm_pow2") => Ok(AliasCond::SrcImmPow2(i)),
+            ("is", "plain") => Ok(AliasCond::SrcPlain(i)),
+            ("is", k) | ("isnt", k) => SlotKindClass::parse(k)
+                .map(|c| AliasCond::SrcKindIs(i, c, rel == "is"))
+                .ok_or_else(|| format!("unknown kind `{k}`")),
+            ("==", v) => parse_int(v)
+                .map(|v| AliasCond::SrcImmEq(i, v as u32))
+                .ok_or_else(|| format!("bad value `{v}`")),
+            _ => Err(format!("cannot test source `{name}` with `{rel} {val}`")),
+        };
+    }
+    if let Some(i) = op.modifier(name) {
+        let eq = match rel {
+            "==" => true,
+            "!=" => false,
+            _ => return Err(format!("modifiers are tested with == or !=, not `{rel}`")),
+        };
+        let v = match &op.modifiers[i].ty {
+            ModType::Bool => match val {
+                "true" => 1,
+                "false" => 0,
+                _ => return Err(format!("`{val}` is not true/false")),
+            },
+            ModType::Enum(e) => enums[*e]
+                .values
+                .iter()
+                .position(|x| x.name == val)
+                .ok_or_else(|| format!("`{val}` is not a value of `{}`", enums[*e].name))?
+                as i64,
+            _ => parse_int(val).ok_or_else(|| format!("bad value `{val}`"))? as i64,
+        };
+        return Ok(AliasCond::ModEq(i, v, eq));
+    }
+    Err(format!("`{name}` is not a source or modifier"))
+}
+
+/// What a field string names, before it is checked against bit widths.
+fn parse_target(
+    op: &Op,
+    enums: &[Enum],
+    s: &str,
+    value_overrides: &BTreeMap<String, Vec<u64>>,
+) -> Result<FieldTarget, String> {
+    if s == "?" {
+        return Ok(FieldTarget::Unknown);
+    }
+    if let Some(v) = s.strip_prefix('=') {
+        return parse_int(v)
+            .map(FieldTarget::Fixed)
+            .ok_or_else(|| format!("bad fixed value `{v}`"));
+    }
+    let (name, kind) = match s.split_once(':') {
+        Some((n, k)) => (n, Some(k)),
+        None => (s, None),
+    };
+    let (name, part) = match name.split_once('.') {
+        Some((n, p)) => (n, Some(p)),
+        None => (name, None),
+    };
+    if let Some(i) = op.dst(name) {
+        if part.is_some() {
+            return Err(format!("destination `{name}` has no parts"));
+        }
+        let k = match kind {
+            Some(k) => SlotKindClass::parse(k).ok_or_else(|| format!("unknown kind `{k}`"))?,
+            None if op.dsts[i].ty.is_pred() => SlotKindClass::Pred,
+            None => SlotKindClass::Gpr,
+        };
+        return Ok(FieldTarget::Dst { idx: i, kind: k });
+    }
+    if let Some(i) = op.src(name) {
+        let o = &op.srcs[i];
+        match part {
+            Some("neg") if o.mods.neg => return Ok(FieldTarget::SrcNeg(i)),
+            Some("abs") if o.mods.abs => return Ok(FieldTarget::SrcAbs(i)),
+            Some("not") if o.mods.not => return Ok(FieldTarget::SrcNot(i)),
+            Some(p @ ("neg" | "abs" | "not")) => {
+                return Err(format!("source `{name}` does not declare modifier `{p}`"));
+            }
+            Some(p) => return Err(format!("unknown part `{p}` (neg, abs, not)")),
+            None => {}
+        }
+        let k = kind.unwrap_or(if o.ty.is_pred() { "pred" } else { "gpr" });
+        return match k {
+            "imm" => Ok(FieldTarget::SrcImm {
+                idx: i,
+                packing: ImmPacking {
+                    shift: 0,
+                    sext: false,
+                },
+            }),
+            "imms" => Ok(FieldTarget::SrcImm {
+                idx: i,
+                packing: ImmPacking {
+                    shift: 0,
+                    sext: true,
+                },
+            }),
+            "imm20" => Ok(FieldTarget::SrcImm {
+                idx: i,
+                packing: if o.ty.is_float() {
+                    ImmPacking {
+                        shift: 12,
+                        sext: false,
+                    }
+                } else {
+                    ImmPacking {
+                        shift: 0,
+                        sext: true,
+                    }
+                },
+            }),
+            "cbuf.index" => Ok(FieldTarget::SrcCbuf {
+                idx: i,
+                part: CbufPart::Index,
+            }),
+            "cbuf.offset" => Ok(FieldTarget::SrcCbuf {
+                idx: i,
+                part: CbufPart::Offset { scale: 1 },
+            }),
+            "cbuf.offset4" => Ok(FieldTarget::SrcCbuf {
+                idx: i,
+                part: CbufPart::Offset { scale: 4 },
+            }),
+            k => SlotKindClass::parse(k)
+                .filter(|k| !matches!(k, SlotKindClass::Imm | SlotKindClass::Cbuf))
+                .map(|k| FieldTarget::SrcReg { idx: i, kind: k })
+                .ok_or_else(|| {
+                    format!("unknown kind `{k}` (gpr, ugpr, pred, upred, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4)")
+                }),
+        };
+    }
+    if let Some(i) = op.modifier(name) {
+        if part.is_some() || kind.is_some() {
+            return Err(format!("modifier `{name}` has no parts or kinds"));
+        }
+        let codes = match (&op.modifiers[i].ty, value_overrides.get(name)) {
+            (ModType::Enum(_), Some(v)) => Some(v.clone()),
+            (ModType::Enum(e), None) => Some(enums[*e].values.iter().map(|v| v.code).collect()),
+            _ => None,
+        };
+        return Ok(FieldTarget::Modifier { idx: i, codes });
+    }
+    Err(format!("`{name}` is not an operand or modifier of `{}`", op.name))
+}
+
+fn resolve_encoding(
+    cx: &mut Ctx,
+    op: &Op,
+    e: &S<schema::EncodingDef>,
+    names: &Names,
+) -> Option<Encoding> {
+    let r = e.get_ref();
+    let Some(fi) = names
+        .families
+        .iter()
+        .position(|f| &f.name == r.family.get_ref())
+    else {
+        cx.err(
+            "S1001",
+            &r.family,
+            format!("unknown family `{}`", r.family.get_ref()),
+        );
+        return None;
+    };
+    let fam = &names.families[fi];
+    let sms = match &r.sms {
+        Some(s) => match parse_sms(s.get_ref(), &fam.sms) {
+            Ok(v) if !v.is_empty() => v,
+            Ok(_) => {
+                cx.err(
+                    "S1001",
+                    s,
+                    format!("no SM of family `{}` is in `{}`", fam.name, s.get_ref()),
+                );
+                return None;
+            }
+            Err(er) => {
+                cx.err("S1001", s, er);
+                return None;
+            }
+        },
+        None => fam.sms.clone(),
+    };
+    // Enum value overrides.
+    let mut overrides: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    for (m, vals) in &r.values {
+        let Some(mi) = op.modifier(m.get_ref()) else {
+            cx.err("S0601", m, format!("`{}` is not a modifier", m.get_ref()));
+            continue;
+        };
+        let ModType::Enum(ei) = op.modifiers[mi].ty else {
+            cx.err("S0601", m, format!("`{}` is not an enum modifier", m.get_ref()));
+            continue;
+        };
+        let en = &names.enums[ei];
+        let mut codes: Vec<u64> = en.values.iter().map(|v| v.code).collect();
+        for (vn, code) in vals {
+            match en.values.iter().position(|v| &v.name == vn) {
+                Some(i) => codes[i] = *code.get_ref(),
+                None => cx.err("S0302", code, format!("`{vn}` is not a value of `{}`", en.name)),
+            }
+        }
+        overrides.insert(m.get_ref().clone(), codes);
+    }
+    let mut op_fields: Vec<Field> = Vec::new();
+    let mut ok = true;
+    let parse_field = |cx: &mut Ctx, k: &S<String>, v: &S<String>| -> Option<Field> {
+        let bits = match parse_bits(k.get_ref()) {
+            Ok(b) => b,
+            Err(er) => {
+                cx.err("S0101", k, er);
+                return None;
+            }
+        };
+        match parse_target(op, names.enums, v.get_ref(), &overrides) {
+            Ok(t) => Some(Field {
+                bits,
+                target: t,
+                loc: cx.loc(k),
+            }),
+            Err(er) => {
+                cx.err("S0601", v, er);
+                None
+            }
+        }
+    };
+    for (k, v) in &r.fields {
+        match parse_field(cx, k, v) {
+            Some(f) => op_fields.push(f),
+            None => ok = false,
+        }
+    }
+    let mut per_form: BTreeMap<String, Vec<Field>> = BTreeMap::new();
+    for (fname, t) in &r.form {
+        let mut v = Vec::new();
+        for (k, val) in t {
+            match parse_field(cx, k, val) {
+                Some(f) => v.push(f),
+                None => ok = false,
+            }
+        }
+        per_form.insert(fname.get_ref().clone(), v);
+    }
+    if !ok {
+        return None;
+    }
+    let mut forms = Vec::new();
+    match &r.preset {
+        None => {
+            if r.opcode.is_some() || !r.slots.is_empty() {
+                cx.err(
+                    "S0601",
+                    e,
+                    "`opcode` and `slots` need a `preset`; without one, put the opcode in `fields`",
+                );
+                return None;
+            }
+            let mut fields = op_fields;
+            fields.extend(fam.common.iter().cloned());
+            let src_kinds = src_kinds_of(op, &fields);
+            forms.push(Form {
+                name: "fixed".into(),
+                sms: sms.clone(),
+                fields,
+                src_kinds,
+                loc: cx.loc(e),
+            });
+        }
+        Some(pname) => {
+            let Some(preset) = names.presets[fi].get(pname.get_ref()) else {
+                cx.err(
+                    "S1001",
+                    pname,
+                    format!("family `{}` has no preset `{}`", fam.name, pname.get_ref()),
+                );
+                return None;
+            };
+            let mut slot_map: BTreeMap<String, usize> = BTreeMap::new();
+            for (slot, src) in &r.slots {
+                match op.src(src.get_ref()) {
+                    Some(i) => {
+                        slot_map.insert(slot.get_ref().clone(), i);
+                    }
+                    None => {
+                        cx.err("S0601", src, format!("`{}` is not a source", src.get_ref()));
+                        return None;
+                    }
+                }
+            }
+            for w in &r.without {
+                if !preset.forms.iter().any(|f| &f.name == w.get_ref()) {
+                    cx.err("S0601", w, format!("preset `{}` has no form `{}`", pname.get_ref(), w.get_ref()));
+                }
+            }
+            for pf in &preset.forms {
+                if r.without.iter().any(|w| w.get_ref() == &pf.name) {
+                    continue;
+                }
+                let fsms: Vec<u32> = pf.sms.iter().copied().filter(|s| sms.contains(s)).collect();
+                if fsms.is_empty() {
+                    continue;
+                }
+                let opcode = match r.opcode.as_ref().map(|o| o.get_ref()) {
+                    Some(schema::OpcodeValue::One(v)) => Some(*v),
+                    Some(schema::OpcodeValue::PerForm(m)) => m.get(&pf.name).copied(),
+                    None => None,
+                };
+                let Some(opcode) = opcode else {
+                    // No opcode for this form: the op does not have it.
+                    continue;
+                };
+                let mut fields: Vec<Field> = vec![Field {
+                    bits: preset.opcode.clone(),
+                    target: FieldTarget::Fixed(opcode as u128),
+                    loc: r.opcode.as_ref().map_or(cx.loc(e), |o| cx.loc(o)),
+                }];
+                let mut usable = true;
+                for (bits, t, loc) in &pf.fields {
+                    match expand_slot(op, names.enums, t, &slot_map, &overrides) {
+                        Ok(Some(target)) => fields.push(Field {
+                            bits: bits.clone(),
+                            target,
+                            loc: loc.clone(),
+                        }),
+                        Ok(None) => {
+                            usable = false;
+                            break;
+                        }
+                        Err(er) => {
+                            cx.report.push(Diagnostic::error("S0601", er).at(loc.clone()));
+                            usable = false;
+                            break;
+                        }
+                    }
+                }
+                if !usable {
+                    continue;
+                }
+                // The opcode gives way to the form's own fields (Maxwell's
+                // imm20 sign bit sits inside the opcode bits).
+                let own = fields[1..].iter().fold(0u128, |m, f| m | f.bits.mask());
+                if fields[0].bits.mask() & own != 0 {
+                    let opf = fields.remove(0);
+                    let mut parts = subtract_bits(&opf, own);
+                    parts.append(&mut fields);
+                    fields = parts;
+                }
+                let mut extra: Vec<Field> = op_fields.clone();
+                if let Some(v) = per_form.get(&pf.name) {
+                    extra.extend(v.iter().cloned());
+                }
+                // Op fields take over the preset bits they overlap.
+                let extra_mask = extra.iter().fold(0u128, |m, f| m | f.bits.mask());
+                let mut merged: Vec<Field> = Vec::new();
+                for f in fields {
+                    if f.bits.mask() & extra_mask == 0 {
+                        merged.push(f);
+                        continue;
+                    }
+                    match f.target {
+                        FieldTarget::Fixed(_) | FieldTarget::Unknown => {
+                            merged.extend(subtract_bits(&f, extra_mask));
+                        }
+                        _ => {}
+                    }
+                }
+                // A per-form field replaces a common op field on the same bits.
+                let mut final_extra: Vec<Field> = Vec::new();
+                for f in extra.into_iter().rev() {
+                    if final_extra.iter().all(|g| g.bits.mask() & f.bits.mask() == 0) {
+                        final_extra.push(f);
+                    }
+                }
+                final_extra.reverse();
+                merged.extend(final_extra);
+                merged.extend(fam.common.iter().cloned());
+                let src_kinds = src_kinds_of(op, &merged);
+                forms.push(Form {
+                    name: pf.name.clone(),
+                    sms: fsms,
+                    fields: merged,
+                    src_kinds,
+                    loc: pf.loc.clone(),
+                });
+            }
+            for fname in per_form.keys() {
+                if !preset.forms.iter().any(|f| &f.name == fname) {
+                    cx.report.push(
+                        Diagnostic::error(
+                            "S0601",
+                            format!("preset `{}` has no form `{fname}`", pname.get_ref()),
+                        )
+                        .at(cx.loc(e)),
+                    );
+                }
+            }
+        }
+    }
+    if forms.is_empty() {
+        cx.err(
+            "S1003",
+            e,
+            format!("encoding for `{}` has no usable form", fam.name),
+        );
+        return None;
+    }
+    Some(Encoding {
+        family: fi,
+        sms,
+        forms,
+        loc: cx.loc(e),
+    })
+}
+
+/// Expand a preset field string (`$b:gpr`, `$c.neg`, `=0`, `?`) for an op.
+/// `Ok(None)`: the form needs a slot the op does not fill with that kind.
+fn expand_slot(
+    op: &Op,
+    enums: &[Enum],
+    t: &str,
+    slots: &BTreeMap<String, usize>,
+    overrides: &BTreeMap<String, Vec<u64>>,
+) -> Result<Option<FieldTarget>, String> {
+    let Some(rest) = t.strip_prefix('$') else {
+        return parse_target(op, enums, t, overrides).map(Some);
+    };
+    let end = rest
+        .find(['.', ':'])
+        .unwrap_or(rest.len());
+    let (slot, tail) = rest.split_at(end);
+    match slots.get(slot) {
+        Some(&i) => {
+            let src = &op.srcs[i];
+            let part = tail.strip_prefix('.');
+            if let Some(p) = part {
+                let has = match p {
+                    "neg" => src.mods.neg,
+                    "abs" => src.mods.abs,
+                    "not" => src.mods.not,
+                    _ => return Err(format!("unknown part `{p}`")),
+                };
+                if !has {
+                    return Ok(Some(FieldTarget::Fixed(0)));
+                }
+            }
+            parse_target(op, enums, &format!("{}{tail}", src.name), overrides).map(Some)
+        }
+        None => {
+            // Empty slot: a register reads RZ, a modifier bit is clear; any
+            // other kind means the form needs an operand the op lacks.
+            if tail.starts_with('.') {
+                Ok(Some(FieldTarget::Fixed(0)))
+            } else if tail == ":gpr" || tail.is_empty() {
+                Ok(Some(FieldTarget::Fixed(0xff)))
+            } else {
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// The part of a fixed/unknown field outside `mask`.
+fn subtract_bits(f: &Field, mask: u128) -> Vec<Field> {
+    let mut out = Vec::new();
+    let mut value_shift = 0;
+    for &(l, h) in &f.bits.ranges {
+        let mut b = l;
+        while b < h {
+            if mask >> b & 1 == 1 {
+                b += 1;
+                continue;
+            }
+            let start = b;
+            while b < h && mask >> b & 1 == 0 {
+                b += 1;
+            }
+            let target = match f.target {
+                FieldTarget::Fixed(v) => {
+                    let off = value_shift + (start - l);
+                    FieldTarget::Fixed((v >> off) & ((1u128 << (b - start)) - 1))
+                }
+                ref t => t.clone(),
+            };
+            out.push(Field {
+                bits: Bits {
+                    ranges: vec![(start, b)],
+                },
+                target,
+                loc: f.loc.clone(),
+            });
+        }
+        value_shift += h - l;
+    }
+    out
+}
+
+fn src_kinds_of(op: &Op, fields: &[Field]) -> Vec<Option<SlotKindClass>> {
+    let mut v = vec![None; op.srcs.len()];
+    for f in fields {
+        match f.target {
+            FieldTarget::SrcReg { idx, kind } => v[idx] = Some(kind),
+            FieldTarget::SrcImm { idx, .. } => v[idx] = Some(SlotKindClass::Imm),
+            FieldTarget::SrcCbuf { idx, .. } => v[idx] = Some(SlotKindClass::Cbuf),
+            _ => {}
+        }
+    }
+    v
+}

@@ -1,0 +1,221 @@
+//! The TOML file formats, as serde reads them.
+//!
+//! Every leaf that a diagnostic may point at is `Spanned`, so a lint can name
+//! the exact line and column. `resolve` turns these raw records into the
+//! checked model that code generation consumes.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+pub type S<T> = Spanned<T>;
+
+/// `isa-spec/spec/families.toml`: the hardware families and their layouts.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FamiliesFile {
+    pub family: BTreeMap<String, S<FamilyDef>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FamilyDef {
+    pub doc: Option<String>,
+    /// Bits per instruction word (64 or 128).
+    pub width: S<u32>,
+    /// The SMs of this family, ascending.
+    pub sms: S<Vec<u32>>,
+    /// Fields every instruction of the family has (guard, control bits).
+    pub common: BTreeMap<S<String>, S<String>>,
+    /// Instructions that share one scheduling word (Maxwell/Pascal: 3).
+    pub bundle: Option<S<u32>>,
+    /// The bits that dispatch a decoder to candidate encodings.
+    pub dispatch: S<String>,
+    /// Highest UGPR index per SM (absent: the family has no UGPRs).
+    #[serde(default)]
+    pub ugpr_max: BTreeMap<String, u32>,
+    /// Operand-reuse flags: low bit of a source register field -> bit of the
+    /// instruction's control value that marks that operand `.reuse`.
+    #[serde(default)]
+    pub reuse: BTreeMap<String, u32>,
+    /// Operand layouts shared by many ops; an op names one with `preset`.
+    #[serde(default)]
+    pub preset: BTreeMap<String, PresetDef>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresetDef {
+    pub doc: Option<String>,
+    /// Where the op's `opcode` value goes; per form when `opcode` is a table.
+    pub opcode: S<String>,
+    pub form: Vec<S<PresetForm>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresetForm {
+    pub name: S<String>,
+    /// SM range where this form exists, e.g. `"75.."`.
+    pub sms: Option<S<String>>,
+    pub fields: BTreeMap<S<String>, S<String>>,
+}
+
+/// `isa-spec/spec/enums.toml`: enums shared by many ops.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnumsFile {
+    #[serde(rename = "enum")]
+    pub enums: BTreeMap<String, S<EnumDef>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnumDef {
+    pub doc: Option<String>,
+    /// Values in order; the first is the default.
+    pub values: Vec<S<EnumValue>>,
+    /// For comparisons: which value each one becomes when the sources swap.
+    #[serde(default)]
+    pub flip: BTreeMap<String, S<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnumValue {
+    pub name: S<String>,
+    /// Suffix text printed by the disassembler ("" prints nothing).
+    pub text: S<String>,
+    /// Encoded value; defaults to the position in `values`.
+    pub code: Option<S<u64>>,
+}
+
+/// One op: `isa-spec/spec/ops/<name>.toml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpFile {
+    pub name: S<String>,
+    pub doc: Option<S<String>>,
+    /// `alu` ops compute values and need fold semantics.
+    pub class: S<String>,
+    #[serde(default)]
+    pub dst: Vec<S<OperandDef>>,
+    #[serde(default)]
+    pub src: Vec<S<OperandDef>>,
+    #[serde(default)]
+    pub modifier: Vec<S<ModifierDef>>,
+    pub asm: S<AsmDef>,
+    #[serde(default)]
+    pub alias: Vec<S<AliasDef>>,
+    #[serde(default)]
+    pub legalize: Option<S<LegalizeDef>>,
+    /// Fold semantics: destination name -> Rust expression (a TOML literal
+    /// string); the key `let` holds statements evaluated first.
+    #[serde(default)]
+    pub fold: BTreeMap<S<String>, S<String>>,
+    /// Per-family fold, replacing `fold` on that family: family -> as `fold`.
+    #[serde(default)]
+    pub fold_family: BTreeMap<S<String>, BTreeMap<S<String>, S<String>>>,
+    pub encoding: Vec<S<EncodingDef>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperandDef {
+    pub name: S<String>,
+    /// Value type: u32, i32, b32, f32, u64, i64, f64, pred.
+    #[serde(rename = "type")]
+    pub ty: S<String>,
+    /// Source modifiers the operand accepts: neg, abs, not.
+    #[serde(default)]
+    pub mods: Vec<S<String>>,
+    /// Value used when the operand is absent ("RZ", "PT", "!PT").
+    pub default: Option<S<String>>,
+    /// Register alignment in registers (2 for a 64-bit pair, 4 for vec4).
+    pub align: Option<S<u32>>,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModifierDef {
+    pub name: S<String>,
+    /// `bool`, `u8`..`u32`, `i32`, `rel` (branch offset), or `enum:<name>`.
+    #[serde(rename = "type")]
+    pub ty: S<String>,
+    /// Suffix printed when a bool modifier is set.
+    pub text: Option<S<String>>,
+    pub default: Option<S<toml::Value>>,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AsmDef {
+    pub mnemonic: S<String>,
+    /// Modifiers printed as suffixes, in order.
+    #[serde(default)]
+    pub suffixes: Vec<S<String>>,
+    /// Operands (and integer modifiers) printed after the mnemonic, in order;
+    /// `x?` omits x when it holds its default; `x if m` prints x only when
+    /// bool modifier m is set (`x if !m` when it is clear).
+    #[serde(default)]
+    pub operands: Vec<S<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AliasDef {
+    /// Replaces `asm.mnemonic` when every condition holds.
+    pub mnemonic: S<String>,
+    /// Conditions such as `a == RZ`, `b is imm`, `b == imm_pow2`, `c != ugpr`.
+    pub when: Vec<S<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegalizeDef {
+    /// Source pairs that may be swapped without changing the result.
+    #[serde(default)]
+    pub commutative: Vec<S<[String; 2]>>,
+    /// Enum modifier to flip (`flip` table of its enum) when a pair swaps.
+    pub swap_flips: Option<S<String>>,
+    /// Predicate source to negate when a pair swaps (SEL).
+    pub swap_negates: Option<S<String>>,
+    /// An op with a wider immediate to use when an immediate does not fit.
+    pub wide_imm: Option<S<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncodingDef {
+    pub family: S<String>,
+    /// SM range, e.g. `"75.."`; default: every SM of the family.
+    pub sms: Option<S<String>>,
+    /// Operand layout preset of the family; absent: `fields` is the whole layout.
+    pub preset: Option<S<String>>,
+    /// Opcode value: one number, or one per preset form.
+    pub opcode: Option<S<OpcodeValue>>,
+    /// Preset slot name -> op source placed in it.
+    #[serde(default)]
+    pub slots: BTreeMap<S<String>, S<String>>,
+    /// Preset forms to leave out.
+    #[serde(default)]
+    pub without: Vec<S<String>>,
+    /// Bit range -> what lives there: `name`, `name.neg`, `=value`, `?`.
+    #[serde(default)]
+    pub fields: BTreeMap<S<String>, S<String>>,
+    /// Per-form extra fields (override the common ones).
+    #[serde(default)]
+    pub form: BTreeMap<S<String>, BTreeMap<S<String>, S<String>>>,
+    /// Per-modifier encoded values overriding the enum's codes.
+    #[serde(default)]
+    pub values: BTreeMap<S<String>, BTreeMap<String, S<u64>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum OpcodeValue {
+    One(u64),
+    PerForm(BTreeMap<String, u64>),
+}

@@ -1,0 +1,300 @@
+//! Tokenizer for the assembly syntax nvdisasm prints, and the helpers the
+//! generated per-op parsers use to turn tokens into operands.
+
+use crate::fmt_float;
+use crate::operand::{CBuf, Reg, RegFile, Src, SrcKind};
+use crate::print::ImmStyle;
+
+/// The base of an operand token.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Base {
+    Reg(Reg),
+    CBuf(CBuf),
+    /// A number as written (hex, decimal or float text); the op decides.
+    Num(String),
+    /// Anything else (special register names, labels).
+    Word(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operand {
+    pub base: Base,
+    pub neg: bool,
+    pub abs: bool,
+    pub not: bool,
+    pub reuse: bool,
+    /// Byte column in the line (0-based), for error messages.
+    pub col: usize,
+}
+
+/// One instruction line split into its parts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub guard: Src,
+    /// Mnemonic split at dots: `IMAD.MOV.U32` -> [IMAD, MOV, U32].
+    pub parts: Vec<String>,
+    pub operands: Vec<Operand>,
+    pub mnemonic_col: usize,
+}
+
+/// A syntax error with its 0-based byte column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmError {
+    pub col: usize,
+    pub message: String,
+}
+
+fn err(col: usize, m: impl Into<String>) -> AsmError {
+    AsmError {
+        col,
+        message: m.into(),
+    }
+}
+
+pub fn parse_reg(t: &str) -> Option<Reg> {
+    let num = |s: &str| s.parse::<u8>().ok();
+    Some(match t {
+        "RZ" => Reg::RZ,
+        "URZ" => Reg::URZ,
+        "PT" => Reg::PT,
+        "UPT" => Reg::UPT,
+        _ => {
+            if let Some(n) = t.strip_prefix("UR") {
+                Reg::ugpr(num(n).filter(|&i| i != 255)?)
+            } else if let Some(n) = t.strip_prefix("UP") {
+                Reg::upred(num(n).filter(|&i| i < 7)?)
+            } else if let Some(n) = t.strip_prefix('R') {
+                Reg::gpr(num(n).filter(|&i| i != 255)?)
+            } else if let Some(n) = t.strip_prefix('P') {
+                Reg::pred(num(n).filter(|&i| i < 7)?)
+            } else {
+                return None;
+            }
+        }
+    })
+}
+
+pub fn parse_u64(t: &str) -> Option<u64> {
+    if let Some(h) = t.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).ok()
+    } else {
+        t.parse().ok()
+    }
+}
+
+/// `-0x10` or `0x10` as a signed value.
+pub fn parse_i64(t: &str) -> Option<i64> {
+    match t.strip_prefix('-') {
+        Some(r) => parse_u64(r).and_then(|v| i64::try_from(v).ok()).map(|v| -v),
+        None => parse_u64(t).and_then(|v| i64::try_from(v).ok()),
+    }
+}
+
+fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
+    let mut t = text.trim();
+    let mut op = Operand {
+        base: Base::Word(String::new()),
+        neg: false,
+        abs: false,
+        not: false,
+        reuse: false,
+        col,
+    };
+    if let Some(r) = t.strip_suffix(".reuse") {
+        op.reuse = true;
+        t = r;
+    }
+    if let Some(r) = t.strip_prefix('!').or_else(|| t.strip_prefix('~')) {
+        op.not = true;
+        t = r;
+    }
+    // A leading '-' before a register, cbuf or |x| is a modifier; before a
+    // number it is part of the number.
+    if let Some(r) = t.strip_prefix('-') {
+        let rest = r.trim_start();
+        if rest.starts_with('|') || rest.starts_with("c[") || parse_reg(rest).is_some() {
+            op.neg = true;
+            t = rest;
+        }
+    }
+    if t.starts_with('|') && t.ends_with('|') && t.len() >= 2 {
+        op.abs = true;
+        t = &t[1..t.len() - 1];
+    }
+    let t = t.trim();
+    if let Some(r) = parse_reg(t) {
+        op.base = Base::Reg(r);
+    } else if let Some(rest) = t.strip_prefix("c[") {
+        let (a, rest) = rest
+            .split_once("][")
+            .ok_or_else(|| err(col, format!("bad constant buffer `{text}`")))?;
+        let b = rest
+            .strip_suffix(']')
+            .ok_or_else(|| err(col, format!("bad constant buffer `{text}`")))?;
+        let index = parse_u64(a.trim())
+            .and_then(|v| u8::try_from(v).ok())
+            .ok_or_else(|| err(col, format!("bad constant buffer index `{a}`")))?;
+        let offset = parse_u64(b.trim())
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| err(col, format!("bad constant buffer offset `{b}`")))?;
+        op.base = Base::CBuf(CBuf { index, offset });
+    } else if t.is_empty() {
+        return Err(err(col, "empty operand"));
+    } else if t.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.') {
+        op.base = Base::Num(t.to_string());
+    } else {
+        op.base = Base::Word(t.to_string());
+    }
+    Ok(op)
+}
+
+/// Split a line (without any leading `HEX<TAB>`) into guard, mnemonic parts
+/// and operands.
+pub fn tokenize(line: &str) -> Result<Line, AsmError> {
+    let base_col = line.len() - line.trim_start().len();
+    let mut rest = line.trim();
+    if let Some(r) = rest.strip_suffix(';') {
+        rest = r.trim_end();
+    }
+    let mut col = base_col;
+    let mut guard = Src::PT;
+    if let Some(g) = rest.strip_prefix('@') {
+        let end = g.find(char::is_whitespace).unwrap_or(g.len());
+        let (gt, after) = g.split_at(end);
+        let (not, name) = match gt.strip_prefix('!') {
+            Some(n) => (true, n),
+            None => (false, gt),
+        };
+        let r = parse_reg(name)
+            .filter(|r| r.file.is_pred())
+            .ok_or_else(|| err(col, format!("bad guard predicate `@{gt}`")))?;
+        guard = Src::reg(r).with_not(not);
+        let trimmed = after.trim_start();
+        col += 1 + end + (after.len() - trimmed.len());
+        rest = trimmed;
+    }
+    if rest.is_empty() {
+        return Err(err(col, "missing mnemonic"));
+    }
+    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let (mn, ops) = rest.split_at(end);
+    let mnemonic_col = col;
+    let parts: Vec<String> = mn.split('.').map(str::to_string).collect();
+    if parts.iter().any(String::is_empty) {
+        return Err(err(col, format!("bad mnemonic `{mn}`")));
+    }
+    let mut operands = Vec::new();
+    let ops_col = col + end;
+    if !ops.trim().is_empty() {
+        let mut pos = 0;
+        for piece in split_operands(ops) {
+            let lead = piece.len() - piece.trim_start().len();
+            operands.push(parse_operand(piece, ops_col + pos + lead)?);
+            pos += piece.len() + 1;
+        }
+    }
+    Ok(Line {
+        guard,
+        parts,
+        operands,
+        mnemonic_col,
+    })
+}
+
+/// Split at commas that are not inside brackets.
+fn split_operands(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, ch) in s.char_indices() {
+        match ch {
+            '[' | '{' => depth += 1,
+            ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// A source operand token as a [`Src`] of the given style, if it fits.
+pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
+    let kind = match &o.base {
+        Base::Reg(r) => SrcKind::Reg(*r),
+        Base::CBuf(c) => SrcKind::CBuf(*c),
+        Base::Num(t) => SrcKind::Imm(match style {
+            ImmStyle::Hex | ImmStyle::SignedHex => {
+                let v = parse_i64(t)?;
+                if !(-(1i64 << 31)..(1i64 << 32)).contains(&v) {
+                    return None;
+                }
+                v as u32
+            }
+            ImmStyle::F32 => fmt_float::parse_f32(t)?,
+            ImmStyle::F64Hi => {
+                let b = fmt_float::parse_f64(t)?;
+                if b as u32 != 0 {
+                    return None;
+                }
+                (b >> 32) as u32
+            }
+        }),
+        Base::Word(w) => {
+            // Infinities and NaNs are words to the tokenizer.
+            match style {
+                ImmStyle::F32 => SrcKind::Imm(fmt_float::parse_f32(w)?),
+                ImmStyle::F64Hi => SrcKind::Imm((fmt_float::parse_f64(w)? >> 32) as u32),
+                _ => return None,
+            }
+        }
+    };
+    Some(Src {
+        kind,
+        neg: o.neg,
+        abs: o.abs,
+        not: o.not,
+    })
+}
+
+/// A destination token as a register of `file`.
+pub fn to_dst(o: &Operand, file: RegFile) -> Option<Reg> {
+    match o.base {
+        Base::Reg(r) if r.file == file && !o.neg && !o.abs && !o.not => Some(r),
+        _ => None,
+    }
+}
+
+/// Whether a token could fill a source slot of this kind (for skipping
+/// omitted optional operands).
+pub fn is_pred_token(o: &Operand) -> bool {
+    matches!(o.base, Base::Reg(r) if r.file.is_pred())
+}
+
+/// If `parts` starts with the mnemonic `m`, the parts after it.
+pub fn strip_mnemonic<'a>(parts: &'a [String], m: &[&str]) -> Option<&'a [String]> {
+    if parts.len() < m.len() || parts.iter().zip(m).any(|(a, b)| a != b) {
+        return None;
+    }
+    Some(&parts[m.len()..])
+}
+
+/// Consume the suffix `text` (like `.X` or `.W.U32`) at `*cur`, if present.
+pub fn take_suffix(rest: &[String], cur: &mut usize, text: &str) -> bool {
+    let want = text.split('.').filter(|p| !p.is_empty());
+    let mut i = *cur;
+    for w in want {
+        match rest.get(i) {
+            Some(p) if p == w => i += 1,
+            _ => return false,
+        }
+    }
+    if i == *cur {
+        return false;
+    }
+    *cur = i;
+    true
+}

@@ -1,0 +1,190 @@
+//! Support for the generated encoders: operand checks that return errors
+//! instead of panicking, shared by every op.
+
+use crate::operand::{Reg, RegFile, Src, SrcKind};
+use std::fmt;
+
+/// Why an instruction cannot be encoded as it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeError {
+    /// Op name as in the spec.
+    pub op: &'static str,
+    pub message: String,
+}
+
+impl EncodeError {
+    pub fn new(op: &'static str, message: impl Into<String>) -> Self {
+        EncodeError {
+            op,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot encode {}: {}", self.op, self.message)
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Highest UGPR index on an SM, or None before SM75.
+pub fn ugpr_max(sm: u32) -> Option<u8> {
+    match sm {
+        0..=74 => None,
+        75..=99 => Some(63),
+        _ => Some(255),
+    }
+}
+
+/// Encoded index of a register of `file`, checked against the SM's limits.
+pub fn reg_index(
+    op: &'static str,
+    what: &str,
+    r: Reg,
+    file: RegFile,
+    sm: u32,
+) -> Result<u128, EncodeError> {
+    if r.file != file {
+        return Err(EncodeError::new(
+            op,
+            format!("{what} must be a {file:?} register, not {r}"),
+        ));
+    }
+    match file {
+        RegFile::Gpr => Ok(r.idx as u128),
+        RegFile::Pred | RegFile::UPred => {
+            if r.idx > 7 {
+                Err(EncodeError::new(op, format!("{what}: no predicate {}", r.idx)))
+            } else {
+                Ok(r.idx as u128)
+            }
+        }
+        RegFile::UGpr => {
+            let Some(max) = ugpr_max(sm) else {
+                return Err(EncodeError::new(
+                    op,
+                    format!("{what}: SM{sm} has no uniform registers"),
+                ));
+            };
+            if r.idx == 255 {
+                Ok(max as u128)
+            } else if r.idx >= max {
+                Err(EncodeError::new(
+                    op,
+                    format!("{what}: UR{} does not exist on SM{sm}", r.idx),
+                ))
+            } else {
+                Ok(r.idx as u128)
+            }
+        }
+    }
+}
+
+/// The register a decoded index names (maps the SM's URZ encoding to 255).
+pub fn reg_from_index(file: RegFile, idx: u128, sm: u32) -> Option<Reg> {
+    match file {
+        RegFile::UGpr => {
+            let max = ugpr_max(sm)? as u128;
+            if idx == max {
+                Some(Reg::URZ)
+            } else if idx < max {
+                Some(Reg::ugpr(idx as u8))
+            } else {
+                None
+            }
+        }
+        _ => Some(Reg {
+            file,
+            idx: u8::try_from(idx).ok()?,
+        }),
+    }
+}
+
+/// The register a source reads, or an error naming the slot.
+pub fn src_reg(op: &'static str, what: &str, s: &Src) -> Result<Reg, EncodeError> {
+    match s.kind {
+        SrcKind::Reg(r) => Ok(r),
+        _ => Err(EncodeError::new(op, format!("{what} must be a register"))),
+    }
+}
+
+/// Field value of an immediate: `shift` low bits dropped (must be zero),
+/// `width` bits kept; with `sext` the value must sign-extend from the kept bits.
+pub fn imm_field(
+    op: &'static str,
+    what: &str,
+    v: u32,
+    width: u32,
+    shift: u32,
+    sext: bool,
+) -> Result<u128, EncodeError> {
+    if shift > 0 && v & ((1u32 << shift) - 1) != 0 {
+        return Err(EncodeError::new(
+            op,
+            format!("{what}: immediate {v:#x} has non-zero low {shift} bits"),
+        ));
+    }
+    let kept = v >> shift;
+    let total = width + shift;
+    if total < 32 {
+        if sext {
+            let sv = v as i32;
+            let lim = 1i64 << (total - 1);
+            if (sv as i64) < -lim || (sv as i64) >= lim {
+                return Err(EncodeError::new(
+                    op,
+                    format!("{what}: immediate {v:#x} does not fit {total} signed bits"),
+                ));
+            }
+        } else if kept >> width != 0 {
+            return Err(EncodeError::new(
+                op,
+                format!("{what}: immediate {v:#x} does not fit {total} bits"),
+            ));
+        }
+    }
+    let mask = if width >= 32 { u32::MAX } else { (1u32 << width) - 1 };
+    Ok((kept & mask) as u128)
+}
+
+/// Inverse of [`imm_field`].
+pub fn imm_from_field(f: u128, width: u32, shift: u32, sext: bool) -> u32 {
+    let mut v = (f as u32) << shift;
+    let total = width + shift;
+    if sext && total < 32 {
+        let s = 32 - total;
+        v = (((v << s) as i32) >> s) as u32;
+    }
+    v
+}
+
+/// Check that a value fits a field of `width` bits.
+pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, EncodeError> {
+    if width < 128 && v >> width != 0 {
+        Err(EncodeError::new(
+            op,
+            format!("{what}: value {v:#x} does not fit {width} bits"),
+        ))
+    } else {
+        Ok(v)
+    }
+}
+
+/// Signed value into a `width`-bit two's-complement field.
+pub fn fit_signed(op: &'static str, what: &str, v: i64, width: u32) -> Result<u128, EncodeError> {
+    let lim = 1i128 << (width - 1);
+    if (v as i128) < -lim || (v as i128) >= lim {
+        return Err(EncodeError::new(
+            op,
+            format!("{what}: value {v} does not fit {width} signed bits"),
+        ));
+    }
+    Ok((v as i128 as u128) & ((1u128 << width) - 1))
+}
+
+pub fn sext_field(f: u128, width: u32) -> i64 {
+    let s = 128 - width;
+    (((f << s) as i128) >> s) as i64
+}

@@ -1,0 +1,115 @@
+//! Support for the generated folds: values that flow between registers and
+//! the CPU implementation of each op.
+
+use std::fmt;
+
+/// A value a source reads or a destination writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    U32(u32),
+    /// A 64-bit value in a register pair (low register first).
+    U64(u64),
+    Pred(bool),
+}
+
+impl Value {
+    pub fn u32(self) -> Result<u32, FoldError> {
+        match self {
+            Value::U32(v) => Ok(v),
+            other => Err(FoldError::new(format!("expected a 32-bit value, got {other:?}"))),
+        }
+    }
+    pub fn u64(self) -> Result<u64, FoldError> {
+        match self {
+            Value::U64(v) => Ok(v),
+            Value::U32(v) => Ok(v as u64),
+            other => Err(FoldError::new(format!("expected a 64-bit value, got {other:?}"))),
+        }
+    }
+    pub fn pred(self) -> Result<bool, FoldError> {
+        match self {
+            Value::Pred(v) => Ok(v),
+            other => Err(FoldError::new(format!("expected a predicate, got {other:?}"))),
+        }
+    }
+}
+
+/// Results of one fold, in destination order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FoldOut {
+    pub vals: [Value; 4],
+    pub len: usize,
+}
+
+impl FoldOut {
+    pub fn new(vals: &[Value]) -> FoldOut {
+        let mut out = FoldOut {
+            vals: [Value::U32(0); 4],
+            len: vals.len(),
+        };
+        out.vals[..vals.len()].copy_from_slice(vals);
+        out
+    }
+    pub fn as_slice(&self) -> &[Value] {
+        &self.vals[..self.len]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoldError {
+    pub message: String,
+}
+
+impl FoldError {
+    pub fn new(m: impl Into<String>) -> Self {
+        FoldError { message: m.into() }
+    }
+}
+
+impl fmt::Display for FoldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for FoldError {}
+
+/// Into a [`Value`] of a destination's declared type.
+pub trait IntoValue {
+    fn into_value(self) -> Value;
+}
+impl IntoValue for u32 {
+    fn into_value(self) -> Value {
+        Value::U32(self)
+    }
+}
+impl IntoValue for i32 {
+    fn into_value(self) -> Value {
+        Value::U32(self as u32)
+    }
+}
+impl IntoValue for f32 {
+    fn into_value(self) -> Value {
+        Value::U32(self.to_bits())
+    }
+}
+impl IntoValue for u64 {
+    fn into_value(self) -> Value {
+        Value::U64(self)
+    }
+}
+impl IntoValue for i64 {
+    fn into_value(self) -> Value {
+        Value::U64(self as u64)
+    }
+}
+impl IntoValue for f64 {
+    fn into_value(self) -> Value {
+        Value::U64(self.to_bits())
+    }
+}
+impl IntoValue for bool {
+    fn into_value(self) -> Value {
+        Value::Pred(self)
+    }
+}

@@ -1,0 +1,32 @@
+//! The code generated from the ISA spec (`isa-spec/spec`) by `isa-codegen`.
+//! The build script writes it to `OUT_DIR`; `generated/` holds a readable
+//! copy. See `isa.rs` there for the op list.
+
+#![allow(
+    clippy::all,
+    clippy::pedantic,
+    unused_imports,
+    unused_parens,
+    non_snake_case,
+    dead_code
+)]
+
+use crate::asm::{
+    AsmError, Base, Line, is_pred_token, parse_i64, parse_u64, strip_mnemonic, take_suffix,
+    to_dst, to_src,
+};
+use crate::encode::{
+    EncodeError, fit, fit_signed, imm_field, imm_from_field, reg_from_index, reg_index,
+    sext_field, src_reg,
+};
+use crate::fold::{FoldError, FoldOut, IntoValue, Value};
+use crate::fold_fns::*;
+use crate::instr::{Common, FormInfo, OperandInfo, ValueType};
+use crate::legalize_support::{
+    LegalizeCx, LegalizeError, fold_imm_mods, placeholder, placeholder_file,
+};
+use crate::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind};
+use crate::print::{ImmStyle, write_guard, write_hex, write_reg, write_signed_hex, write_src};
+use std::fmt::Write as _;
+
+include!(concat!(env!("OUT_DIR"), "/isa.rs"));

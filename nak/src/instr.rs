@@ -1,0 +1,94 @@
+//! What every instruction has besides its op: guard, control bits, raw bits.
+
+use crate::operand::{Src, SrcKind};
+
+/// The parts of an instruction word that are not the op's operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Common {
+    /// Guard predicate (`@P0`, `@!P1`); PT when unguarded.
+    pub guard: Src,
+    /// Scheduling control: SM70+ bits 105..128 of the word; on SM50..SM62 the
+    /// instruction's 21-bit part of the bundle's control word.
+    pub ctrl: u32,
+    /// Bits the spec keeps raw (`?`), as they were in the decoded word.
+    pub raw: u128,
+}
+
+impl Default for Common {
+    fn default() -> Self {
+        Common {
+            guard: Src::PT,
+            ctrl: 0,
+            raw: 0,
+        }
+    }
+}
+
+/// The value type of an operand, as the spec declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueType {
+    U32,
+    I32,
+    B32,
+    F32,
+    U64,
+    I64,
+    F64,
+    Pred,
+}
+
+impl ValueType {
+    pub const fn is_pred(self) -> bool {
+        matches!(self, ValueType::Pred)
+    }
+    pub const fn is_float(self) -> bool {
+        matches!(self, ValueType::F32 | ValueType::F64)
+    }
+    pub const fn is_int(self) -> bool {
+        !self.is_pred() && !self.is_float()
+    }
+    /// Registers a value of this type occupies.
+    pub const fn regs(self) -> u8 {
+        match self {
+            ValueType::U64 | ValueType::I64 | ValueType::F64 => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Static description of one operand of an op.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OperandInfo {
+    pub name: &'static str,
+    pub ty: ValueType,
+    pub neg: bool,
+    pub abs: bool,
+    pub not: bool,
+    /// The value an absent operand holds.
+    pub default: Option<Src>,
+    /// Register alignment (1 = none).
+    pub align: u8,
+}
+
+/// Static description of one encoding form (for tests and tools).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormInfo {
+    pub op: &'static str,
+    pub form: &'static str,
+    /// Index of the form within its op (as `form_id` returns).
+    pub id: u8,
+    pub family: crate::isa::Family,
+    pub sms: &'static [u32],
+    /// Bits fixed by the form, and their values.
+    pub mask: u128,
+    pub value: u128,
+    /// Bits kept raw.
+    pub unknown: u128,
+}
+
+impl Src {
+    /// Whether the source is a register of a 64-bit pair/vector base.
+    pub fn is_imm_zero(&self) -> bool {
+        matches!(self.kind, SrcKind::Imm(0))
+    }
+}

@@ -1,0 +1,92 @@
+//! Support for the generated legalizers: the context that emits copies, and
+//! the operand rewrites every op shares.
+
+use crate::instr::ValueType;
+use crate::operand::{Reg, RegFile, Src, SrcKind};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegalizeError {
+    pub op: &'static str,
+    pub message: String,
+}
+
+impl LegalizeError {
+    pub fn new(op: &'static str, message: impl Into<String>) -> Self {
+        LegalizeError {
+            op,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for LegalizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot legalize {}: {}", self.op, self.message)
+    }
+}
+
+impl std::error::Error for LegalizeError {}
+
+/// What a legalizer needs from the pass that drives it.
+pub trait LegalizeCx {
+    /// Emit, before the instruction, a copy of `src`'s value (without its
+    /// modifiers) into a fresh register of `file` (aligned for 64-bit
+    /// types), and return that register.
+    fn copy_to_reg(&mut self, src: Src, ty: ValueType, file: RegFile) -> Result<Reg, LegalizeError>;
+}
+
+/// Fold neg/abs/not of an immediate into its value where that keeps the
+/// meaning exact. An integer negation of 0 stays (its carry-out differs).
+pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
+    let SrcKind::Imm(v) = s.kind else { return };
+    match ty {
+        ValueType::F32 | ValueType::F64 => {
+            let mut v = v;
+            if s.abs {
+                v &= 0x7fff_ffff;
+                s.abs = false;
+            }
+            if s.neg {
+                v ^= 0x8000_0000;
+                s.neg = false;
+            }
+            s.kind = SrcKind::Imm(v);
+        }
+        ValueType::Pred => {}
+        _ => {
+            let mut v = v;
+            if s.not {
+                v = !v;
+                s.not = false;
+            }
+            if s.neg && v != 0 {
+                v = v.wrapping_neg();
+                s.neg = false;
+            }
+            s.kind = SrcKind::Imm(v);
+        }
+    }
+}
+
+/// The register file a copy of a value of `ty` goes to.
+pub fn placeholder_file(ty: ValueType) -> RegFile {
+    if ty.is_pred() {
+        RegFile::Pred
+    } else {
+        RegFile::Gpr
+    }
+}
+
+/// A stand-in register for trying whether a copy would make the op
+/// encodable; None when the source is already in that file.
+pub fn placeholder(s: &Src, ty: ValueType) -> Option<Src> {
+    let file = placeholder_file(ty);
+    if s.is_reg_file(file) {
+        return None;
+    }
+    Some(Src {
+        kind: SrcKind::Reg(Reg { file, idx: 0 }),
+        ..*s
+    })
+}

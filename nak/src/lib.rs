@@ -1,0 +1,23 @@
+//! NAK-style backend for NVIDIA GPUs around code generated from the ISA spec.
+//!
+//! The per-op code (structs, encoders, decoders, printers, parsers,
+//! legalizers, folds) is generated at build time from `isa-spec/spec` and
+//! lives in [`isa`]; the hand-written modules here are what every op shares.
+
+pub mod asm;
+pub mod encode;
+pub mod fmt_float;
+pub mod fold;
+pub mod fold_fns;
+mod generated;
+pub mod instr;
+pub mod legalize_support;
+pub mod operand;
+pub mod print;
+
+/// The generated ISA: op structs, the `Op` enum, `decode`, `parse`, `FORMS`.
+pub mod isa {
+    pub use crate::generated::*;
+}
+pub mod stream;
+pub mod tool;

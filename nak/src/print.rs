@@ -1,0 +1,110 @@
+//! Support for the generated printers: operands written the way nvdisasm
+//! writes them, into one reusable buffer.
+
+use crate::fmt_float;
+use crate::operand::{Reg, Src, SrcKind};
+use std::fmt::Write as _;
+
+/// How an immediate source is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImmStyle {
+    /// Unsigned hex (`b32` values): `0xffffffff`.
+    Hex,
+    /// Signed hex (`u32`/`i32` arithmetic): `-0x1`.
+    SignedHex,
+    /// f32 bits.
+    F32,
+    /// High word of an f64.
+    F64Hi,
+}
+
+pub fn write_reg(out: &mut String, r: Reg) {
+    let _ = write!(out, "{r}");
+}
+
+pub fn write_hex(out: &mut String, v: u64) {
+    let _ = write!(out, "{v:#x}");
+}
+
+pub fn write_signed_hex(out: &mut String, v: i64) {
+    if v < 0 {
+        let _ = write!(out, "-{:#x}", v.unsigned_abs());
+    } else {
+        let _ = write!(out, "{v:#x}");
+    }
+}
+
+fn write_imm(out: &mut String, v: u32, style: ImmStyle) {
+    match style {
+        ImmStyle::Hex => write_hex(out, v as u64),
+        ImmStyle::SignedHex => write_signed_hex(out, v as i32 as i64),
+        ImmStyle::F32 => fmt_float::fmt_f32(v, out),
+        ImmStyle::F64Hi => fmt_float::fmt_f64((v as u64) << 32, out),
+    }
+}
+
+/// A source with its modifiers: `-|R1|.reuse`, `~R2`, `!P0`, `c[0x0][0x10]`.
+pub fn write_src(out: &mut String, s: &Src, reuse: bool, style: ImmStyle) {
+    if s.not {
+        out.push(if s.is_reg_file(crate::operand::RegFile::Pred)
+            || s.is_reg_file(crate::operand::RegFile::UPred)
+        {
+            '!'
+        } else {
+            '~'
+        });
+    }
+    if s.neg {
+        out.push('-');
+    }
+    if s.abs {
+        out.push('|');
+    }
+    match s.kind {
+        SrcKind::Reg(r) => write_reg(out, r),
+        SrcKind::Imm(v) => write_imm(out, v, style),
+        SrcKind::CBuf(c) => {
+            let _ = write!(out, "c[{:#x}][{:#x}]", c.index, c.offset);
+        }
+    }
+    if s.abs {
+        out.push('|');
+    }
+    if reuse {
+        out.push_str(".reuse");
+    }
+}
+
+/// `@P0 `, `@!P1 `; nothing for an always-true guard.
+pub fn write_guard(out: &mut String, g: &Src) {
+    if g.is_zero() {
+        return;
+    }
+    out.push('@');
+    write_src(out, g, false, ImmStyle::Hex);
+    out.push(' ');
+}
+
+/// Collapse blank runs and drop a trailing `;`, as the corpus normalizes.
+pub fn normalize_in_place(s: &mut String) {
+    let mut out = String::with_capacity(s.len());
+    let mut blank = false;
+    for ch in s.trim().chars() {
+        if ch.is_whitespace() {
+            blank = true;
+        } else {
+            if blank && !out.is_empty() {
+                out.push(' ');
+            }
+            blank = false;
+            out.push(ch);
+        }
+    }
+    if out.ends_with(';') {
+        out.pop();
+        while out.ends_with(' ') {
+            out.pop();
+        }
+    }
+    *s = out;
+}

@@ -1,0 +1,153 @@
+//! Raw instruction streams as they lie in GPU memory: 16-byte words on
+//! SM70+, and on SM50..SM62 one 8-byte scheduling word before every three
+//! 8-byte instructions.
+
+use crate::instr::Common;
+use crate::isa::{self, Family, Op, family_of};
+
+/// One decoded (or undecodable) instruction of a stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    /// Byte address of the instruction in the stream.
+    pub addr: u64,
+    /// The instruction word.
+    pub word: u128,
+    /// Op and common parts; None when the spec knows no such encoding.
+    pub instr: Option<(Op, Common)>,
+}
+
+/// Parse `SM` written as `90`, `sm_90` or `SM90`.
+pub fn parse_sm(s: &str) -> Result<u32, String> {
+    let t = s.trim();
+    let t = t
+        .strip_prefix("sm_")
+        .or_else(|| t.strip_prefix("SM"))
+        .or_else(|| t.strip_prefix("sm"))
+        .unwrap_or(t);
+    let sm: u32 = t
+        .parse()
+        .map_err(|_| format!("`{s}` is not an SM (write 90, sm_90 or SM90)"))?;
+    if family_of(sm).is_none() {
+        return Err(format!(
+            "SM{sm} is not covered; supported: {}",
+            isa::ALL_SMS
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Ok(sm)
+}
+
+/// Hex of the word as the corpus writes it: little-endian bytes.
+pub fn word_hex(word: u128, family: Family) -> String {
+    let n = (family.width() / 8) as usize;
+    word.to_le_bytes()[..n]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Parse a corpus HEX field into a word.
+pub fn parse_word_hex(hex: &str, family: Family) -> Option<u128> {
+    let n = (family.width() / 8) as usize;
+    if hex.len() != 2 * n || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut bytes = [0u8; 16];
+    for (i, b) in bytes[..n].iter_mut().enumerate() {
+        *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(u128::from_le_bytes(bytes))
+}
+
+/// Split a raw stream into instruction words. Errors name the byte offset.
+pub fn decode_stream(sm: u32, bytes: &[u8]) -> Result<Vec<Decoded>, String> {
+    let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
+    let wb = (family.width() / 8) as usize;
+    let mut out = Vec::new();
+    match family.bundle() {
+        None => {
+            if bytes.len() % wb != 0 {
+                return Err(format!(
+                    "stream length {} is not a multiple of {wb} bytes; {} trailing bytes at offset {:#x}",
+                    bytes.len(),
+                    bytes.len() % wb,
+                    bytes.len() - bytes.len() % wb
+                ));
+            }
+            for (i, chunk) in bytes.chunks_exact(wb).enumerate() {
+                let mut b = [0u8; 16];
+                b[..wb].copy_from_slice(chunk);
+                let word = u128::from_le_bytes(b);
+                out.push(Decoded {
+                    addr: (i * wb) as u64,
+                    word,
+                    instr: isa::decode(word, sm),
+                });
+            }
+        }
+        Some(n) => {
+            let group = wb * (n as usize + 1);
+            if bytes.len() % wb != 0 {
+                return Err(format!(
+                    "stream length {} is not a multiple of {wb} bytes; trailing bytes at offset {:#x}",
+                    bytes.len(),
+                    bytes.len() - bytes.len() % wb
+                ));
+            }
+            for (g, chunk) in bytes.chunks(group).enumerate() {
+                let ctrl = u64::from_le_bytes(chunk[..wb].try_into().map_err(|_| {
+                    format!("truncated scheduling word at offset {:#x}", g * group)
+                })?);
+                for (i, ib) in chunk[wb..].chunks_exact(wb).enumerate() {
+                    let mut b = [0u8; 16];
+                    b[..wb].copy_from_slice(ib);
+                    let word = u128::from_le_bytes(b);
+                    let addr = (g * group + wb * (i + 1)) as u64;
+                    let instr = isa::decode(word, sm).map(|(op, mut c)| {
+                        c.ctrl = ((ctrl >> (21 * i)) & 0x1f_ffff) as u32;
+                        (op, c)
+                    });
+                    out.push(Decoded { addr, word, instr });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Lay encoded instructions out as a raw stream (scheduling words included
+/// where the family has them; a missing third slot is padded with NOP-free
+/// zero words only if `pad` is given).
+pub fn encode_stream(sm: u32, words: &[(u128, u32)], pad: Option<u128>) -> Result<Vec<u8>, String> {
+    let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
+    let wb = (family.width() / 8) as usize;
+    let mut out = Vec::new();
+    match family.bundle() {
+        None => {
+            for (w, _) in words {
+                out.extend_from_slice(&w.to_le_bytes()[..wb]);
+            }
+        }
+        Some(n) => {
+            for group in words.chunks(n as usize) {
+                let mut ctrl: u64 = 0;
+                for (i, (_, c)) in group.iter().enumerate() {
+                    ctrl |= ((*c as u64) & 0x1f_ffff) << (21 * i);
+                }
+                let mut ws: Vec<u128> = group.iter().map(|x| x.0).collect();
+                while ws.len() < n as usize {
+                    ctrl |= 0x7e0 << (21 * ws.len());
+                    ws.push(pad.unwrap_or(0));
+                }
+                out.extend_from_slice(&ctrl.to_le_bytes());
+                for w in ws {
+                    out.extend_from_slice(&w.to_le_bytes()[..wb]);
+                }
+            }
+        }
+    }
+    Ok(out)
+}

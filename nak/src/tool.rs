@@ -1,0 +1,105 @@
+//! The `nak` command's work, as functions that tests can call.
+
+use crate::asm;
+use crate::isa::{self, family_of};
+use crate::print::normalize_in_place;
+use crate::stream::{self, Decoded};
+
+/// Text of one decoded instruction, as the corpus writes it.
+pub fn instr_text(d: &Decoded, sm: u32) -> Option<String> {
+    let (op, c) = d.instr.as_ref()?;
+    let mut s = String::new();
+    op.print(c, sm, d.addr, &mut s);
+    normalize_in_place(&mut s);
+    Some(s)
+}
+
+/// `nak dis`: one `HEX<TAB>TEXT` line per instruction, and the count of
+/// encodings the spec does not know.
+pub fn disassemble(sm: u32, bytes: &[u8]) -> Result<(String, usize), String> {
+    let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
+    let decoded = stream::decode_stream(sm, bytes)?;
+    let mut out = String::with_capacity(decoded.len() * 64);
+    let mut unknown = 0;
+    for d in &decoded {
+        out.push_str(&stream::word_hex(d.word, family));
+        out.push('\t');
+        match instr_text(d, sm) {
+            Some(t) => out.push_str(&t),
+            None => {
+                unknown += 1;
+                out.push_str("<unknown>");
+            }
+        }
+        out.push('\n');
+    }
+    Ok((out, unknown))
+}
+
+/// An assembly error: 1-based line and column, and the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmFileError {
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+/// `nak asm`: parse every line (a leading `HEX<TAB>` is ignored) and return
+/// the raw stream, or every error found.
+pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
+    let family = family_of(sm).ok_or_else(|| {
+        vec![AsmFileError {
+            line: 0,
+            col: 0,
+            message: format!("SM{sm} is not covered"),
+        }]
+    })?;
+    let wb = (family.width() / 8) as u64;
+    let mut words = Vec::new();
+    let mut errors = Vec::new();
+    for (ln, raw) in text.lines().enumerate() {
+        let (offset, body) = match raw.split_once('\t') {
+            Some((h, rest)) if h.chars().all(|c| c.is_ascii_hexdigit()) => (h.len() + 1, rest),
+            _ => (0, raw),
+        };
+        let body_trim = body.split("//").next().unwrap_or("");
+        if body_trim.trim().is_empty() {
+            continue;
+        }
+        let idx = words.len() as u64;
+        let addr = match family.bundle() {
+            Some(n) => (idx / n as u64) * wb * (n as u64 + 1) + wb * (idx % n as u64 + 1),
+            None => idx * wb,
+        };
+        let res = asm::tokenize(body_trim).and_then(|line| {
+            let (op, c) = isa::parse(&line, sm, addr)?;
+            op.encode(sm, &c)
+                .map(|w| (w, c.ctrl))
+                .map_err(|e| asm::AsmError {
+                    col: line.mnemonic_col,
+                    message: e.to_string(),
+                })
+        });
+        match res {
+            Ok(w) => words.push(w),
+            Err(e) => errors.push(AsmFileError {
+                line: ln + 1,
+                col: offset + e.col + 1,
+                message: e.message,
+            }),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let nop = isa::parse(&asm::tokenize("NOP").map_err(|_| Vec::new())?, sm, 0)
+        .ok()
+        .and_then(|(op, c)| op.encode(sm, &c).ok());
+    stream::encode_stream(sm, &words, nop).map_err(|m| {
+        vec![AsmFileError {
+            line: 0,
+            col: 0,
+            message: m,
+        }]
+    })
+}
