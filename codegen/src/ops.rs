@@ -257,6 +257,13 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
     let mut all_sms: Vec<u32> = spec.families.iter().flat_map(|f| f.sms.clone()).collect();
     all_sms.sort_unstable();
     let all_sms_l = all_sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+    let mut mnemonics: Vec<&String> = spec
+        .ops
+        .iter()
+        .flat_map(|o| std::iter::once(&o.asm.mnemonic).chain(o.aliases.iter().map(|a| &a.mnemonic)))
+        .collect();
+    mnemonics.sort();
+    mnemonics.dedup();
     let fam_docs: Vec<TokenStream> = spec.families.iter().map(|f| doc(&f.doc)).collect();
 
     let variants: Vec<_> = spec.ops.iter().map(|o| op_variant(&o.name)).collect();
@@ -300,6 +307,9 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         pub const fn family_of(sm: u32) -> Option<Family> {
             match sm { #(#fam_of_arms,)* _ => None }
         }
+
+        /// Every mnemonic the spec prints (bases and aliases).
+        pub const MNEMONICS: &[&str] = &[#(#mnemonics),*];
 
         /// Every SM the spec covers.
         pub const ALL_SMS: &[u32] = &[#(#all_sms_l),*];

@@ -19,14 +19,33 @@ fn parts(s: &str) -> Vec<String> {
 }
 
 pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
+    let mut fns = vec![parse_fn(spec, op, &op.asm, 0)?];
+    let mut arms = Vec::new();
+    for (i, (sms, a)) in op.asm.variants.iter().enumerate() {
+        fns.push(parse_fn(spec, op, a, i + 1)?);
+        let pat = crate::encode::sm_pattern(sms);
+        let n = ident(&format!("parse_syntax{}", i + 1));
+        arms.push(quote!(#pat => Self::#n(line, sm, addr)));
+    }
+    Ok(quote! {
+        /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+        pub fn parse(line: &Line, sm: u32, addr: u64) -> Option<Result<(Self, Common), AsmError>> {
+            match sm { #(#arms,)* _ => Self::parse_syntax0(line, sm, addr) }
+        }
+        #(#fns)*
+    })
+}
+
+fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Error> {
+    let fname = ident(&format!("parse_syntax{n}"));
     // Mnemonic candidates: the base and each alias.
-    let mut cands = vec![parts(&op.asm.mnemonic)];
+    let mut cands = vec![parts(&asm.mnemonic)];
     for a in &op.aliases {
         cands.push(parts(&a.mnemonic));
     }
     let cand_arrays = cands.iter().map(|c| quote!(&[#(#c),*]));
     let mut suffix_code = Vec::new();
-    for &mi in &op.asm.suffixes {
+    for &mi in &asm.suffixes {
         let m = &op.modifiers[mi];
         let f = field(&m.name);
         let mname = &m.name;
@@ -59,16 +78,16 @@ pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             _ => {
                 return Err(Error {
                     message: format!("suffix `{mname}` of `{}` must be bool or enum", op.name),
-                    loc: Some(op.asm.loc.clone()),
+                    loc: Some(asm.loc.clone()),
                 });
             }
         }
     }
-    let suffix_names: Vec<usize> = op.asm.suffixes.clone();
+    let suffix_names: Vec<usize> = asm.suffixes.clone();
     // Operand assignment.
     let mut required = Vec::new();
     let mut optional = Vec::new();
-    for o in &op.asm.operands {
+    for o in &asm.operands {
         match &o.cond {
             AsmCond::Always => required.push(quote!(1usize)),
             AsmCond::If(m, flag) => {
@@ -80,7 +99,7 @@ pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     }
     let mut assigned: Vec<(AsmItem, TokenStream)> = Vec::new();
     let mut steps = Vec::new();
-    for o in &op.asm.operands {
+    for o in &asm.operands {
         let (name, conv, compatible) = match &o.item {
             AsmItem::Dst(i) => {
                 let d = &op.dsts[*i];
@@ -193,7 +212,7 @@ pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let fs = forms(op);
     let mut reuse = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
-        let Some(pos) = op.asm.operands.iter().position(|o| o.item == AsmItem::Src(i)) else {
+        let Some(pos) = asm.operands.iter().position(|o| o.item == AsmItem::Src(i)) else {
             continue;
         };
         let _ = pos;
@@ -217,7 +236,7 @@ pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     // Which tokens carried `.reuse`: track per source while assigning.
     let reuse_lets = op.srcs.iter().map(|s| {
         let v = ident(&format!("reuse_{}", s.name));
-        let pos = op.asm.operands.iter().position(|o| matches!(o.item, AsmItem::Src(_)) && o.item == AsmItem::Src(op.src(&s.name).unwrap_or(usize::MAX)));
+        let pos = asm.operands.iter().position(|o| matches!(o.item, AsmItem::Src(_)) && o.item == AsmItem::Src(op.src(&s.name).unwrap_or(usize::MAX)));
         match pos {
             Some(_) => {
                 let name = &s.name;
@@ -228,8 +247,7 @@ pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     });
     // Record reuse marks by operand name as tokens are consumed: rebuild
     // from positions after assignment (tokens are consumed in order).
-    let item_names: Vec<TokenStream> = op
-        .asm
+    let item_names: Vec<TokenStream> = asm
         .operands
         .iter()
         .map(|o| {
@@ -243,9 +261,8 @@ pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         .collect();
     let n_items = item_names.len();
     Ok(quote! {
-        /// Parse one tokenized line; `None` when the mnemonic is not this op's.
         #[allow(unused_variables, unused_mut, unused_assignments, unused_parens, clippy::nonminimal_bool, clippy::needless_late_init)]
-        pub fn parse(line: &Line, sm: u32, addr: u64) -> Option<Result<(Self, Common), AsmError>> {
+        fn #fname(line: &Line, sm: u32, addr: u64) -> Option<Result<(Self, Common), AsmError>> {
             const CANDS: &[&[&str]] = &[#(#cand_arrays),*];
             let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
             let mut cur = 0usize;

@@ -114,8 +114,41 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             reuse_lets.push(quote!(let #v = match form { #(#arms,)* _ => false };));
         }
     }
+    let bodies = std::iter::once((None, &op.asm))
+        .chain(op.asm.variants.iter().map(|(sms, a)| (Some(sms), a)))
+        .map(|(sms, asm)| (sms, print_body(spec, op, asm)))
+        .collect::<Vec<_>>();
+    let mut arms = Vec::new();
+    let mut default = quote!();
+    for (sms, body) in bodies {
+        match sms {
+            Some(sms) => {
+                let pat = crate::encode::sm_pattern(sms);
+                arms.push(quote!(#pat => { #body }));
+            }
+            None => default = body,
+        }
+    }
+    Ok(quote! {
+        /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
+        #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+        pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
+            let form = self.form_id(sm);
+            let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+            #(#reuse_lets)*
+            write_guard(out, &c.guard);
+            match sm {
+                #(#arms)*
+                _ => { #default }
+            }
+            while out.ends_with(' ') { out.pop(); }
+        }
+    })
+}
+
+fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
     let mnemonic = {
-        let base = &op.asm.mnemonic;
+        let base = &asm.mnemonic;
         let mut chain = quote!(#base);
         for a in op.aliases.iter().rev() {
             let conds: Vec<TokenStream> = a.when.iter().map(|c| alias_cond(spec, op, c)).collect();
@@ -124,7 +157,7 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         }
         chain
     };
-    let suffixes = op.asm.suffixes.iter().map(|&mi| {
+    let suffixes = asm.suffixes.iter().map(|&mi| {
         let m = &op.modifiers[mi];
         let f = field(&m.name);
         match m.ty {
@@ -139,7 +172,7 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             }
         }
     });
-    let operands = op.asm.operands.iter().map(|o| {
+    let operands = asm.operands.iter().map(|o| {
         let cond = asm_cond(spec, op, o);
         let item = match &o.item {
             AsmItem::Dst(i) => {
@@ -167,19 +200,10 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         };
         quote!(if #cond { out.push_str(if first { " " } else { ", " }); first = false; #item; })
     });
-    Ok(quote! {
-        /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-        #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
-        pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
-            let form = self.form_id(sm);
-            let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-            #(#reuse_lets)*
-            write_guard(out, &c.guard);
-            out.push_str(#mnemonic);
-            #(#suffixes)*
-            let mut first = true;
-            #(#operands)*
-            while out.ends_with(' ') { out.pop(); }
-        }
-    })
+    quote! {
+        out.push_str(#mnemonic);
+        #(#suffixes)*
+        let mut first = true;
+        #(#operands)*
+    }
 }

@@ -186,13 +186,15 @@ pub struct AsmOperand {
     pub loc: Loc,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Asm {
     pub mnemonic: String,
     /// Indices of modifiers printed as suffixes, in order.
     pub suffixes: Vec<usize>,
     pub operands: Vec<AsmOperand>,
     pub loc: Loc,
+    /// Per-SM syntaxes that replace this one on their SMs.
+    pub variants: Vec<(Vec<u32>, Asm)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -479,6 +479,7 @@ pub(crate) fn resolve_op(
             suffixes: vec![],
             operands: vec![],
             loc: cx.loc(&o.asm),
+            variants: vec![],
         },
         aliases: vec![],
         legalize: Legalize::default(),
@@ -498,27 +499,31 @@ pub(crate) fn resolve_op(
     }
     // asm
     let a = o.asm.get_ref();
-    op.asm.mnemonic = a.mnemonic.get_ref().clone();
-    for s in &a.suffixes {
-        match op.modifier(s.get_ref()) {
-            Some(i) => op.asm.suffixes.push(i),
-            None => {
-                cx.err("S1101", s, format!("suffix `{}` is not a modifier", s.get_ref()));
-                ok = false;
-            }
-        }
+    match resolve_asm(cx, &op, &a.mnemonic, &a.suffixes, &a.operands, cx.loc(&o.asm)) {
+        Some(asm) => op.asm = asm,
+        None => ok = false,
     }
-    for s in &a.operands {
-        match parse_asm_operand(&op, s.get_ref()) {
-            Ok((item, cond)) => op.asm.operands.push(AsmOperand {
-                item,
-                cond,
-                loc: cx.loc(s),
-            }),
+    let all_sms: Vec<u32> = {
+        let mut v: Vec<u32> = names.families.iter().flat_map(|f| f.sms.clone()).collect();
+        v.sort_unstable();
+        v
+    };
+    for var in &a.variant {
+        let r = var.get_ref();
+        let sms = match parse_sms(r.sms.get_ref(), &all_sms) {
+            Ok(v) => v,
             Err(e) => {
-                cx.err("S1101", s, e);
+                cx.err("S1001", &r.sms, e);
                 ok = false;
+                continue;
             }
+        };
+        let mn = r.mnemonic.as_ref().unwrap_or(&a.mnemonic);
+        let sf = r.suffixes.as_ref().unwrap_or(&a.suffixes);
+        let os = r.operands.as_ref().unwrap_or(&a.operands);
+        match resolve_asm(cx, &op, mn, sf, os, cx.loc(var)) {
+            Some(v) => op.asm.variants.push((sms, v)),
+            None => ok = false,
         }
     }
     for al in &o.alias {
@@ -637,6 +642,47 @@ pub(crate) fn resolve_legalize(cx: &mut Ctx, op: &mut Op, l: &S<schema::Legalize
         }
     }
     op.legalize = out;
+}
+
+fn resolve_asm(
+    cx: &mut Ctx,
+    op: &Op,
+    mnemonic: &S<String>,
+    suffixes: &[S<String>],
+    operands: &[S<String>],
+    loc: Loc,
+) -> Option<Asm> {
+    let mut ok = true;
+    let mut asm = Asm {
+        mnemonic: mnemonic.get_ref().clone(),
+        suffixes: vec![],
+        operands: vec![],
+        loc,
+        variants: vec![],
+    };
+    for s in suffixes {
+        match op.modifier(s.get_ref()) {
+            Some(i) => asm.suffixes.push(i),
+            None => {
+                cx.err("S1101", s, format!("suffix `{}` is not a modifier", s.get_ref()));
+                ok = false;
+            }
+        }
+    }
+    for s in operands {
+        match parse_asm_operand(op, s.get_ref()) {
+            Ok((item, cond)) => asm.operands.push(AsmOperand {
+                item,
+                cond,
+                loc: cx.loc(s),
+            }),
+            Err(e) => {
+                cx.err("S1101", s, e);
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(asm)
 }
 
 fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond), String> {

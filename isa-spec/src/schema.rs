@@ -161,6 +161,20 @@ pub struct AsmDef {
     /// bool modifier m is set (`x if !m` when it is clear).
     #[serde(default)]
     pub operands: Vec<S<String>>,
+    /// Per-SM differences in the disassembler's syntax (later SMs first
+    /// match wins); each replaces the fields it sets.
+    #[serde(default)]
+    pub variant: Vec<S<AsmVariantDef>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AsmVariantDef {
+    /// SMs this syntax applies to, e.g. `"100.."`.
+    pub sms: S<String>,
+    pub mnemonic: Option<S<String>>,
+    pub suffixes: Option<Vec<S<String>>>,
+    pub operands: Option<Vec<S<String>>>,
 }
 
 #[derive(Debug, Deserialize)]

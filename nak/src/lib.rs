@@ -21,3 +21,4 @@ pub mod isa {
 }
 pub mod stream;
 pub mod tool;
+pub mod sample;

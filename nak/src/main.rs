@@ -29,11 +29,153 @@ enum Cmd {
         #[arg(short = 'o')]
         out: PathBuf,
     },
+    /// Write random valid words for each encoding form (the oracle sweep) as a raw stream.
+    Sample {
+        #[arg(long)]
+        sm: String,
+        /// Ops to sample (spec names, comma-separated); all when absent.
+        #[arg(long)]
+        ops: Option<String>,
+        #[arg(long, default_value_t = 64)]
+        per_form: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(short = 'o')]
+        out: PathBuf,
+    },
+    /// Check a corpus file (`HEX<TAB>TEXT` lines) against the spec: decode,
+    /// re-encode bit-exact and print nvdisasm's text; prints coverage and mismatches.
+    Corpus {
+        #[arg(long)]
+        sm: String,
+        file: PathBuf,
+        /// Only lines with this mnemonic (first part, e.g. IADD3).
+        #[arg(long)]
+        mnemonic: Option<String>,
+        /// How many mismatches to list.
+        #[arg(long, default_value_t = 20)]
+        show: usize,
+    },
+}
+
+fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> ExitCode {
+    use nak::tool::{CorpusOutcome, CorpusStats, check_corpus_line, covered_mnemonics, text_mnemonic};
+    let sm = match parse_sm(sm) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let Some(family) = nak::isa::family_of(sm) else {
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let covered = covered_mnemonics();
+    let mut st = CorpusStats::default();
+    let mut shown = 0;
+    for (ln, line) in text.lines().enumerate() {
+        let Some((hex, t)) = line.split_once('\t') else {
+            continue;
+        };
+        if mnemonic.is_some_and(|m| text_mnemonic(t) != m) {
+            continue;
+        }
+        let Some(word) = nak::stream::parse_word_hex(hex, family) else {
+            eprintln!("{}:{}: bad hex", file.display(), ln + 1);
+            continue;
+        };
+        st.lines += 1;
+        let out = check_corpus_line(sm, word, t, &covered);
+        if out != CorpusOutcome::NotCovered {
+            st.covered += 1;
+        }
+        match &out {
+            CorpusOutcome::NotCovered => {}
+            CorpusOutcome::NotDecoded => {}
+            CorpusOutcome::NotBitExact { .. } => st.decoded += 1,
+            CorpusOutcome::TextDiffers { .. } => {
+                st.decoded += 1;
+                st.bit_exact += 1;
+            }
+            CorpusOutcome::Ok => {
+                st.decoded += 1;
+                st.bit_exact += 1;
+                st.text_identical += 1;
+            }
+        }
+        if !matches!(out, CorpusOutcome::Ok | CorpusOutcome::NotCovered) && shown < show {
+            shown += 1;
+            match out {
+                CorpusOutcome::NotDecoded => println!("not decoded   {hex}  {t}"),
+                CorpusOutcome::NotBitExact { got } => println!(
+                    "not bit-exact {hex}  {t}\n          got {}",
+                    nak::stream::word_hex(got, family)
+                ),
+                CorpusOutcome::TextDiffers { got } => {
+                    println!("text differs  {hex}  {t}\n          got {got}")
+                }
+                _ => {}
+            }
+        }
+    }
+    println!(
+        "SM{sm}: {} lines, {} covered, {} decoded, {} bit-exact, {} text-identical",
+        st.lines, st.covered, st.decoded, st.bit_exact, st.text_identical
+    );
+    ExitCode::SUCCESS
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
+        Cmd::Sample {
+            sm,
+            ops,
+            per_form,
+            seed,
+            out,
+        } => {
+            let sm = match parse_sm(&sm) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let names: Vec<&str> = ops.as_deref().map_or(Vec::new(), |o| o.split(',').collect());
+            let words = nak::sample::sample_words(sm, &names, per_form, seed);
+            let with_ctrl: Vec<(u128, u32)> = words.iter().map(|w| (*w, 0x7e0)).collect();
+            let nop = nak::asm::tokenize("NOP")
+                .ok()
+                .and_then(|l| nak::isa::parse(&l, sm, 0).ok())
+                .and_then(|(op, c)| op.encode(sm, &c).ok());
+            match nak::stream::encode_stream(sm, &with_ctrl, nop)
+                .map_err(|e| e.to_string())
+                .and_then(|b| std::fs::write(&out, b).map_err(|e| e.to_string()))
+            {
+                Ok(()) => {
+                    eprintln!("{} words", words.len());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Cmd::Corpus {
+            sm,
+            file,
+            mnemonic,
+            show,
+        } => corpus(&sm, &file, mnemonic.as_deref(), show),
         Cmd::Dis { sm, file } => {
             let sm = match parse_sm(&sm) {
                 Ok(s) => s,

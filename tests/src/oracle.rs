@@ -42,7 +42,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, OpenOptions};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -463,18 +463,16 @@ impl Oracle {
         let start; // chunk index of the image's first slot
         if maxwell {
             start = lo - lo % 3;
-            let mut i = start;
-            while i < hi {
-                image.extend_from_slice(&MAXWELL_CTRL.to_le_bytes());
-                for j in i..i + 3 {
-                    let w = if (lo..hi).contains(&j) {
-                        u64::try_from(words[j]).unwrap_or(MAXWELL_NOP)
-                    } else {
-                        MAXWELL_NOP
-                    };
-                    image.extend_from_slice(&w.to_le_bytes());
+            for j in start..hi.div_ceil(3) * 3 {
+                if j % 3 == 0 {
+                    image.extend_from_slice(&MAXWELL_CTRL.to_le_bytes());
                 }
-                i += 3;
+                let w = words
+                    .get(j)
+                    .filter(|_| (lo..hi).contains(&j))
+                    .and_then(|w| u64::try_from(*w).ok())
+                    .unwrap_or(MAXWELL_NOP);
+                image.extend_from_slice(&w.to_le_bytes());
             }
         } else {
             start = lo;
@@ -1042,6 +1040,33 @@ mod tests {
             if let Some(w) = w {
                 assert_eq!(r.as_deref(), Ok(w.as_str()), "#{k}");
             }
+        }
+    }
+
+    /// `cargo test -- --ignored whole_corpus`: every corpus line of every SM
+    /// (several chunks per batch).
+    #[test]
+    #[ignore]
+    fn whole_corpus() {
+        let Some(o) = oracle() else { return };
+        for sm in SMS {
+            let Some(lines) = corpus(sm) else { continue };
+            let words: Vec<u128> = lines.iter().map(|l| l.0).collect();
+            let t = Instant::now();
+            let r = o.disassemble_at_zero(sm, &words);
+            let bad: Vec<String> = lines
+                .iter()
+                .zip(&r)
+                .filter(|(l, r)| r.as_deref() != Ok(l.1.as_str()))
+                .map(|(l, r)| format!("{:#x}: {r:?} vs {}", l.0, l.1))
+                .collect();
+            eprintln!(
+                "SM{sm}: {} words in {:?}, {} differ from the corpus",
+                words.len(),
+                t.elapsed(),
+                bad.len()
+            );
+            assert!(bad.is_empty(), "SM{sm}: {:#?}", &bad[..bad.len().min(10)]);
         }
     }
 

@@ -1,0 +1,81 @@
+//! Random instruction words for every encoding form: the sweep that the
+//! nvdisasm oracle tests run. Each word decodes and re-encodes exactly.
+
+use crate::isa::{self, FORMS, family_of};
+
+/// A small deterministic generator (xorshift64*), so sweeps are repeatable.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn next_u128(&mut self) -> u128 {
+        (self.next_u64() as u128) << 64 | self.next_u64() as u128
+    }
+}
+
+/// Up to `per_form` random words for each form of `ops` (all ops when empty)
+/// on `sm`: fixed bits as the form says, raw (`?`) bits zero, control bits
+/// neutral, every other bit random; only words that decode back to the same
+/// form and re-encode to the same word are kept.
+pub fn sample_words(sm: u32, ops: &[&str], per_form: usize, seed: u64) -> Vec<u128> {
+    let Some(family) = family_of(sm) else {
+        return Vec::new();
+    };
+    let width_mask = if family.width() >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << family.width()) - 1
+    };
+    let ctrl_mask: u128 = if family.width() == 128 {
+        ((1u128 << 23) - 1) << 105
+    } else {
+        0
+    };
+    let mut rng = Rng::new(seed ^ sm as u64);
+    let mut out = Vec::new();
+    for f in FORMS {
+        if !f.sms.contains(&sm) || !(ops.is_empty() || ops.contains(&f.op)) {
+            continue;
+        }
+        let mut got = 0;
+        let mut tries = 0;
+        while got < per_form && tries < per_form * 200 {
+            tries += 1;
+            let r = rng.next_u128();
+            let mut w = (r & width_mask & !f.mask & !f.unknown & !ctrl_mask) | f.value;
+            if family.width() == 128 {
+                // Control as ptxas writes it most often (no barriers, no
+                // stall), with random operand-reuse flags on half the words.
+                let mut ctrl: u128 = 0x7e0;
+                let x = rng.next_u64();
+                if x & 1 == 1 {
+                    ctrl |= (((x >> 1) & 7) as u128) << 17;
+                }
+                w |= ctrl << 105;
+            }
+            let Some((op, c)) = isa::decode(w, sm) else {
+                continue;
+            };
+            if op.name() != f.op || op.form_id(sm) != Some(f.id) {
+                continue;
+            }
+            if op.encode(sm, &c) != Ok(w) {
+                continue;
+            }
+            out.push(w);
+            got += 1;
+        }
+    }
+    out
+}
