@@ -75,8 +75,7 @@ fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
             }
         }
     }
-    if op.class == "alu" && op.fold.is_empty() && op.fold_family.is_empty() && !op.dsts.is_empty()
-    {
+    if op.class == "alu" && op.fold.is_empty() && op.fold_family.is_empty() && !op.dsts.is_empty() {
         report.push(
             Diagnostic::warning(
                 "S1201",
@@ -130,16 +129,14 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
         covered |= m;
         let w = f.bits.width();
         match &f.target {
-            FieldTarget::Fixed(v) => {
-                if w < 128 && *v >> w != 0 {
-                    report.push(
-                        Diagnostic::error(
-                            "S0301",
-                            format!("fixed value {v:#x} does not fit in {w} bits"),
-                        )
-                        .at(f.loc.clone()),
-                    );
-                }
+            FieldTarget::Fixed(v) if w < 128 && *v >> w != 0 => {
+                report.push(
+                    Diagnostic::error(
+                        "S0301",
+                        format!("fixed value {v:#x} does not fit in {w} bits"),
+                    )
+                    .at(f.loc.clone()),
+                );
             }
             FieldTarget::Modifier { idx, codes } => {
                 let m = &op.modifiers[*idx];
@@ -186,7 +183,9 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
                     );
                 }
             }
-            FieldTarget::SrcNeg(_) | FieldTarget::SrcAbs(_) | FieldTarget::SrcNot(_)
+            FieldTarget::SrcNeg(_)
+            | FieldTarget::SrcAbs(_)
+            | FieldTarget::SrcNot(_)
             | FieldTarget::GuardNot
                 if w != 1 =>
             {

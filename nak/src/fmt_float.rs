@@ -22,6 +22,9 @@
 //!   `0.0001220703125`, `9.9999997473787516356e-05`,
 //!   `1.175494350822287508e-38`, `4.9406564584124654418e-324`.
 //!
+//! nvdisasm 11.x (used for SM50..SM70) prints the same except for f32
+//! signalling NaNs, which it shows as `±QNAN ` (see [`fmt_f32_nvdisasm11`]).
+//!
 //! Digits are the exact decimal value of the binary number, correctly
 //! rounded to nearest with ties to even (glibc's printf; ties do occur, e.g.
 //! 1.50000095367431640625 prints `1.5000009536743164062`).  This is not a
@@ -31,7 +34,8 @@
 //! every non-NaN `b`), with an optional sign and surrounding white space, and
 //! any other decimal literal Rust's `str::parse` accepts (correctly rounded).
 //! The NaN texts lose the payload, so they parse to one canonical pattern
-//! each (the ones ptxas emits, all payload bits set):
+//! each, all payload bits set (for f32 the patterns ptxas emits most in
+//! the corpus; `0xffc00000` also occurs, from `MUFU`):
 //! f32 `±QNAN` -> `0x7fffffff` / `0xffffffff`, `±SNAN` -> `0x7fbfffff` /
 //! `0xffbfffff`; f64 (whose immediates usually encode only the high 32
 //! bits) `±QNAN` -> `0x7fffffff_00000000`, `±SNAN` -> `0x7ff7ffff_00000000`
@@ -49,6 +53,19 @@ pub fn fmt_f32(bits: u32, out: &mut String) {
     } else {
         fmt_finite(f64::from(f32::from_bits(bits)), out);
     }
+}
+
+/// [`fmt_f32`] as nvdisasm 11.x prints it (the version the corpus uses for
+/// SM50..SM70): the same except that it shows every f32 NaN as `±QNAN `,
+/// signalling ones included (it apparently classifies the value after
+/// widening it to f64, which quiets it).  Its f64 texts match [`fmt_f64`].
+pub fn fmt_f32_nvdisasm11(bits: u32, out: &mut String) {
+    let quiet_bit = if f32::from_bits(bits).is_nan() {
+        0x40_0000
+    } else {
+        0
+    };
+    fmt_f32(bits | quiet_bit, out);
 }
 
 /// Same for an f64 immediate (64-bit pattern; on some ops only the high 32 bits are encoded, low bits zero).
@@ -563,6 +580,57 @@ mod tests {
         assert_eq!(parse_f64("1e400"), None);
         assert_eq!(parse_f64("-1e400"), None);
         assert_eq!(parse_f64("1e308"), Some(1e308f64.to_bits()));
+    }
+
+    #[test]
+    fn nvdisasm11_snan() {
+        let mut s = String::new();
+        fmt_f32_nvdisasm11(0x7f80_0001, &mut s);
+        assert_eq!(s, "+QNAN ");
+        s.clear();
+        fmt_f32_nvdisasm11(0xffbf_ffff, &mut s);
+        assert_eq!(s, "-QNAN ");
+        for b in [
+            0x7f80_0000,
+            0x3f80_0000,
+            0x8000_0000,
+            0x0000_0001,
+            0x7fff_ffff,
+        ] {
+            s.clear();
+            fmt_f32_nvdisasm11(b, &mut s);
+            assert_eq!(s, f32s(b));
+        }
+    }
+
+    /// Garbage never panics, and a decimal literal parses like `str::parse`.
+    #[test]
+    fn parse_garbage() {
+        const ALPHABET: &[u8] = b"0123456789.eE+-INFQSAN x\t";
+        let mut x = 12345u64;
+        let mut buf = String::new();
+        for _ in 0..50_000 {
+            buf.clear();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 9) as usize;
+            let mut y = x >> 8;
+            for _ in 0..len {
+                buf.push(char::from(ALPHABET[(y % ALPHABET.len() as u64) as usize]));
+                y /= ALPHABET.len() as u64;
+            }
+            let (a, b) = (parse_f32(&buf), parse_f64(&buf));
+            let t = buf.trim();
+            if t.bytes()
+                .all(|c| c.is_ascii_digit() || b".eE+-".contains(&c))
+            {
+                let std32 = t.parse::<f32>().ok().filter(|v| v.is_finite());
+                let std64 = t.parse::<f64>().ok().filter(|v| v.is_finite());
+                assert_eq!(a, std32.map(f32::to_bits), "{buf:?}");
+                assert_eq!(b, std64.map(f64::to_bits), "{buf:?}");
+            }
+        }
     }
 
     /// fmt/parse round trip over a spread of bit patterns (no oracle needed).

@@ -19,6 +19,7 @@ pub mod print;
 pub mod isa {
     pub use crate::generated::*;
 }
+pub mod lint_cmd;
+pub mod sample;
 pub mod stream;
 pub mod tool;
-pub mod sample;

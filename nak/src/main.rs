@@ -6,7 +6,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "nak", version, about = "NVIDIA SASS tools generated from the ISA spec")]
+#[command(
+    name = "nak",
+    version,
+    about = "NVIDIA SASS tools generated from the ISA spec"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -28,6 +32,17 @@ enum Cmd {
         file: PathBuf,
         #[arg(short = 'o')]
         out: PathBuf,
+    },
+    /// Check the ISA spec and report every problem with file, line and column.
+    Lint {
+        /// Spec directory (default: the workspace's isa-spec/spec).
+        dir: Option<PathBuf>,
+        /// human, short, json or github.
+        #[arg(long, default_value = "human")]
+        format: String,
+        /// Exit 1 on warnings too.
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// Write random valid words for each encoding form (the oracle sweep) as a raw stream.
     Sample {
@@ -59,7 +74,9 @@ enum Cmd {
 }
 
 fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> ExitCode {
-    use nak::tool::{CorpusOutcome, CorpusStats, check_corpus_line, covered_mnemonics, text_mnemonic};
+    use nak::tool::{
+        CorpusOutcome, CorpusStats, check_corpus_line, covered_mnemonics, text_mnemonic,
+    };
     let sm = match parse_sm(sm) {
         Ok(s) => s,
         Err(e) => {
@@ -77,7 +94,7 @@ fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> Exit
             return ExitCode::from(2);
         }
     };
-    let covered = covered_mnemonics();
+    let covered = covered_mnemonics(sm);
     let mut st = CorpusStats::default();
     let mut shown = 0;
     for (ln, line) in text.lines().enumerate() {
@@ -135,6 +152,11 @@ fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> Exit
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
+        Cmd::Lint {
+            dir,
+            format,
+            deny_warnings,
+        } => nak::lint_cmd::run(dir.as_deref(), &format, deny_warnings),
         Cmd::Sample {
             sm,
             ops,
@@ -149,7 +171,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let names: Vec<&str> = ops.as_deref().map_or(Vec::new(), |o| o.split(',').collect());
+            let names: Vec<&str> = ops
+                .as_deref()
+                .map_or(Vec::new(), |o| o.split(',').collect());
             let words = nak::sample::sample_words(sm, &names, per_form, seed);
             let with_ctrl: Vec<(u128, u32)> = words.iter().map(|w| (*w, 0x7e0)).collect();
             let nop = nak::asm::tokenize("NOP")
@@ -196,7 +220,9 @@ fn main() -> ExitCode {
                     use std::io::Write;
                     let _ = std::io::stdout().lock().write_all(text.as_bytes());
                     if unknown > 0 {
-                        eprintln!("{unknown} instruction(s) with an encoding the spec does not know");
+                        eprintln!(
+                            "{unknown} instruction(s) with an encoding the spec does not know"
+                        );
                     }
                     ExitCode::SUCCESS
                 }
@@ -231,7 +257,13 @@ fn main() -> ExitCode {
                 },
                 Err(errs) => {
                     for e in errs {
-                        eprintln!("{}:{}:{}: error: {}", file.display(), e.line, e.col, e.message);
+                        eprintln!(
+                            "{}:{}:{}: error: {}",
+                            file.display(),
+                            e.line,
+                            e.col,
+                            e.message
+                        );
                     }
                     ExitCode::from(1)
                 }

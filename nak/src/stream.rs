@@ -69,7 +69,7 @@ pub fn decode_stream(sm: u32, bytes: &[u8]) -> Result<Vec<Decoded>, String> {
     let mut out = Vec::new();
     match family.bundle() {
         None => {
-            if bytes.len() % wb != 0 {
+            if !bytes.len().is_multiple_of(wb) {
                 return Err(format!(
                     "stream length {} is not a multiple of {wb} bytes; {} trailing bytes at offset {:#x}",
                     bytes.len(),
@@ -90,7 +90,7 @@ pub fn decode_stream(sm: u32, bytes: &[u8]) -> Result<Vec<Decoded>, String> {
         }
         Some(n) => {
             let group = wb * (n as usize + 1);
-            if bytes.len() % wb != 0 {
+            if !bytes.len().is_multiple_of(wb) {
                 return Err(format!(
                     "stream length {} is not a multiple of {wb} bytes; trailing bytes at offset {:#x}",
                     bytes.len(),

@@ -112,9 +112,13 @@ pub enum CorpusOutcome {
     /// Covered mnemonic, but no encoding matched.
     NotDecoded,
     /// Decoded, but re-encoding gave another word.
-    NotBitExact { got: u128 },
+    NotBitExact {
+        got: u128,
+    },
     /// Decoded and re-encoded exactly, but printed other text.
-    TextDiffers { got: String },
+    TextDiffers {
+        got: String,
+    },
     Ok,
 }
 
@@ -128,11 +132,12 @@ pub struct CorpusStats {
     pub text_identical: usize,
 }
 
-/// The first part of every mnemonic (base and aliases) the spec prints.
-pub fn covered_mnemonics() -> std::collections::BTreeSet<&'static str> {
+/// The mnemonics (first part) the spec prints on `sm`.
+pub fn covered_mnemonics(sm: u32) -> std::collections::BTreeSet<&'static str> {
     isa::MNEMONICS
         .iter()
-        .map(|m| m.split('.').next().unwrap_or(m))
+        .filter(|(_, s)| *s == sm)
+        .map(|(m, _)| *m)
         .collect()
 }
 

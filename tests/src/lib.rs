@@ -1,1 +1,5 @@
-//! Shared helpers for the integration tests.
+//! Shared helpers for the integration tests: the nvdisasm oracle runner and
+//! the corpus of real instructions.
+
+pub mod corpus;
+pub mod oracle;

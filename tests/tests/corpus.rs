@@ -1,0 +1,102 @@
+//! Every corpus instruction whose mnemonic the spec covers must decode,
+//! re-encode bit-exact (control bits included) and print nvdisasm's text,
+//! unless `tests/corpus/expected-failures.txt` lists it with a reason; an
+//! entry that starts passing fails the test so the list stays true.
+
+use isa_tests::corpus;
+use nak::tool::{CorpusOutcome, check_corpus_line, covered_mnemonics};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// (file stem, hex) -> reason.
+fn expected() -> BTreeMap<(String, String), String> {
+    let text =
+        std::fs::read_to_string(corpus::dir().join("expected-failures.txt")).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut it = l.splitn(3, '\t');
+            Some((
+                (it.next()?.to_string(), it.next()?.to_string()),
+                it.next().unwrap_or("").to_string(),
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn corpus_decodes_reencodes_and_prints() {
+    let expected = expected();
+    let mut seen_expected: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut unexpected = Vec::new();
+    let mut low = Vec::new();
+    println!(
+        "{:<8} {:>8} {:>8} {:>8} {:>9} {:>9}",
+        "corpus", "lines", "covered", "decoded", "bit-exact", "text-same"
+    );
+    for (stem, sm) in corpus::files() {
+        let text = corpus::read(&stem).expect("corpus file readable");
+        let family = nak::isa::family_of(sm).expect("corpus SM covered by a family");
+        let covered = covered_mnemonics(sm);
+        let (mut lines, mut cov, mut dec, mut exact, mut same) = (0, 0, 0, 0, 0);
+        for line in text.lines() {
+            let Some((hex, t)) = line.split_once('\t') else {
+                continue;
+            };
+            lines += 1;
+            let word = nak::stream::parse_word_hex(hex, family).expect("corpus hex well-formed");
+            let out = check_corpus_line(sm, word, t, &covered);
+            if out == CorpusOutcome::NotCovered {
+                continue;
+            }
+            cov += 1;
+            match &out {
+                CorpusOutcome::Ok => {
+                    dec += 1;
+                    exact += 1;
+                    same += 1;
+                }
+                CorpusOutcome::TextDiffers { .. } => {
+                    dec += 1;
+                    exact += 1;
+                }
+                CorpusOutcome::NotBitExact { .. } => dec += 1,
+                _ => {}
+            }
+            let key = (stem.clone(), hex.to_string());
+            let listed = expected.contains_key(&key);
+            if listed {
+                seen_expected.insert(key.clone());
+            }
+            match (out, listed) {
+                (CorpusOutcome::Ok, true) => unexpected.push(format!(
+                    "{stem} {hex} {t}: listed in expected-failures.txt but passes now; remove the entry"
+                )),
+                (CorpusOutcome::Ok, false) | (_, true) => {}
+                (o, false) => unexpected.push(format!("{stem} {hex} {t}: {o:?}")),
+            }
+        }
+        println!("{stem:<8} {lines:>8} {cov:>8} {dec:>8} {exact:>9} {same:>9}");
+        if cov > 0 && (same as f64) < 0.99 * cov as f64 {
+            low.push(format!(
+                "{stem}: only {same} of {cov} covered lines print nvdisasm's text (< 99%)"
+            ));
+        }
+    }
+    for k in expected.keys() {
+        if !seen_expected.contains(k) {
+            unexpected.push(format!(
+                "{} {}: listed in expected-failures.txt but not a covered corpus line",
+                k.0, k.1
+            ));
+        }
+    }
+    for u in unexpected.iter().take(50) {
+        println!("{u}");
+    }
+    assert!(
+        unexpected.is_empty(),
+        "{} unexpected corpus results (first 50 above)",
+        unexpected.len()
+    );
+    assert!(low.is_empty(), "{}", low.join("\n"));
+}
