@@ -91,14 +91,19 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
                 });
                 let offset = fo.map_or(quote!(0), |f| {
                     let FieldTarget::SrcCbuf {
-                        part: CbufPart::Offset { scale },
+                        part: CbufPart::Offset { scale, signed },
                         ..
                     } = f.target
                     else {
                         unreachable!()
                     };
                     let g = get(&f.bits);
-                    quote!((#g as u32) * #scale)
+                    if signed {
+                        let wdt = f.bits.width();
+                        quote!((sext_field(#g, #wdt) as i32 as u32).wrapping_mul(#scale))
+                    } else {
+                        quote!((#g as u32) * #scale)
+                    }
                 });
                 Some(quote!(SrcKind::CBuf(CBuf { index: #index, offset: #offset })))
             }

@@ -190,13 +190,18 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let sname = &s.name;
                 let get = match part {
                     CbufPart::Index => quote!(fit(Self::NAME, #sname, c.index as u128, #wdt)?),
-                    CbufPart::Offset { scale } => {
+                    CbufPart::Offset { scale, signed } => {
                         let sc = *scale;
+                        let fit_call = if *signed {
+                            quote!(fit_signed(Self::NAME, #sname, (c.offset as i32 / #sc as i32) as i64, #wdt)?)
+                        } else {
+                            quote!(fit(Self::NAME, #sname, (c.offset / #sc) as u128, #wdt)?)
+                        };
                         quote!({
                             if c.offset % #sc != 0 {
                                 return Err(EncodeError::new(Self::NAME, format!("{}: constant offset {:#x} is not a multiple of {}", #sname, c.offset, #sc)));
                             }
-                            fit(Self::NAME, #sname, (c.offset / #sc) as u128, #wdt)?
+                            #fit_call
                         })
                     }
                 };

@@ -404,10 +404,8 @@ pub struct ImmPacking {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CbufPart {
     Index,
-    /// Byte offset divided by `scale`.
-    Offset {
-        scale: u32,
-    },
+    /// Byte offset divided by `scale`; `signed`: two's complement.
+    Offset { scale: u32, signed: bool },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -875,17 +875,30 @@ fn parse_target(
             }),
             "cbuf.offset" => Ok(FieldTarget::SrcCbuf {
                 idx: i,
-                part: CbufPart::Offset { scale: 1 },
+                part: CbufPart::Offset {
+                    scale: 1,
+                    signed: false,
+                },
             }),
             "cbuf.offset4" => Ok(FieldTarget::SrcCbuf {
                 idx: i,
-                part: CbufPart::Offset { scale: 4 },
+                part: CbufPart::Offset {
+                    scale: 4,
+                    signed: false,
+                },
+            }),
+            "cbuf.soffset4" => Ok(FieldTarget::SrcCbuf {
+                idx: i,
+                part: CbufPart::Offset {
+                    scale: 4,
+                    signed: true,
+                },
             }),
             k => SlotKindClass::parse(k)
                 .filter(|k| !matches!(k, SlotKindClass::Imm | SlotKindClass::Cbuf))
                 .map(|k| FieldTarget::SrcReg { idx: i, kind: k })
                 .ok_or_else(|| {
-                    format!("unknown kind `{k}` (gpr, ugpr, pred, upred, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4)")
+                    format!("unknown kind `{k}` (gpr, ugpr, pred, upred, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset4)")
                 }),
         };
     }

@@ -134,8 +134,13 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         let index = parse_u64(a.trim())
             .and_then(|v| u8::try_from(v).ok())
             .ok_or_else(|| err(col, format!("bad constant buffer index `{a}`")))?;
-        let offset = parse_u64(b.trim())
-            .and_then(|v| u32::try_from(v).ok())
+        let offset = parse_i64(b.trim())
+            .and_then(|v| {
+                i32::try_from(v)
+                    .ok()
+                    .map(|v| v as u32)
+                    .or_else(|| u32::try_from(v).ok())
+            })
             .ok_or_else(|| err(col, format!("bad constant buffer offset `{b}`")))?;
         op.base = Base::CBuf(CBuf { index, offset });
     } else if t.is_empty() {

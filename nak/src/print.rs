@@ -66,7 +66,9 @@ pub fn write_src(out: &mut String, s: &Src, reuse: bool, style: ImmStyle) {
         SrcKind::Reg(r) => write_reg(out, r),
         SrcKind::Imm(v) => write_imm(out, v, style),
         SrcKind::CBuf(c) => {
-            let _ = write!(out, "c[{:#x}][{:#x}]", c.index, c.offset);
+            let _ = write!(out, "c[{:#x}][", c.index);
+            write_signed_hex(out, c.offset as i32 as i64);
+            out.push(']');
         }
     }
     if s.abs {
