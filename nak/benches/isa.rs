@@ -1,0 +1,115 @@
+//! Throughput of the generated code on a realistic stream: the corpus
+//! instructions of one SM that the spec covers, repeated to over a million
+//! words. Results go to BENCHMARKS.md (`cargo bench -p nak --bench isa`).
+
+use nak::instr::Common;
+use nak::isa::{self, Op};
+use std::io::Read;
+
+const TARGET: usize = 1 << 20;
+
+/// Covered corpus words of `sm`, repeated to at least `TARGET` words.
+fn stream(sm: u32) -> Vec<u128> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../tests/corpus/sm_{sm}.txt.gz"));
+    let mut text = String::new();
+    if let Ok(f) = std::fs::File::open(&path) {
+        let _ = flate2::read::GzDecoder::new(f).read_to_string(&mut text);
+    }
+    let family = isa::family_of(sm).expect("covered SM");
+    let words: Vec<u128> = text
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .filter_map(|(h, _)| nak::stream::parse_word_hex(h, family))
+        .filter(|w| isa::decode(*w, sm).is_some())
+        .collect();
+    assert!(!words.is_empty(), "no covered corpus words for SM{sm}");
+    words.iter().copied().cycle().take(TARGET.max(words.len())).collect()
+}
+
+fn decoded(sm: u32) -> Vec<(Op, Common)> {
+    stream(sm)
+        .iter()
+        .map(|w| isa::decode(*w, sm).expect("decodes"))
+        .collect()
+}
+
+#[divan::bench(args = [50, 75])]
+fn decode(bencher: divan::Bencher, sm: u32) {
+    let words = stream(sm);
+    bencher
+        .counter(divan::counter::ItemsCount::new(words.len()))
+        .bench(|| {
+            let mut n = 0usize;
+            for w in &words {
+                n += isa::decode(divan::black_box(*w), sm).is_some() as usize;
+            }
+            n
+        });
+}
+
+#[divan::bench(args = [50, 75])]
+fn encode(bencher: divan::Bencher, sm: u32) {
+    let ops = decoded(sm);
+    bencher
+        .counter(divan::counter::ItemsCount::new(ops.len()))
+        .bench(|| {
+            let mut x = 0u128;
+            for (op, c) in &ops {
+                x ^= divan::black_box(op).encode(sm, c).unwrap_or(0);
+            }
+            x
+        });
+}
+
+#[divan::bench(args = [50, 75])]
+fn decode_print(bencher: divan::Bencher, sm: u32) {
+    let words = stream(sm);
+    let mut out = String::with_capacity(64 << 20);
+    bencher
+        .counter(divan::counter::ItemsCount::new(words.len()))
+        .bench_local(|| {
+            out.clear();
+            for w in &words {
+                if let Some((op, c)) = isa::decode(divan::black_box(*w), sm) {
+                    op.print(&c, sm, 0, &mut out);
+                    out.push('\n');
+                }
+            }
+            out.len()
+        });
+}
+
+struct NoCopies;
+impl nak::legalize_support::LegalizeCx for NoCopies {
+    fn copy_to_reg(
+        &mut self,
+        _: nak::operand::Src,
+        _: nak::instr::ValueType,
+        file: nak::operand::RegFile,
+    ) -> Result<nak::operand::Reg, nak::legalize_support::LegalizeError> {
+        Ok(nak::operand::Reg { file, idx: 0 })
+    }
+}
+
+#[divan::bench(args = [50, 75])]
+fn legalize_encode(bencher: divan::Bencher, sm: u32) {
+    let ops = decoded(sm);
+    bencher
+        .counter(divan::counter::ItemsCount::new(ops.len()))
+        .bench(|| {
+            let mut x = 0u128;
+            let mut cx = NoCopies;
+            for (op, c) in &ops {
+                let mut o = *divan::black_box(op);
+                if o.legalize(sm, &mut cx).is_ok() {
+                    x ^= o.encode(sm, c).unwrap_or(0);
+                }
+            }
+            x
+        });
+}
+
+fn main() {
+    divan::main();
+}
