@@ -152,6 +152,10 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
                     (ModType::Bool, _) => quote!(#g != 0),
                     (ModType::Int { signed: false, .. }, _) => quote!(#g as u32),
                     (ModType::Int { signed: true, .. }, _) => quote!(sext_field(#g, #wdt) as i32),
+                    (ModType::Rel, FieldTarget::Modifier { scale, .. }) => {
+                        let sc = *scale as i64;
+                        quote!(sext_field(#g, #wdt).wrapping_mul(#sc))
+                    }
                     (ModType::Rel, _) => quote!(sext_field(#g, #wdt)),
                     (ModType::Enum(e), FieldTarget::Modifier { codes, .. }) => {
                         let en = &spec.enums[*e];
@@ -196,7 +200,7 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
         None => quote!(0),
     };
     quote! {
-        #[allow(clippy::identity_op, clippy::double_parens, unused_parens)]
+        #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
         fn #name(w: u128, sm: u32) -> Option<(Self, Common)> {
             #(#lets)*
             Some((Self { #(#inits),* }, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))

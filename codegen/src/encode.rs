@@ -222,7 +222,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let fld = field(&op.srcs[*i].name);
                 Some(quote!(self.#fld.not as u128))
             }
-            FieldTarget::Modifier { idx, codes } => {
+            FieldTarget::Modifier { idx, codes, scale } => {
                 let m = &op.modifiers[*idx];
                 let fld = field(&m.name);
                 let mname = &m.name;
@@ -238,7 +238,15 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                     (ModType::Int { signed: true, .. }, _) => {
                         quote!(fit_signed(Self::NAME, #mname, self.#fld as i64, #wdt)?)
                     }
-                    (ModType::Rel, _) => quote!(fit_signed(Self::NAME, #mname, self.#fld, #wdt)?),
+                    (ModType::Rel, _) => {
+                        let sc = *scale as i64;
+                        quote!({
+                            if self.#fld % #sc != 0 {
+                                return Err(EncodeError::new(Self::NAME, format!("{} must be a multiple of {}", #mname, #sc)));
+                            }
+                            fit_signed(Self::NAME, #mname, self.#fld / #sc, #wdt)?
+                        })
+                    }
                     (ModType::Enum(_), None) => quote!(self.#fld.index() as u128),
                 })
             }

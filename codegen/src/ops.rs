@@ -235,6 +235,18 @@ fn enum_items(spec: &Spec) -> TokenStream {
         let first = &vars[0];
         let idx: Vec<Literal> = (0..vars.len()).map(Literal::usize_unsuffixed).collect();
         let n = vars.len();
+        let sm_arms: Vec<TokenStream> = e
+            .values
+            .iter()
+            .zip(&vars)
+            .flat_map(|(v, var)| {
+                let t = &t;
+                v.sm_texts.iter().map(move |(sms, txt)| {
+                    let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
+                    quote!((#t::#var, #(#sms)|*) => #txt)
+                })
+            })
+            .collect();
         let flip = match &e.flip {
             Some(f) => {
                 let arms = f.iter().enumerate().map(|(i, &j)| {
@@ -260,6 +272,11 @@ fn enum_items(spec: &Spec) -> TokenStream {
                 /// Suffix text as the disassembler prints it.
                 pub const fn text(self) -> &'static str { match self { #(#t::#vars => #texts),* } }
                 pub const fn name(self) -> &'static str { match self { #(#t::#vars => #names),* } }
+                /// Suffix text as the disassembler for `sm` prints it.
+                pub fn text_sm(self, sm: u32) -> &'static str {
+                    #[allow(clippy::match_single_binding)]
+                    match (self, sm) { #(#sm_arms,)* _ => self.text() }
+                }
                 #flip
             }
             const _: #t = #t::#first;

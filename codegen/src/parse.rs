@@ -201,7 +201,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                             let txt = &v.text;
                             quote!(#txt => #t::#var)
                         });
-                        quote!(match &tok.base { Base::Word(w) | Base::Num(w) => match w.as_str() { #(#arms,)* _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) })
+                        quote!(match &tok.base { Base::Word(w) | Base::Num(w) => match w.as_str() { w if #t::ALL.iter().any(|v| v.text_sm(sm) == w && v.text() != w) => *#t::ALL.iter().find(|v| v.text_sm(sm) == w).unwrap(), #(#arms,)* _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) })
                     }
                     ModType::Bool => quote!(match &tok.base {
                         Base::Num(t) if t == "1" => true,

@@ -165,7 +165,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                 let t = &m.text;
                 quote!(if self.#f { out.push_str(#t); })
             }
-            ModType::Enum(_) => quote!(out.push_str(self.#f.text());),
+            ModType::Enum(_) => quote!(out.push_str(self.#f.text_sm(sm));),
             _ => {
                 let t = &m.text;
                 quote!({ out.push_str(#t); let _ = write!(out, "{}", self.#f); })
@@ -193,7 +193,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                     ModType::Int { signed: false, .. } => quote!(write_hex(out, self.#f as u64)),
                     ModType::Int { signed: true, .. } => quote!(write_signed_hex(out, self.#f as i64)),
                     ModType::Rel => quote!(write_signed_hex(out, (addr as i64).wrapping_add(next).wrapping_add(self.#f))),
-                    ModType::Enum(_) => quote!(out.push_str(self.#f.text())),
+                    ModType::Enum(_) => quote!(out.push_str(self.#f.text_sm(sm))),
                     ModType::Bool => quote!(out.push_str(if self.#f { "1" } else { "0" })),
                 }
             }

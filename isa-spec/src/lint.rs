@@ -138,7 +138,7 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
                     .at(f.loc.clone()),
                 );
             }
-            FieldTarget::Modifier { idx, codes } => {
+            FieldTarget::Modifier { idx, codes, .. } => {
                 let m = &op.modifiers[*idx];
                 if let Some(codes) = codes {
                     for (vi, c) in codes.iter().enumerate() {

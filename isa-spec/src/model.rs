@@ -55,6 +55,8 @@ pub struct Enum {
 pub struct EnumValue {
     pub name: String,
     pub text: String,
+    /// Per-SM texts that replace `text` on those SMs.
+    pub sm_texts: Vec<(Vec<u32>, String)>,
     pub code: u64,
     pub loc: Loc,
 }
@@ -431,10 +433,12 @@ pub enum FieldTarget {
     SrcNeg(usize),
     SrcAbs(usize),
     SrcNot(usize),
-    /// Modifier value; for enums, the code of each value in order.
+    /// Modifier value; for enums, the code of each value in order; `scale`:
+    /// a `rel` offset is stored divided by it (`target:x4`).
     Modifier {
         idx: usize,
         codes: Option<Vec<u64>>,
+        scale: u32,
     },
     GuardPred,
     GuardNot,

@@ -255,6 +255,21 @@ pub(crate) fn resolve_enum(cx: &mut Ctx, name: &str, def: &S<schema::EnumDef>) -
         .map(|(i, v)| EnumValue {
             name: v.get_ref().name.get_ref().clone(),
             text: v.get_ref().text.get_ref().clone(),
+            sm_texts: v
+                .get_ref()
+                .sm_text
+                .iter()
+                .filter_map(|(r, t)| {
+                    let all: Vec<u32> = (0..1000).collect();
+                    match parse_sms(r, &all) {
+                        Ok(sms) => Some((sms, t.get_ref().clone())),
+                        Err(e) => {
+                            cx.err("S1001", t, e);
+                            None
+                        }
+                    }
+                })
+                .collect(),
             code: v.get_ref().code.as_ref().map_or(i as u64, |c| *c.get_ref()),
             loc: cx.loc(v),
         })
@@ -903,15 +918,29 @@ fn parse_target(
         };
     }
     if let Some(i) = op.modifier(name) {
-        if part.is_some() || kind.is_some() {
-            return Err(format!("modifier `{name}` has no parts or kinds"));
+        // `target:x4`: a `rel` offset stored in units of 4 bytes.
+        let scale = match (kind, &op.modifiers[i].ty) {
+            (None, _) => 1,
+            (Some(k), ModType::Rel) => k
+                .strip_prefix('x')
+                .and_then(|n| n.parse::<u32>().ok())
+                .filter(|n| n.is_power_of_two())
+                .ok_or_else(|| format!("bad scale `{k}` for `{name}` (x2, x4, ...)"))?,
+            (Some(_), _) => return Err(format!("modifier `{name}` has no kinds")),
+        };
+        if part.is_some() {
+            return Err(format!("modifier `{name}` has no parts"));
         }
         let codes = match (&op.modifiers[i].ty, value_overrides.get(name)) {
             (ModType::Enum(_), Some(v)) => Some(v.clone()),
             (ModType::Enum(e), None) => Some(enums[*e].values.iter().map(|v| v.code).collect()),
             _ => None,
         };
-        return Ok(FieldTarget::Modifier { idx: i, codes });
+        return Ok(FieldTarget::Modifier {
+            idx: i,
+            codes,
+            scale,
+        });
     }
     Err(format!(
         "`{name}` is not an operand or modifier of `{}`",

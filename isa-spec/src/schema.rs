@@ -88,6 +88,10 @@ pub struct EnumValue {
     pub text: S<String>,
     /// Encoded value; defaults to the position in `values`.
     pub code: Option<S<u64>>,
+    /// Per-SM text where the disassembler spells the value differently:
+    /// SM range (e.g. `"70..89"`) -> text.
+    #[serde(default)]
+    pub sm_text: BTreeMap<String, S<String>>,
 }
 
 /// One op: `isa-spec/spec/ops/<name>.toml`.
