@@ -40,10 +40,15 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
     let mut inits = Vec::new();
     for (i, d) in op.dsts.iter().enumerate() {
         let fld = field(&d.name);
-        let f = find(form, |t| matches!(t, FieldTarget::Dst { idx, .. } if *idx == i));
+        let f = find(
+            form,
+            |t| matches!(t, FieldTarget::Dst { idx, .. } if *idx == i),
+        );
         let v = match f {
             Some(f) => {
-                let FieldTarget::Dst { kind, .. } = f.target else { unreachable!() };
+                let FieldTarget::Dst { kind, .. } = f.target else {
+                    unreachable!()
+                };
                 let file = file_tokens(kind);
                 let g = get(&f.bits);
                 quote!(reg_from_index(#file, #g, sm)?)
@@ -58,29 +63,51 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
         let kind: Option<TokenStream> = match form.src_kinds[i] {
             None => None,
             Some(SlotKindClass::Imm) => {
-                let f = find(form, |t| matches!(t, FieldTarget::SrcImm { idx, .. } if *idx == i)).expect("imm field");
-                let FieldTarget::SrcImm { packing, .. } = f.target else { unreachable!() };
+                let f = find(
+                    form,
+                    |t| matches!(t, FieldTarget::SrcImm { idx, .. } if *idx == i),
+                )
+                .expect("imm field");
+                let FieldTarget::SrcImm { packing, .. } = f.target else {
+                    unreachable!()
+                };
                 let g = get(&f.bits);
                 let wdt = f.bits.width();
                 let (sh, sx) = (packing.shift, packing.sext);
                 Some(quote!(SrcKind::Imm(imm_from_field(#g, #wdt, #sh, #sx))))
             }
             Some(SlotKindClass::Cbuf) => {
-                let fi = find(form, |t| matches!(t, FieldTarget::SrcCbuf { idx, part: CbufPart::Index } if *idx == i));
-                let fo = find(form, |t| matches!(t, FieldTarget::SrcCbuf { idx, part: CbufPart::Offset { .. } } if *idx == i));
+                let fi = find(
+                    form,
+                    |t| matches!(t, FieldTarget::SrcCbuf { idx, part: CbufPart::Index } if *idx == i),
+                );
+                let fo = find(
+                    form,
+                    |t| matches!(t, FieldTarget::SrcCbuf { idx, part: CbufPart::Offset { .. } } if *idx == i),
+                );
                 let index = fi.map_or(quote!(0), |f| {
                     let g = get(&f.bits);
                     quote!(#g as u8)
                 });
                 let offset = fo.map_or(quote!(0), |f| {
-                    let FieldTarget::SrcCbuf { part: CbufPart::Offset { scale }, .. } = f.target else { unreachable!() };
+                    let FieldTarget::SrcCbuf {
+                        part: CbufPart::Offset { scale },
+                        ..
+                    } = f.target
+                    else {
+                        unreachable!()
+                    };
                     let g = get(&f.bits);
                     quote!((#g as u32) * #scale)
                 });
                 Some(quote!(SrcKind::CBuf(CBuf { index: #index, offset: #offset })))
             }
             Some(k) => {
-                let f = find(form, |t| matches!(t, FieldTarget::SrcReg { idx, .. } if *idx == i)).expect("reg field");
+                let f = find(
+                    form,
+                    |t| matches!(t, FieldTarget::SrcReg { idx, .. } if *idx == i),
+                )
+                .expect("reg field");
                 let file = file_tokens(k);
                 let g = get(&f.bits);
                 Some(quote!(SrcKind::Reg(reg_from_index(#file, #g, sm)?)))
@@ -107,7 +134,10 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
     }
     for (i, m) in op.modifiers.iter().enumerate() {
         let fld = field(&m.name);
-        let f = find(form, |t| matches!(t, FieldTarget::Modifier { idx, .. } if *idx == i));
+        let f = find(
+            form,
+            |t| matches!(t, FieldTarget::Modifier { idx, .. } if *idx == i),
+        );
         let v = match f {
             None => mod_default(spec, m),
             Some(f) => {

@@ -160,14 +160,18 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let fld = field(&d.name);
                 let dname = &d.name;
                 let file = file_tokens(*kind);
-                Some(quote!(fit(Self::NAME, #dname, reg_index(Self::NAME, #dname, self.#fld, #file, sm)?, #wdt)?))
+                Some(
+                    quote!(fit(Self::NAME, #dname, reg_index(Self::NAME, #dname, self.#fld, #file, sm)?, #wdt)?),
+                )
             }
             FieldTarget::SrcReg { idx, kind } => {
                 let s = &op.srcs[*idx];
                 let fld = field(&s.name);
                 let sname = &s.name;
                 let file = file_tokens(*kind);
-                Some(quote!(fit(Self::NAME, #sname, reg_index(Self::NAME, #sname, src_reg(Self::NAME, #sname, &self.#fld)?, #file, sm)?, #wdt)?))
+                Some(
+                    quote!(fit(Self::NAME, #sname, reg_index(Self::NAME, #sname, src_reg(Self::NAME, #sname, &self.#fld)?, #file, sm)?, #wdt)?),
+                )
             }
             FieldTarget::SrcImm { idx, packing } => {
                 let s = &op.srcs[*idx];
@@ -233,9 +237,13 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                     (ModType::Enum(_), None) => quote!(self.#fld.index() as u128),
                 })
             }
-            FieldTarget::GuardPred => Some(quote!(fit(Self::NAME, "guard", reg_index(Self::NAME, "guard", src_reg(Self::NAME, "guard", &c.guard)?, RegFile::Pred, sm)?, #wdt)?)),
+            FieldTarget::GuardPred => Some(
+                quote!(fit(Self::NAME, "guard", reg_index(Self::NAME, "guard", src_reg(Self::NAME, "guard", &c.guard)?, RegFile::Pred, sm)?, #wdt)?),
+            ),
             FieldTarget::GuardNot => Some(quote!(c.guard.not as u128)),
-            FieldTarget::Ctrl => Some(quote!(fit(Self::NAME, "control bits", c.ctrl as u128, #wdt)?)),
+            FieldTarget::Ctrl => {
+                Some(quote!(fit(Self::NAME, "control bits", c.ctrl as u128, #wdt)?))
+            }
         };
         if let Some(v) = v {
             body.push(place(&fl.bits, v));

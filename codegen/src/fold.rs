@@ -36,7 +36,9 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
     }
     if fold.dsts.iter().any(Option::is_none) {
         let name = &op.name;
-        return Ok(quote!(Err(FoldError::new(format!("{} has no fold for every destination on SM{}", #name, sm)))));
+        return Ok(quote!(Err(FoldError::new(
+            format!("{} has no fold for every destination on SM{}", #name, sm)
+        ))));
     }
     let lets = match &fold.lets {
         Some(l) => {
@@ -85,7 +87,9 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             ValueType::F32 | ValueType::F64 => {
                 quote!({ let mut v = #raw; if #abs { v = v.abs(); } if #neg { v = -v; } v })
             }
-            _ => quote!({ let mut v = #raw; if #not { v = !v; } if #neg { v = v.wrapping_neg(); } v }),
+            _ => {
+                quote!({ let mut v = #raw; if #not { v = !v; } if #neg { v = v.wrapping_neg(); } v })
+            }
         };
         binds.push(quote! {
             let #raw: #t = #read;

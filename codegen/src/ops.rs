@@ -107,11 +107,19 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let ty = op_type(&op.name);
     let name = &op.name;
     let mnemonic = &op.asm.mnemonic;
-    let sms: Vec<Literal> = op.sms().iter().map(|s| Literal::u32_unsuffixed(*s)).collect();
+    let sms: Vec<Literal> = op
+        .sms()
+        .iter()
+        .map(|s| Literal::u32_unsuffixed(*s))
+        .collect();
     let header = format!(
         "`{}`: {}\n\nSpec: {} (op `{}`). SMs: {}.",
         op.asm.mnemonic,
-        if op.doc.is_empty() { "(no description)" } else { op.doc.trim() },
+        if op.doc.is_empty() {
+            "(no description)"
+        } else {
+            op.doc.trim()
+        },
         op.path,
         op.name,
         op.sms()
@@ -142,10 +150,38 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let dst_infos = operand_infos(&op.dsts, false);
     let nsrc = op.srcs.len();
     let ndst = op.dsts.len();
-    let src_refs: Vec<TokenStream> = op.srcs.iter().map(|s| { let f = field(&s.name); quote!(&self.#f) }).collect();
-    let src_muts: Vec<TokenStream> = op.srcs.iter().map(|s| { let f = field(&s.name); quote!(&mut self.#f) }).collect();
-    let dst_refs: Vec<TokenStream> = op.dsts.iter().map(|s| { let f = field(&s.name); quote!(&self.#f) }).collect();
-    let dst_muts: Vec<TokenStream> = op.dsts.iter().map(|s| { let f = field(&s.name); quote!(&mut self.#f) }).collect();
+    let src_refs: Vec<TokenStream> = op
+        .srcs
+        .iter()
+        .map(|s| {
+            let f = field(&s.name);
+            quote!(&self.#f)
+        })
+        .collect();
+    let src_muts: Vec<TokenStream> = op
+        .srcs
+        .iter()
+        .map(|s| {
+            let f = field(&s.name);
+            quote!(&mut self.#f)
+        })
+        .collect();
+    let dst_refs: Vec<TokenStream> = op
+        .dsts
+        .iter()
+        .map(|s| {
+            let f = field(&s.name);
+            quote!(&self.#f)
+        })
+        .collect();
+    let dst_muts: Vec<TokenStream> = op
+        .dsts
+        .iter()
+        .map(|s| {
+            let f = field(&s.name);
+            quote!(&mut self.#f)
+        })
+        .collect();
     let class = &op.class;
 
     let encode = crate::encode::op_encode(spec, op)?;
@@ -189,7 +225,10 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
 fn enum_items(spec: &Spec) -> TokenStream {
     let items = spec.enums.iter().map(|e| {
         let t = enum_type(&e.name);
-        let d = doc(&format!("{}\n\nSpec: enums.toml (enum `{}`).", e.doc, e.name));
+        let d = doc(&format!(
+            "{}\n\nSpec: enums.toml (enum `{}`).",
+            e.doc, e.name
+        ));
         let vars: Vec<_> = e.values.iter().map(|v| enum_variant(&v.name)).collect();
         let texts: Vec<&String> = e.values.iter().map(|v| &v.text).collect();
         let names: Vec<&String> = e.values.iter().map(|v| &v.name).collect();
@@ -231,7 +270,11 @@ fn enum_items(spec: &Spec) -> TokenStream {
 
 pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> {
     let enums = enum_items(spec);
-    let fams: Vec<_> = spec.families.iter().map(|f| enum_variant(&f.name)).collect();
+    let fams: Vec<_> = spec
+        .families
+        .iter()
+        .map(|f| enum_variant(&f.name))
+        .collect();
     let fam_names: Vec<&String> = spec.families.iter().map(|f| &f.name).collect();
     let fam_widths: Vec<u32> = spec.families.iter().map(|f| f.width).collect();
     let fam_bundles: Vec<TokenStream> = spec
@@ -276,9 +319,9 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         .map(|f| ident(&format!("decode_{}", f.name)))
         .collect();
     let forms = crate::decode::form_tables(spec);
-    let includes = includes.iter().map(|n| {
-        quote!(include!(concat!(env!("OUT_DIR"), "/", #n));)
-    });
+    let includes = includes
+        .iter()
+        .map(|n| quote!(include!(concat!(env!("OUT_DIR"), "/", #n));));
     let reuse_arms = spec.families.iter().zip(&fams).map(|(f, v)| {
         let arms = f.reuse.iter().map(|(lo, bit)| quote!(#lo => Some(#bit)));
         quote!(Family::#v => match field_lo { #(#arms,)* _ => None })

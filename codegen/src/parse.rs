@@ -60,18 +60,23 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 // Longest texts first so `.LTU` is not read as `.LT`.
                 let mut order: Vec<usize> = (0..en.values.len()).collect();
                 order.sort_by_key(|&i| std::cmp::Reverse(en.values[i].text.len()));
-                let tries = order.iter().filter(|&&i| !en.values[i].text.is_empty()).map(|&i| {
-                    let v = enum_variant(&en.values[i].name);
-                    let txt = &en.values[i].text;
-                    quote!(if take_suffix(rest, &mut cur, #txt) { #t::#v } else)
-                });
+                let tries = order
+                    .iter()
+                    .filter(|&&i| !en.values[i].text.is_empty())
+                    .map(|&i| {
+                        let v = enum_variant(&en.values[i].name);
+                        let txt = &en.values[i].text;
+                        quote!(if take_suffix(rest, &mut cur, #txt) { #t::#v } else)
+                    });
                 let empty = en.values.iter().find(|v| v.text.is_empty());
                 let otherwise = match empty {
                     Some(v) => {
                         let v = enum_variant(&v.name);
                         quote!({ #t::#v })
                     }
-                    None => quote!({ return None; }),
+                    None => quote!({
+                        return None;
+                    }),
                 };
                 suffix_code.push(quote!(let #f: #t = #(#tries)* #otherwise;));
             }
@@ -115,7 +120,11 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                         Some(r) => r,
                         None => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a register", #n) })),
                     }),
-                    if d.ty.is_pred() { quote!(is_pred_token(tok)) } else { quote!(!is_pred_token(tok)) },
+                    if d.ty.is_pred() {
+                        quote!(is_pred_token(tok))
+                    } else {
+                        quote!(!is_pred_token(tok))
+                    },
                 )
             }
             AsmItem::Src(i) => {
@@ -128,16 +137,62 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                         Some(s) => s,
                         None => return Some(Err(AsmError { col: tok.col, message: format!("bad operand for {}", #n) })),
                     }),
-                    if s.ty.is_pred() { quote!(is_pred_token(tok)) } else { quote!(!is_pred_token(tok)) },
+                    if s.ty.is_pred() {
+                        quote!(is_pred_token(tok))
+                    } else {
+                        quote!(!is_pred_token(tok))
+                    },
                 )
             }
             AsmItem::Modifier(i) => {
                 let m = &op.modifiers[*i];
                 let n = &m.name;
                 let conv = match &m.ty {
-                    ModType::Int { signed: false, .. } => quote!(match &tok.base { Base::Num(t) => match parse_u64(t).and_then(|v| u32::try_from(v).ok()) { Some(v) => v, None => return Some(Err(AsmError { col: tok.col, message: format!("bad number for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a number", #n) })) }),
-                    ModType::Int { signed: true, .. } => quote!(match &tok.base { Base::Num(t) => match parse_i64(t).and_then(|v| i32::try_from(v).ok()) { Some(v) => v, None => return Some(Err(AsmError { col: tok.col, message: format!("bad number for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a number", #n) })) }),
-                    ModType::Rel => quote!(match &tok.base { Base::Num(t) => match parse_i64(t) { Some(v) => v.wrapping_sub(addr as i64).wrapping_sub(next), None => return Some(Err(AsmError { col: tok.col, message: format!("bad target for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be an address", #n) })) }),
+                    ModType::Int { signed: false, .. } => quote!(match &tok.base {
+                        Base::Num(t) => match parse_u64(t).and_then(|v| u32::try_from(v).ok()) {
+                            Some(v) => v,
+                            None =>
+                                return Some(Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("bad number for {}", #n)
+                                })),
+                        },
+                        _ =>
+                            return Some(Err(AsmError {
+                                col: tok.col,
+                                message: format!("{} must be a number", #n)
+                            })),
+                    }),
+                    ModType::Int { signed: true, .. } => quote!(match &tok.base {
+                        Base::Num(t) => match parse_i64(t).and_then(|v| i32::try_from(v).ok()) {
+                            Some(v) => v,
+                            None =>
+                                return Some(Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("bad number for {}", #n)
+                                })),
+                        },
+                        _ =>
+                            return Some(Err(AsmError {
+                                col: tok.col,
+                                message: format!("{} must be a number", #n)
+                            })),
+                    }),
+                    ModType::Rel => quote!(match &tok.base {
+                        Base::Num(t) => match parse_i64(t) {
+                            Some(v) => v.wrapping_sub(addr as i64).wrapping_sub(next),
+                            None =>
+                                return Some(Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("bad target for {}", #n)
+                                })),
+                        },
+                        _ =>
+                            return Some(Err(AsmError {
+                                col: tok.col,
+                                message: format!("{} must be an address", #n)
+                            })),
+                    }),
                     ModType::Enum(e) => {
                         let en = &spec.enums[*e];
                         let t = enum_type(&en.name);
@@ -148,7 +203,15 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                         });
                         quote!(match &tok.base { Base::Word(w) | Base::Num(w) => match w.as_str() { #(#arms,)* _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) })
                     }
-                    ModType::Bool => quote!(match &tok.base { Base::Num(t) if t == "1" => true, Base::Num(t) if t == "0" => false, _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be 0 or 1", #n) })) }),
+                    ModType::Bool => quote!(match &tok.base {
+                        Base::Num(t) if t == "1" => true,
+                        Base::Num(t) if t == "0" => false,
+                        _ =>
+                            return Some(Err(AsmError {
+                                col: tok.col,
+                                message: format!("{} must be 0 or 1", #n)
+                            })),
+                    }),
                 };
                 (m.name.clone(), conv, quote!(true))
             }
@@ -236,7 +299,10 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     // Which tokens carried `.reuse`: track per source while assigning.
     let reuse_lets = op.srcs.iter().map(|s| {
         let v = ident(&format!("reuse_{}", s.name));
-        let pos = asm.operands.iter().position(|o| matches!(o.item, AsmItem::Src(_)) && o.item == AsmItem::Src(op.src(&s.name).unwrap_or(usize::MAX)));
+        let pos = asm.operands.iter().position(|o| {
+            matches!(o.item, AsmItem::Src(_))
+                && o.item == AsmItem::Src(op.src(&s.name).unwrap_or(usize::MAX))
+        });
         match pos {
             Some(_) => {
                 let name = &s.name;

@@ -75,8 +75,7 @@ fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
             }
         }
     }
-    if op.class == "alu" && op.fold.is_empty() && op.fold_family.is_empty() && !op.dsts.is_empty()
-    {
+    if op.class == "alu" && op.fold.is_empty() && op.fold_family.is_empty() && !op.dsts.is_empty() {
         report.push(
             Diagnostic::warning(
                 "S1201",
@@ -186,7 +185,9 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
                     );
                 }
             }
-            FieldTarget::SrcNeg(_) | FieldTarget::SrcAbs(_) | FieldTarget::SrcNot(_)
+            FieldTarget::SrcNeg(_)
+            | FieldTarget::SrcAbs(_)
+            | FieldTarget::SrcNot(_)
             | FieldTarget::GuardNot
                 if w != 1 =>
             {

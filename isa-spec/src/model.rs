@@ -145,7 +145,10 @@ pub struct Operand {
 pub enum ModType {
     Bool,
     /// Unsigned or signed integer of `bits` bits.
-    Int { bits: u32, signed: bool },
+    Int {
+        bits: u32,
+        signed: bool,
+    },
     /// Branch offset in bytes, relative to the instruction address.
     Rel,
     /// Index into `Spec::enums`.
@@ -402,22 +405,39 @@ pub struct ImmPacking {
 pub enum CbufPart {
     Index,
     /// Byte offset divided by `scale`.
-    Offset { scale: u32 },
+    Offset {
+        scale: u32,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FieldTarget {
     /// Destination register index (gpr/ugpr/pred/upred).
-    Dst { idx: usize, kind: SlotKindClass },
+    Dst {
+        idx: usize,
+        kind: SlotKindClass,
+    },
     /// Source register or predicate index.
-    SrcReg { idx: usize, kind: SlotKindClass },
-    SrcImm { idx: usize, packing: ImmPacking },
-    SrcCbuf { idx: usize, part: CbufPart },
+    SrcReg {
+        idx: usize,
+        kind: SlotKindClass,
+    },
+    SrcImm {
+        idx: usize,
+        packing: ImmPacking,
+    },
+    SrcCbuf {
+        idx: usize,
+        part: CbufPart,
+    },
     SrcNeg(usize),
     SrcAbs(usize),
     SrcNot(usize),
     /// Modifier value; for enums, the code of each value in order.
-    Modifier { idx: usize, codes: Option<Vec<u64>> },
+    Modifier {
+        idx: usize,
+        codes: Option<Vec<u64>>,
+    },
     GuardPred,
     GuardNot,
     /// Scheduling/control bits kept with the instruction.

@@ -56,11 +56,19 @@ pub fn parse_bits(s: &str) -> Result<Bits, String> {
     for part in s.split(',') {
         let part = part.trim();
         let (l, h) = if let Some((a, b)) = part.split_once("..") {
-            let l: u32 = a.trim().parse().map_err(|_| format!("bad bit number `{a}`"))?;
-            let h: u32 = b.trim().parse().map_err(|_| format!("bad bit number `{b}`"))?;
+            let l: u32 = a
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad bit number `{a}`"))?;
+            let h: u32 = b
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad bit number `{b}`"))?;
             (l, h)
         } else {
-            let l: u32 = part.parse().map_err(|_| format!("bad bit number `{part}`"))?;
+            let l: u32 = part
+                .parse()
+                .map_err(|_| format!("bad bit number `{part}`"))?;
             (l, l + 1)
         };
         if h <= l {
@@ -458,8 +466,7 @@ pub(crate) fn resolve_op(
         for (n, l) in all {
             if seen.insert(n.as_str(), ()).is_some() {
                 cx.report.push(
-                    Diagnostic::error("S0105", format!("`{n}` is declared twice"))
-                        .at(l.clone()),
+                    Diagnostic::error("S0105", format!("`{n}` is declared twice")).at(l.clone()),
                 );
                 ok = false;
             }
@@ -467,7 +474,11 @@ pub(crate) fn resolve_op(
     }
     let mut op = Op {
         name: o.name.get_ref().clone(),
-        doc: o.doc.as_ref().map(|d| d.get_ref().clone()).unwrap_or_default(),
+        doc: o
+            .doc
+            .as_ref()
+            .map(|d| d.get_ref().clone())
+            .unwrap_or_default(),
         class: o.class.get_ref().clone(),
         path: path.to_string(),
         loc: cx.loc(&o.name),
@@ -499,7 +510,14 @@ pub(crate) fn resolve_op(
     }
     // asm
     let a = o.asm.get_ref();
-    match resolve_asm(cx, &op, &a.mnemonic, &a.suffixes, &a.operands, cx.loc(&o.asm)) {
+    match resolve_asm(
+        cx,
+        &op,
+        &a.mnemonic,
+        &a.suffixes,
+        &a.operands,
+        cx.loc(&o.asm),
+    ) {
         Some(asm) => op.asm = asm,
         None => ok = false,
     }
@@ -606,7 +624,12 @@ pub(crate) fn resolve_op(
 }
 
 /// Legalize rules refer to other ops, so they resolve after all ops load.
-pub(crate) fn resolve_legalize(cx: &mut Ctx, op: &mut Op, l: &S<schema::LegalizeDef>, ops: &[String]) {
+pub(crate) fn resolve_legalize(
+    cx: &mut Ctx,
+    op: &mut Op,
+    l: &S<schema::LegalizeDef>,
+    ops: &[String],
+) {
     let r = l.get_ref();
     let mut out = Legalize {
         loc: Some(cx.loc(l)),
@@ -638,7 +661,11 @@ pub(crate) fn resolve_legalize(cx: &mut Ctx, op: &mut Op, l: &S<schema::Legalize
     if let Some(w) = &r.wide_imm {
         match ops.iter().position(|n| n == w.get_ref()) {
             Some(i) => out.wide_imm = Some(i),
-            None => cx.err("S0704", w, format!("wide_imm names unknown op `{}`", w.get_ref())),
+            None => cx.err(
+                "S0704",
+                w,
+                format!("wide_imm names unknown op `{}`", w.get_ref()),
+            ),
         }
     }
     op.legalize = out;
@@ -664,7 +691,11 @@ fn resolve_asm(
         match op.modifier(s.get_ref()) {
             Some(i) => asm.suffixes.push(i),
             None => {
-                cx.err("S1101", s, format!("suffix `{}` is not a modifier", s.get_ref()));
+                cx.err(
+                    "S1101",
+                    s,
+                    format!("suffix `{}` is not a modifier", s.get_ref()),
+                );
                 ok = false;
             }
         }
@@ -708,7 +739,10 @@ fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond), String> {
     } else if let Some(i) = op.modifier(name) {
         AsmItem::Modifier(i)
     } else {
-        return Err(format!("`{name}` is not an operand or modifier of `{}`", op.name));
+        return Err(format!(
+            "`{name}` is not an operand or modifier of `{}`",
+            op.name
+        ));
     };
     Ok((item, cond))
 }
@@ -866,7 +900,10 @@ fn parse_target(
         };
         return Ok(FieldTarget::Modifier { idx: i, codes });
     }
-    Err(format!("`{name}` is not an operand or modifier of `{}`", op.name))
+    Err(format!(
+        "`{name}` is not an operand or modifier of `{}`",
+        op.name
+    ))
 }
 
 fn resolve_encoding(
@@ -915,7 +952,11 @@ fn resolve_encoding(
             continue;
         };
         let ModType::Enum(ei) = op.modifiers[mi].ty else {
-            cx.err("S0601", m, format!("`{}` is not an enum modifier", m.get_ref()));
+            cx.err(
+                "S0601",
+                m,
+                format!("`{}` is not an enum modifier", m.get_ref()),
+            );
             continue;
         };
         let en = &names.enums[ei];
@@ -923,7 +964,11 @@ fn resolve_encoding(
         for (vn, code) in vals {
             match en.values.iter().position(|v| &v.name == vn) {
                 Some(i) => codes[i] = *code.get_ref(),
-                None => cx.err("S0302", code, format!("`{vn}` is not a value of `{}`", en.name)),
+                None => cx.err(
+                    "S0302",
+                    code,
+                    format!("`{vn}` is not a value of `{}`", en.name),
+                ),
             }
         }
         overrides.insert(m.get_ref().clone(), codes);
@@ -1015,7 +1060,11 @@ fn resolve_encoding(
             }
             for w in &r.without {
                 if !preset.forms.iter().any(|f| &f.name == w.get_ref()) {
-                    cx.err("S0601", w, format!("preset `{}` has no form `{}`", pname.get_ref(), w.get_ref()));
+                    cx.err(
+                        "S0601",
+                        w,
+                        format!("preset `{}` has no form `{}`", pname.get_ref(), w.get_ref()),
+                    );
                 }
             }
             for pf in &preset.forms {
@@ -1053,7 +1102,8 @@ fn resolve_encoding(
                             break;
                         }
                         Err(er) => {
-                            cx.report.push(Diagnostic::error("S0601", er).at(loc.clone()));
+                            cx.report
+                                .push(Diagnostic::error("S0601", er).at(loc.clone()));
                             usable = false;
                             break;
                         }
@@ -1093,7 +1143,10 @@ fn resolve_encoding(
                 // A per-form field replaces a common op field on the same bits.
                 let mut final_extra: Vec<Field> = Vec::new();
                 for f in extra.into_iter().rev() {
-                    if final_extra.iter().all(|g| g.bits.mask() & f.bits.mask() == 0) {
+                    if final_extra
+                        .iter()
+                        .all(|g| g.bits.mask() & f.bits.mask() == 0)
+                    {
                         final_extra.push(f);
                     }
                 }
@@ -1150,9 +1203,7 @@ fn expand_slot(
     let Some(rest) = t.strip_prefix('$') else {
         return parse_target(op, enums, t, overrides).map(Some);
     };
-    let end = rest
-        .find(['.', ':'])
-        .unwrap_or(rest.len());
+    let end = rest.find(['.', ':']).unwrap_or(rest.len());
     let (slot, tail) = rest.split_at(end);
     match slots.get(slot) {
         Some(&i) => {

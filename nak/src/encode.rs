@@ -56,7 +56,10 @@ pub fn reg_index(
         RegFile::Gpr => Ok(r.idx as u128),
         RegFile::Pred | RegFile::UPred => {
             if r.idx > 7 {
-                Err(EncodeError::new(op, format!("{what}: no predicate {}", r.idx)))
+                Err(EncodeError::new(
+                    op,
+                    format!("{what}: no predicate {}", r.idx),
+                ))
             } else {
                 Ok(r.idx as u128)
             }
@@ -145,7 +148,11 @@ pub fn imm_field(
             ));
         }
     }
-    let mask = if width >= 32 { u32::MAX } else { (1u32 << width) - 1 };
+    let mask = if width >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << width) - 1
+    };
     Ok((kept & mask) as u128)
 }
 

@@ -16,20 +16,26 @@ impl Value {
     pub fn u32(self) -> Result<u32, FoldError> {
         match self {
             Value::U32(v) => Ok(v),
-            other => Err(FoldError::new(format!("expected a 32-bit value, got {other:?}"))),
+            other => Err(FoldError::new(format!(
+                "expected a 32-bit value, got {other:?}"
+            ))),
         }
     }
     pub fn u64(self) -> Result<u64, FoldError> {
         match self {
             Value::U64(v) => Ok(v),
             Value::U32(v) => Ok(v as u64),
-            other => Err(FoldError::new(format!("expected a 64-bit value, got {other:?}"))),
+            other => Err(FoldError::new(format!(
+                "expected a 64-bit value, got {other:?}"
+            ))),
         }
     }
     pub fn pred(self) -> Result<bool, FoldError> {
         match self {
             Value::Pred(v) => Ok(v),
-            other => Err(FoldError::new(format!("expected a predicate, got {other:?}"))),
+            other => Err(FoldError::new(format!(
+                "expected a predicate, got {other:?}"
+            ))),
         }
     }
 }

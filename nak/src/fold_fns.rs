@@ -14,7 +14,11 @@ pub const CANONICAL_NAN_F32: u32 = 0x7fff_ffff;
 
 /// Flush a denormal to a zero of the same sign.
 pub fn ftz_f32(x: f32) -> f32 {
-    if x.is_subnormal() { f32::from_bits(x.to_bits() & 0x8000_0000) } else { x }
+    if x.is_subnormal() {
+        f32::from_bits(x.to_bits() & 0x8000_0000)
+    } else {
+        x
+    }
 }
 
 fn next_up_f32(x: f32) -> f32 {
@@ -48,8 +52,20 @@ pub fn round_f64_pair_to_f32(hi: f64, lo: f64, rnd: Rnd) -> f32 {
         return match rnd {
             Rnd::Rn => r0,
             Rnd::Rz => max,
-            Rnd::Rm => if hi > 0.0 { max } else { r0 },
-            Rnd::Rp => if hi > 0.0 { r0 } else { max },
+            Rnd::Rm => {
+                if hi > 0.0 {
+                    max
+                } else {
+                    r0
+                }
+            }
+            Rnd::Rp => {
+                if hi > 0.0 {
+                    r0
+                } else {
+                    max
+                }
+            }
         };
     }
     // Exact sign of (hi + lo) - r0.
@@ -58,7 +74,11 @@ pub fn round_f64_pair_to_f32(hi: f64, lo: f64, rnd: Rnd) -> f32 {
     match rnd {
         Rnd::Rn => {
             if m != 0.0 && lo != 0.0 {
-                let other = if m > 0.0 { next_up_f32(r0) } else { next_down_f32(r0) };
+                let other = if m > 0.0 {
+                    next_up_f32(r0)
+                } else {
+                    next_down_f32(r0)
+                };
                 let tie = (other as f64 - hi).abs() == m.abs();
                 if tie && (lo > 0.0) == (m > 0.0) {
                     return other;
@@ -66,8 +86,20 @@ pub fn round_f64_pair_to_f32(hi: f64, lo: f64, rnd: Rnd) -> f32 {
             }
             r0
         }
-        Rnd::Rm => if d < 0.0 { next_down_f32(r0) } else { r0 },
-        Rnd::Rp => if d > 0.0 { next_up_f32(r0) } else { r0 },
+        Rnd::Rm => {
+            if d < 0.0 {
+                next_down_f32(r0)
+            } else {
+                r0
+            }
+        }
+        Rnd::Rp => {
+            if d > 0.0 {
+                next_up_f32(r0)
+            } else {
+                r0
+            }
+        }
         Rnd::Rz => {
             if r0 > 0.0 && d < 0.0 {
                 next_down_f32(r0)
@@ -101,23 +133,41 @@ fn zero_sum_sign(x: f64, y: f64, rnd: Rnd) -> f32 {
 }
 
 fn finish_f32(r: f32, ftz: bool, sat: bool) -> f32 {
-    let mut r = if r.is_nan() { f32::from_bits(CANONICAL_NAN_F32) } else { r };
+    let mut r = if r.is_nan() {
+        f32::from_bits(CANONICAL_NAN_F32)
+    } else {
+        r
+    };
     if ftz {
         r = ftz_f32(r);
     }
     if sat {
-        r = if r.is_nan() || r <= 0.0 { 0.0 } else if r >= 1.0 { 1.0 } else { r };
+        r = if r.is_nan() || r <= 0.0 {
+            0.0
+        } else if r >= 1.0 {
+            1.0
+        } else {
+            r
+        };
     }
     r
 }
 
 /// FADD: a + b rounded by `rnd`; `ftz` flushes denormal inputs and result.
 pub fn fadd_f32(a: f32, b: f32, rnd: Rnd, ftz: bool, sat: bool) -> f32 {
-    let (a, b) = if ftz { (ftz_f32(a), ftz_f32(b)) } else { (a, b) };
+    let (a, b) = if ftz {
+        (ftz_f32(a), ftz_f32(b))
+    } else {
+        (a, b)
+    };
     let (x, y) = (a as f64, b as f64);
     let (hi, lo) = two_sum(x, y);
     let r = if hi == 0.0 && lo == 0.0 && !hi.is_nan() {
-        if x == 0.0 && y == 0.0 { zero_sum_sign(x, y, rnd) } else { zero_sum_sign(1.0, -1.0, rnd) }
+        if x == 0.0 && y == 0.0 {
+            zero_sum_sign(x, y, rnd)
+        } else {
+            zero_sum_sign(1.0, -1.0, rnd)
+        }
     } else {
         round_f64_pair_to_f32(hi, lo, rnd)
     };
@@ -126,19 +176,31 @@ pub fn fadd_f32(a: f32, b: f32, rnd: Rnd, ftz: bool, sat: bool) -> f32 {
 
 /// FMUL: a * b rounded by `rnd` (the f64 product is exact).
 pub fn fmul_f32(a: f32, b: f32, rnd: Rnd, ftz: bool, sat: bool) -> f32 {
-    let (a, b) = if ftz { (ftz_f32(a), ftz_f32(b)) } else { (a, b) };
+    let (a, b) = if ftz {
+        (ftz_f32(a), ftz_f32(b))
+    } else {
+        (a, b)
+    };
     let p = a as f64 * b as f64;
     finish_f32(round_f64_pair_to_f32(p, 0.0, rnd), ftz, sat)
 }
 
 /// FFMA: a * b + c with one rounding.
 pub fn ffma_f32(a: f32, b: f32, c: f32, rnd: Rnd, ftz: bool, sat: bool) -> f32 {
-    let (a, b, c) = if ftz { (ftz_f32(a), ftz_f32(b), ftz_f32(c)) } else { (a, b, c) };
+    let (a, b, c) = if ftz {
+        (ftz_f32(a), ftz_f32(b), ftz_f32(c))
+    } else {
+        (a, b, c)
+    };
     let p = a as f64 * b as f64;
     let z = c as f64;
     let (hi, lo) = two_sum(p, z);
     let r = if hi == 0.0 && lo == 0.0 && !hi.is_nan() {
-        if p == 0.0 && z == 0.0 { zero_sum_sign(p, z, rnd) } else { zero_sum_sign(1.0, -1.0, rnd) }
+        if p == 0.0 && z == 0.0 {
+            zero_sum_sign(p, z, rnd)
+        } else {
+            zero_sum_sign(1.0, -1.0, rnd)
+        }
     } else {
         round_f64_pair_to_f32(hi, lo, rnd)
     };
@@ -149,7 +211,11 @@ pub fn ffma_f32(a: f32, b: f32, c: f32, rnd: Rnd, ftz: bool, sat: bool) -> f32 {
 /// input (both NaN: canonical NaN). `.NAN` propagates NaN instead;
 /// `.XORSIGN` gives the result the XOR of the input signs.
 pub fn fmnmx_f32(a: f32, b: f32, min: bool, ftz: bool, nan: bool, xorsign: bool) -> f32 {
-    let (a, b) = if ftz { (ftz_f32(a), ftz_f32(b)) } else { (a, b) };
+    let (a, b) = if ftz {
+        (ftz_f32(a), ftz_f32(b))
+    } else {
+        (a, b)
+    };
     let qnan = f32::from_bits(CANONICAL_NAN_F32);
     if a.is_nan() && b.is_nan() || nan && (a.is_nan() || b.is_nan()) {
         return qnan;
@@ -172,7 +238,11 @@ pub fn fmnmx_f32(a: f32, b: f32, min: bool, ftz: bool, nan: bool, xorsign: bool)
 
 /// Float comparison (ordered, unordered, NUM, NAN, F, T).
 pub fn fcmp_f32(cmp: Fcmp, a: f32, b: f32, ftz: bool) -> bool {
-    let (a, b) = if ftz { (ftz_f32(a), ftz_f32(b)) } else { (a, b) };
+    let (a, b) = if ftz {
+        (ftz_f32(a), ftz_f32(b))
+    } else {
+        (a, b)
+    };
     let un = a.is_nan() || b.is_nan();
     match cmp {
         Fcmp::F => false,

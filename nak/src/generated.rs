@@ -12,12 +12,12 @@
 )]
 
 use crate::asm::{
-    AsmError, Base, Line, is_pred_token, parse_i64, parse_u64, strip_mnemonic, take_suffix,
-    to_dst, to_src,
+    AsmError, Base, Line, is_pred_token, parse_i64, parse_u64, strip_mnemonic, take_suffix, to_dst,
+    to_src,
 };
 use crate::encode::{
-    EncodeError, fit, fit_signed, imm_field, imm_from_field, reg_from_index, reg_index,
-    sext_field, src_reg,
+    EncodeError, fit, fit_signed, imm_field, imm_from_field, reg_from_index, reg_index, sext_field,
+    src_reg,
 };
 use crate::fold::{FoldError, FoldOut, IntoValue, Value};
 use crate::fold_fns::*;

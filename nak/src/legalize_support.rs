@@ -33,7 +33,8 @@ pub trait LegalizeCx {
     /// Emit, before the instruction, a copy of `src`'s value (without its
     /// modifiers) into a fresh register of `file` (aligned for 64-bit
     /// types), and return that register.
-    fn copy_to_reg(&mut self, src: Src, ty: ValueType, file: RegFile) -> Result<Reg, LegalizeError>;
+    fn copy_to_reg(&mut self, src: Src, ty: ValueType, file: RegFile)
+    -> Result<Reg, LegalizeError>;
 }
 
 /// Fold neg/abs/not of an immediate into its value where that keeps the

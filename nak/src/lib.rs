@@ -19,6 +19,6 @@ pub mod print;
 pub mod isa {
     pub use crate::generated::*;
 }
+pub mod sample;
 pub mod stream;
 pub mod tool;
-pub mod sample;

@@ -6,7 +6,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "nak", version, about = "NVIDIA SASS tools generated from the ISA spec")]
+#[command(
+    name = "nak",
+    version,
+    about = "NVIDIA SASS tools generated from the ISA spec"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -59,7 +63,9 @@ enum Cmd {
 }
 
 fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> ExitCode {
-    use nak::tool::{CorpusOutcome, CorpusStats, check_corpus_line, covered_mnemonics, text_mnemonic};
+    use nak::tool::{
+        CorpusOutcome, CorpusStats, check_corpus_line, covered_mnemonics, text_mnemonic,
+    };
     let sm = match parse_sm(sm) {
         Ok(s) => s,
         Err(e) => {
@@ -149,7 +155,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let names: Vec<&str> = ops.as_deref().map_or(Vec::new(), |o| o.split(',').collect());
+            let names: Vec<&str> = ops
+                .as_deref()
+                .map_or(Vec::new(), |o| o.split(',').collect());
             let words = nak::sample::sample_words(sm, &names, per_form, seed);
             let with_ctrl: Vec<(u128, u32)> = words.iter().map(|w| (*w, 0x7e0)).collect();
             let nop = nak::asm::tokenize("NOP")
@@ -196,7 +204,9 @@ fn main() -> ExitCode {
                     use std::io::Write;
                     let _ = std::io::stdout().lock().write_all(text.as_bytes());
                     if unknown > 0 {
-                        eprintln!("{unknown} instruction(s) with an encoding the spec does not know");
+                        eprintln!(
+                            "{unknown} instruction(s) with an encoding the spec does not know"
+                        );
                     }
                     ExitCode::SUCCESS
                 }
@@ -231,7 +241,13 @@ fn main() -> ExitCode {
                 },
                 Err(errs) => {
                     for e in errs {
-                        eprintln!("{}:{}:{}: error: {}", file.display(), e.line, e.col, e.message);
+                        eprintln!(
+                            "{}:{}:{}: error: {}",
+                            file.display(),
+                            e.line,
+                            e.col,
+                            e.message
+                        );
                     }
                     ExitCode::from(1)
                 }

@@ -46,13 +46,15 @@ fn write_imm(out: &mut String, v: u32, style: ImmStyle) {
 /// A source with its modifiers: `-|R1|.reuse`, `~R2`, `!P0`, `c[0x0][0x10]`.
 pub fn write_src(out: &mut String, s: &Src, reuse: bool, style: ImmStyle) {
     if s.not {
-        out.push(if s.is_reg_file(crate::operand::RegFile::Pred)
-            || s.is_reg_file(crate::operand::RegFile::UPred)
-        {
-            '!'
-        } else {
-            '~'
-        });
+        out.push(
+            if s.is_reg_file(crate::operand::RegFile::Pred)
+                || s.is_reg_file(crate::operand::RegFile::UPred)
+            {
+                '!'
+            } else {
+                '~'
+            },
+        );
     }
     if s.neg {
         out.push('-');

@@ -112,9 +112,13 @@ pub enum CorpusOutcome {
     /// Covered mnemonic, but no encoding matched.
     NotDecoded,
     /// Decoded, but re-encoding gave another word.
-    NotBitExact { got: u128 },
+    NotBitExact {
+        got: u128,
+    },
     /// Decoded and re-encoded exactly, but printed other text.
-    TextDiffers { got: String },
+    TextDiffers {
+        got: String,
+    },
     Ok,
 }
 
