@@ -280,22 +280,15 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
         };
         let _ = pos;
         let v = ident(&format!("reuse_{}", s.name));
-        let mut arms = Vec::new();
-        for f in &fs {
-            let fam = &spec.families[f.enc.family];
-            let fl = f.form.fields.iter().find(|x| {
-                matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr | SlotKindClass::Ugpr } if idx == i)
-            });
-            if let Some(fl) = fl
-                && let Some((_, bit)) = fam.reuse.iter().find(|(l, _)| *l == fl.bits.ranges[0].0)
-            {
-                {
-                    let id = Literal::u8_unsuffixed(f.id as u8);
-                    let bit = Literal::u32_unsuffixed(*bit);
-                    arms.push(quote!(Some(#id) => ctrl |= 1u32 << #bit));
-                }
-            }
-        }
+        let arms: Vec<TokenStream> = fs
+            .iter()
+            .filter_map(|f| {
+                let bit = f.form.reuse[i]?;
+                let id = Literal::u8_unsuffixed(f.id as u8);
+                let bit = Literal::u32_unsuffixed(bit);
+                Some(quote!(Some(#id) => ctrl |= 1u32 << #bit))
+            })
+            .collect();
         reuse.push(quote!(if #v { match form { #(#arms,)* _ => {} } }));
     }
     // Which tokens carried `.reuse`: track per source while assigning.

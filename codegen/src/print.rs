@@ -92,21 +92,15 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     // `.reuse` flag per source: the control bit for its register field in the chosen form.
     let mut reuse_lets = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
-        let mut arms = Vec::new();
-        for f in &fs {
-            let fam = &spec.families[f.enc.family];
-            let fl = f.form.fields.iter().find(|x| {
-                matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr | SlotKindClass::Ugpr } if idx == i)
-            });
-            if let Some(fl) = fl {
-                let lo = fl.bits.ranges[0].0;
-                if let Some((_, bit)) = fam.reuse.iter().find(|(l, _)| *l == lo) {
-                    let id = Literal::u8_unsuffixed(f.id as u8);
-                    let bit = Literal::u32_unsuffixed(*bit);
-                    arms.push(quote!(Some(#id) => c.ctrl >> #bit & 1 != 0));
-                }
-            }
-        }
+        let arms: Vec<TokenStream> = fs
+            .iter()
+            .filter_map(|f| {
+                let bit = f.form.reuse[i]?;
+                let id = Literal::u8_unsuffixed(f.id as u8);
+                let bit = Literal::u32_unsuffixed(bit);
+                Some(quote!(Some(#id) => c.ctrl >> #bit & 1 != 0))
+            })
+            .collect();
         let v = crate::names::ident(&format!("reuse_{}", s.name));
         if arms.is_empty() {
             reuse_lets.push(quote!(let #v = false;));

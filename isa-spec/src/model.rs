@@ -27,6 +27,8 @@ pub struct Family {
     pub ugpr_max: Vec<(u32, u32)>,
     /// (low bit of a source register field, control bit marking it `.reuse`).
     pub reuse: Vec<(u32, u32)>,
+    /// (preset slot name, control bit marking its register `.reuse`).
+    pub reuse_slots: Vec<(String, u32)>,
     pub loc: Loc,
 }
 
@@ -455,6 +457,8 @@ pub struct Field {
     pub bits: Bits,
     pub target: FieldTarget,
     pub loc: Loc,
+    /// The preset slot this field came from, if any.
+    pub slot: Option<String>,
 }
 
 #[derive(Debug)]
@@ -466,6 +470,8 @@ pub struct Form {
     /// Per source: the kind of slot that holds it in this form, or None when
     /// the form does not encode it (it must then hold its default).
     pub src_kinds: Vec<Option<SlotKindClass>>,
+    /// Per source: the control bit that marks its register `.reuse`.
+    pub reuse: Vec<Option<u32>>,
     pub loc: Loc,
 }
 

@@ -155,6 +155,7 @@ pub(crate) fn resolve_family(
             bits,
             target,
             loc: cx.loc(k),
+            slot: None,
         });
     }
     let dispatch = match parse_bits(d.dispatch.get_ref()) {
@@ -227,6 +228,12 @@ pub(crate) fn resolve_family(
                 .reuse
                 .iter()
                 .filter_map(|(k, v)| k.parse().ok().map(|b| (b, *v)))
+                .collect(),
+            reuse_slots: d
+                .reuse
+                .iter()
+                .filter(|(k, _)| k.parse::<u32>().is_err())
+                .map(|(k, v)| (k.clone(), *v))
                 .collect(),
             loc: cx.loc(def),
         },
@@ -1015,6 +1022,13 @@ fn resolve_encoding(
         }
         overrides.insert(m.get_ref().clone(), codes);
     }
+    let mut reuse_over: BTreeMap<String, u32> = BTreeMap::new();
+    for (k, v) in &r.reuse {
+        if op.src(k.get_ref()).is_none() {
+            cx.err("S0601", k, format!("`{}` is not a source", k.get_ref()));
+        }
+        reuse_over.insert(k.get_ref().clone(), *v.get_ref());
+    }
     let mut op_fields: Vec<Field> = Vec::new();
     let mut ok = true;
     let parse_field = |cx: &mut Ctx, k: &S<String>, v: &S<String>| -> Option<Field> {
@@ -1030,6 +1044,7 @@ fn resolve_encoding(
                 bits,
                 target: t,
                 loc: cx.loc(k),
+                slot: None,
             }),
             Err(er) => {
                 cx.err("S0601", v, er);
@@ -1071,11 +1086,13 @@ fn resolve_encoding(
             let mut fields = op_fields;
             fields.extend(fam.common.iter().cloned());
             let src_kinds = src_kinds_of(op, &fields);
+            let reuse = reuse_of(op, fam, &fields, &reuse_over);
             forms.push(Form {
                 name: "fixed".into(),
                 sms: sms.clone(),
                 fields,
                 src_kinds,
+                reuse,
                 loc: cx.loc(e),
             });
         }
@@ -1130,6 +1147,7 @@ fn resolve_encoding(
                     bits: preset.opcode.clone(),
                     target: FieldTarget::Fixed(opcode as u128),
                     loc: r.opcode.as_ref().map_or(cx.loc(e), |o| cx.loc(o)),
+                    slot: None,
                 }];
                 let mut usable = true;
                 for (bits, t, loc) in &pf.fields {
@@ -1138,6 +1156,9 @@ fn resolve_encoding(
                             bits: bits.clone(),
                             target,
                             loc: loc.clone(),
+                            slot: t
+                                .strip_prefix('$')
+                                .map(|x| x.split(['.', ':']).next().unwrap_or(x).to_string()),
                         }),
                         Ok(None) => {
                             usable = false;
@@ -1196,11 +1217,13 @@ fn resolve_encoding(
                 merged.extend(final_extra);
                 merged.extend(fam.common.iter().cloned());
                 let src_kinds = src_kinds_of(op, &merged);
+                let reuse = reuse_of(op, fam, &merged, &reuse_over);
                 forms.push(Form {
                     name: pf.name.clone(),
                     sms: fsms,
                     fields: merged,
                     src_kinds,
+                    reuse,
                     loc: pf.loc.clone(),
                 });
             }
@@ -1306,11 +1329,44 @@ fn subtract_bits(f: &Field, mask: u128) -> Vec<Field> {
                 },
                 target,
                 loc: f.loc.clone(),
+                slot: f.slot.clone(),
             });
         }
         value_shift += h - l;
     }
     out
+}
+
+/// Per source, the control bit that marks its register `.reuse`: the
+/// encoding's override, else the family's rule for the field's preset slot,
+/// else for the field's position.
+fn reuse_of(
+    op: &Op,
+    fam: &Family,
+    fields: &[Field],
+    over: &BTreeMap<String, u32>,
+) -> Vec<Option<u32>> {
+    let mut v = vec![None; op.srcs.len()];
+    for f in fields {
+        if let FieldTarget::SrcReg {
+            idx,
+            kind: SlotKindClass::Gpr | SlotKindClass::Ugpr,
+        } = f.target
+        {
+            let by_slot = f
+                .slot
+                .as_ref()
+                .and_then(|s| fam.reuse_slots.iter().find(|(n, _)| n == s))
+                .map(|x| x.1);
+            let by_pos = fam
+                .reuse
+                .iter()
+                .find(|(l, _)| *l == f.bits.ranges[0].0)
+                .map(|x| x.1);
+            v[idx] = over.get(&op.srcs[idx].name).copied().or(by_slot).or(by_pos);
+        }
+    }
+    v
 }
 
 fn src_kinds_of(op: &Op, fields: &[Field]) -> Vec<Option<SlotKindClass>> {

@@ -34,8 +34,8 @@ pub struct FamilyDef {
     /// Highest UGPR index per SM (absent: the family has no UGPRs).
     #[serde(default)]
     pub ugpr_max: BTreeMap<String, u32>,
-    /// Operand-reuse flags: low bit of a source register field -> bit of the
-    /// instruction's control value that marks that operand `.reuse`.
+    /// Operand-reuse flags: preset slot name, or low bit of a source register
+    /// field -> bit of the instruction's control value that marks it `.reuse`.
     #[serde(default)]
     pub reuse: BTreeMap<String, u32>,
     /// Operand layouts shared by many ops; an op names one with `preset`.
@@ -226,6 +226,10 @@ pub struct EncodingDef {
     /// Per-form extra fields (override the common ones).
     #[serde(default)]
     pub form: BTreeMap<S<String>, BTreeMap<S<String>, S<String>>>,
+    /// Source -> control bit marking it `.reuse`, where the family's rule
+    /// (by preset slot, else by field position) does not hold.
+    #[serde(default)]
+    pub reuse: BTreeMap<S<String>, S<u32>>,
     /// Per-modifier encoded values overriding the enum's codes.
     #[serde(default)]
     pub values: BTreeMap<S<String>, BTreeMap<String, S<u64>>>,
