@@ -309,7 +309,14 @@ pub fn form_tables(spec: &Spec) -> TokenStream {
             let fam = enum_variant(&spec.families[f.enc.family].name);
             let sms = f.form.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
             let id = Literal::u8_unsuffixed(f.id as u8);
-            rows.push(quote!(FormInfo { op: #name, form: #form, id: #id, family: Family::#fam, sms: &[#(#sms),*], mask: #m, value: #v, unknown: #u }));
+            let kinds = f.form.src_kinds.iter().map(|k| match k {
+                Some(k) => {
+                    let t = crate::encode::kind_tokens(*k);
+                    quote!(Some(#t))
+                }
+                None => quote!(None),
+            });
+            rows.push(quote!(FormInfo { op: #name, form: #form, id: #id, family: Family::#fam, sms: &[#(#sms),*], mask: #m, value: #v, unknown: #u, srcs: &[#(#kinds),*] }));
         }
     }
     quote! {

@@ -27,7 +27,8 @@ fn value_type(t: ValueType) -> TokenStream {
 
 /// `fn to_wide(&self) -> Option<Wide>`: same-named fields carried over; a
 /// field the wide op lacks must hold its default.
-fn to_wide(spec: &Spec, op: &Op, wide: &Op) -> TokenStream {
+fn to_wide(spec: &Spec, op: &Op, wide: &Op, fname: &str) -> TokenStream {
+    let fname = crate::names::ident(fname);
     let wt = op_type(&wide.name);
     let wv = op_variant(&wide.name);
     let mut checks = Vec::new();
@@ -83,7 +84,7 @@ fn to_wide(spec: &Spec, op: &Op, wide: &Op) -> TokenStream {
     quote! {
         /// The same operation as the op with a wider immediate field, if
         /// every field it lacks holds its default.
-        pub fn to_wide(&self) -> Option<Op> {
+        pub fn #fname(&self) -> Option<Op> {
             #(#checks)*
             Some(Op::#wv(#wt { #(#inits),* }))
         }
@@ -113,7 +114,7 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     });
     let (wide_fn, wide_try) = match op.legalize.wide_imm {
         Some(w) => {
-            let f = to_wide(spec, op, &spec.ops[w]);
+            let f = to_wide(spec, op, &spec.ops[w], "to_wide");
             let t = quote! {
                 for cand in &cands {
                     if let Some(w) = cand.to_wide() {
@@ -125,8 +126,28 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         }
         None => (quote!(), quote!()),
     };
+    // The op this one is the wide-immediate form of: fall back to it when
+    // an operand does not fit the wide form (a register where only an
+    // immediate goes).
+    let narrow = spec
+        .ops
+        .iter()
+        .find(|o| o.legalize.wide_imm.is_some_and(|w| spec.ops[w].name == op.name));
+    let (narrow_fn, narrow_try) = match narrow {
+        Some(n) => (
+            to_wide(spec, op, n, "to_narrow"),
+            quote! {
+                if let Some(mut n) = self.to_narrow() {
+                    n.legalize(sm, cx)?;
+                    return Ok(Some(n));
+                }
+            },
+        ),
+        None => (quote!(), quote!()),
+    };
     Ok(quote! {
         #wide_fn
+        #narrow_fn
 
         /// Rewrite until the op encodes on `sm`. Copies go through `cx`; a
         /// returned op replaces this one (a wider-immediate form).
@@ -176,6 +197,7 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                     }
                 }
             }
+            #narrow_try
             Err(LegalizeError::new(Self::NAME, format!("no rewrite makes it encodable on SM{sm}")))
         }
 

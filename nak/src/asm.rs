@@ -104,6 +104,15 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         op.reuse = true;
         t = r;
     }
+    // Immediate modifiers print as suffixes: `1.5.NEG.ABS`.
+    if let Some(r) = t.strip_suffix(".ABS") {
+        op.abs = true;
+        t = r.trim_end();
+    }
+    if let Some(r) = t.strip_suffix(".NEG") {
+        op.neg = true;
+        t = r.trim_end();
+    }
     if let Some(r) = t.strip_prefix('!').or_else(|| t.strip_prefix('~')) {
         op.not = true;
         t = r;
@@ -112,7 +121,12 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
     // number it is part of the number.
     if let Some(r) = t.strip_prefix('-') {
         let rest = r.trim_start();
-        if rest.starts_with('|') || rest.starts_with("c[") || parse_reg(rest).is_some() {
+        if rest.starts_with('|')
+            || rest.starts_with("c[")
+            || rest.starts_with('-')
+            || rest.starts_with('+')
+            || parse_reg(rest).is_some()
+        {
             op.neg = true;
             t = rest;
         }

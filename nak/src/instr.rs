@@ -84,6 +84,8 @@ pub struct FormInfo {
     pub value: u128,
     /// Bits kept raw.
     pub unknown: u128,
+    /// Per source: the slot kind that holds it in this form (None: absent).
+    pub srcs: &'static [Option<crate::operand::SlotKind>],
 }
 
 impl Src {

@@ -44,7 +44,22 @@ fn write_imm(out: &mut String, v: u32, style: ImmStyle) {
 }
 
 /// A source with its modifiers: `-|R1|.reuse`, `~R2`, `!P0`, `c[0x0][0x10]`.
+/// Modifiers of an immediate print as suffixes (`1.5.NEG`), as nvdisasm
+/// writes Maxwell's float immediates.
 pub fn write_src(out: &mut String, s: &Src, reuse: bool, style: ImmStyle) {
+    if let SrcKind::Imm(v) = s.kind {
+        if s.not {
+            out.push('~');
+        }
+        write_imm(out, v, style);
+        if s.neg {
+            out.push_str(".NEG");
+        }
+        if s.abs {
+            out.push_str(".ABS");
+        }
+        return;
+    }
     if s.not {
         out.push(
             if s.is_reg_file(crate::operand::RegFile::Pred)
