@@ -26,7 +26,7 @@ use super::{Block, Function, Instr, Op64, VOp, VReg, VSrc};
 use crate::asm::{self, Base, parse_reg};
 use crate::instr::{Common, ValueType};
 use crate::isa::{self, Icmp, Op};
-use crate::operand::{Reg, RegFile, Src, SrcKind};
+use crate::operand::{Reg, RegFile, Src};
 use crate::print::{ImmStyle, write_guard};
 use std::fmt::Write as _;
 
@@ -369,67 +369,73 @@ pub fn parse_hw(line: &str, sm: u32) -> Result<(Op, Common), String> {
             _ => None,
         })
         .collect();
-    let mut free = (0..=252u8)
+    let free_regs: Vec<u8> = (0..=252u8)
         .rev()
         .step_by(2)
-        .filter(|i| !used.iter().any(|u| u / 2 == i / 2));
-    let mut t2 = tl.clone();
-    let mut subst = Vec::new();
-    for o in t2.operands.iter_mut() {
-        let swap = match &o.base {
+        .filter(|i| !used.iter().any(|u| u / 2 == i / 2))
+        .collect();
+    let mut free = free_regs.iter().copied().cycle();
+    // Which operands could stand for a register (integer modifiers such as
+    // a LUT also print as numbers, so every subset is tried, largest first).
+    let cands: Vec<usize> = tl
+        .operands
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| match &o.base {
             Base::Num(_) | Base::CBuf(_) => true,
             Base::Reg(r) => r.file == RegFile::UGpr,
             Base::Word(w) => {
-                let w = w.trim_start_matches('-');
-                w.starts_with("INF") || w.starts_with("+INF") || w.starts_with("QNAN") || w == "NAN"
+                let w = w.trim_start_matches(['-', '+']);
+                w.starts_with("INF") || w.starts_with("QNAN") || w == "NAN"
             }
-        };
-        if swap {
-            let Some(idx) = free.next() else { break };
-            subst.push((idx, o.clone()));
-            o.base = Base::Reg(Reg::gpr(idx));
-            if matches!(o.base, Base::Num(_)) {
-                o.neg = false;
-            }
-        }
-    }
-    if subst.is_empty() {
+        })
+        .map(|(i, _)| i)
+        .take(8)
+        .collect();
+    if cands.is_empty() {
         return Err(first);
     }
-    let (mut op, c) = isa::parse(&t2, sm, 0).map_err(|_| first.clone())?;
-    let infos = op.src_info();
-    for (i, info) in infos.iter().enumerate() {
-        let s = *op.src(i);
-        let Some(r) = s.as_reg() else { continue };
-        let Some((_, orig)) = subst
-            .iter()
-            .find(|(idx, _)| r.file == RegFile::Gpr && *idx == r.idx)
-        else {
+    let mut masks: Vec<u32> = (1..(1u32 << cands.len())).collect();
+    masks.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
+    'mask: for mask in masks {
+        let mut t2 = tl.clone();
+        let mut subst = Vec::new();
+        for (bit, &oi) in cands.iter().enumerate() {
+            if mask >> bit & 1 == 0 {
+                continue;
+            }
+            let Some(idx) = free.next() else {
+                continue 'mask;
+            };
+            subst.push((idx, tl.operands[oi].clone()));
+            t2.operands[oi].base = Base::Reg(Reg::gpr(idx));
+        }
+        let Ok((mut op, c)) = isa::parse(&t2, sm, 0) else {
             continue;
         };
-        let Some(mut ns) = asm::to_src(orig, imm_style(info.ty)) else {
-            return Err(first);
-        };
-        if let SrcKind::Imm(_) = ns.kind {
-            // The sign was part of the number.
-            ns.abs |= s.abs;
-        } else {
-            ns.neg = s.neg;
-            ns.abs = s.abs;
-            ns.not = s.not;
+        let infos = op.src_info();
+        let mut restored = 0;
+        for (i, info) in infos.iter().enumerate() {
+            let Some(r) = op.src(i).as_reg() else {
+                continue;
+            };
+            let Some((_, orig)) = subst
+                .iter()
+                .find(|(idx, _)| r.file == RegFile::Gpr && *idx == r.idx)
+            else {
+                continue;
+            };
+            let Some(ns) = asm::to_src(orig, imm_style(info.ty)) else {
+                continue 'mask;
+            };
+            *op.src_mut(i) = ns;
+            restored += 1;
         }
-        *op.src_mut(i) = ns;
-    }
-    // Every placeholder must have been put back.
-    for i in 0..infos.len() {
-        if let Some(r) = op.src(i).as_reg()
-            && r.file == RegFile::Gpr
-            && subst.iter().any(|(idx, _)| *idx == r.idx)
-        {
-            return Err(first);
+        if restored == subst.len() {
+            return Ok((op, c));
         }
     }
-    Ok((op, c))
+    Err(first)
 }
 
 fn strip_comment(l: &str) -> &str {

@@ -72,6 +72,9 @@ pub fn fold_constants(f: &mut Function) -> usize {
                 && op.has_fold(sm)
                 && !op.src_info().is_empty()
                 && op.class() != "control"
+                // Copies of the results would each read the guard the
+                // first of them rewrites.
+                && !(0..op.dst_info().len()).any(|k| Some(*op.dst(k)) == i.guard.as_reg())
             {
                 let vals: Option<Vec<Value>> = op
                     .src_info()
