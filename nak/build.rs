@@ -31,6 +31,11 @@ fn main() {
     let Some(spec) = loaded.spec else {
         std::process::exit(1);
     };
+    // `#[cfg(nak_op = "shf")]` gates backend code on ops the spec has.
+    println!("cargo::rustc-check-cfg=cfg(nak_op, values(any()))");
+    for op in &spec.ops {
+        println!("cargo::rustc-cfg=nak_op=\"{}\"", op.name);
+    }
     match isa_codegen::generate(&spec) {
         Ok(files) => {
             for f in files {

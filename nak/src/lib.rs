@@ -11,9 +11,12 @@ pub mod fold;
 pub mod fold_fns;
 mod generated;
 pub mod instr;
+pub mod ir;
 pub mod legalize_support;
 pub mod operand;
+pub mod passes;
 pub mod print;
+pub mod runner;
 
 /// The generated ISA: op structs, the `Op` enum, `decode`, `parse`, `FORMS`.
 pub mod isa {

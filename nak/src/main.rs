@@ -58,6 +58,22 @@ enum Cmd {
         #[arg(short = 'o')]
         out: PathBuf,
     },
+    /// Legalize a text-IR function and print it.
+    Legalize {
+        /// Target SM (default: the file's `.sm` line).
+        #[arg(long)]
+        sm: Option<String>,
+        file: PathBuf,
+    },
+    /// Legalize, assemble and run a text-IR function on the CPU runner;
+    /// prints the registers it writes.
+    Run {
+        #[arg(long)]
+        sm: Option<String>,
+        #[arg(long, default_value_t = 32)]
+        lanes: usize,
+        file: PathBuf,
+    },
     /// Check a corpus file (`HEX<TAB>TEXT` lines) against the spec: decode,
     /// re-encode bit-exact and print nvdisasm's text; prints coverage and mismatches.
     Corpus {
@@ -200,6 +216,8 @@ fn main() -> ExitCode {
             mnemonic,
             show,
         } => corpus(&sm, &file, mnemonic.as_deref(), show),
+        Cmd::Legalize { sm, file } => nak::runner::cmd::legalize_cmd(&file, sm.as_deref()),
+        Cmd::Run { sm, lanes, file } => nak::runner::cmd::run_cmd(&file, sm.as_deref(), lanes),
         Cmd::Dis { sm, file } => {
             let sm = match parse_sm(&sm) {
                 Ok(s) => s,

@@ -1,0 +1,65 @@
+//! The only place the backend names hardware ops by mnemonic: the ops that
+//! implement a copy and EXIT. Everything else is generic over the generated
+//! metadata.
+//!
+//! Each entry is an assembly template parsed with the generated parser for
+//! the target SM; the first that parses (and so encodes) wins. Which ops
+//! exist is therefore decided by the spec: MOV (SM70+ any source, SM50
+//! register/constant) and MOV32I (SM50 immediates) once `spec-control` is
+//! merged, and until then IMAD.MOV / IADD3 (d = RZ + s + RZ) as fallbacks.
+//! The legalization property test checks that every copy this produces
+//! moves the value unchanged (via the ops' folds).
+
+use crate::instr::Common;
+use crate::ir::text::parse_hw;
+use crate::isa::Op;
+use crate::operand::{Reg, RegFile, Src};
+
+/// 32-bit GPR copies, most preferred first. `{d}`: destination, `{s}`: source.
+const GPR_COPY: &[&str] = &[
+    "MOV {d}, {s}",
+    "MOV32I {d}, {s}",
+    "IMAD.MOV.U32 {d}, RZ, RZ, {s}",
+    "IADD3 {d}, RZ, {s}, RZ",
+    "IADD3 {d}, PT, PT, RZ, {s}, RZ",
+];
+/// Uniform-register copies.
+const UGPR_COPY: &[&str] = &["UMOV {d}, {s}"];
+/// Predicate copies: d = s (PLOP3 with the LUT of its second source, or
+/// ISETP 0 == 0 AND s).
+const PRED_COPY: &[&str] = &[
+    "PLOP3.LUT {d}, PT, PT, {s}, PT, 0xcc, 0x0",
+    "ISETP.EQ.U32.AND {d}, PT, RZ, RZ, {s}",
+];
+/// Ending the thread.
+const EXIT: &[&str] = &["EXIT"];
+
+fn first_that_parses(templates: &[&str], d: &str, s: &str, sm: u32) -> Option<(Op, Common)> {
+    templates.iter().find_map(|t| {
+        let line = t.replace("{d}", d).replace("{s}", s);
+        parse_hw(&line, sm)
+            .ok()
+            .filter(|(op, c)| op.encode(sm, c).is_ok())
+    })
+}
+
+/// A hardware op copying `src` (its not-flag included for predicates;
+/// neg/abs are not copies) into `dst` on `sm`.
+pub fn copy_op(sm: u32, dst: Reg, src: Src) -> Option<Op> {
+    let templates = match dst.file {
+        RegFile::Gpr => GPR_COPY,
+        RegFile::UGpr => UGPR_COPY,
+        RegFile::Pred | RegFile::UPred => PRED_COPY,
+    };
+    let src = Src {
+        neg: false,
+        abs: false,
+        ..src
+    };
+    first_that_parses(templates, &dst.to_string(), &src.to_string(), sm).map(|x| x.0)
+}
+
+/// The hardware EXIT on `sm`, if the spec has one.
+pub fn exit_op(sm: u32) -> Option<Op> {
+    first_that_parses(EXIT, "", "", sm).map(|x| x.0)
+}

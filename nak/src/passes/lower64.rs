@@ -1,0 +1,274 @@
+//! 64-bit lowering: `add64`/`sub64`/`shl64`/`shr64`/`setp64`/`min64`/`max64`
+//! into 32-bit hardware ops, per family, with the ops of the spec:
+//!
+//! * SM70+ shifts: two SHF, using its 64-bit funnel (the `.U64`/`.S64` types
+//!   clamp the amount at 64, `.U32`/`.S32` at 32):
+//!   `shl`: hi = `SHF.L.U64.HI a.lo, b, a.hi`, lo = `SHF.L.U32 a.lo, b, RZ`;
+//!   `shr`: lo = `SHF.R.{U64,S64} a.lo, b, a.hi`, hi = `SHF.R.{U32,S32}.HI RZ, b, a.hi`.
+//! * SM70+ add/sub: IADD3 with a carry-out predicate, then IADD3.X reading it
+//!   (sub: `a + ~b + 1`, the +1 being IADD3's negation of b.lo).
+//! * SM70+ compares: ISETP on the low words (unsigned), ISETP.EX on the high
+//!   words reading the low result; min/max: a compare and two SEL.
+//!
+//! Each part is compiled only when the spec has its ops (`cfg(nak_op = ..)`
+//! from the build script); without them lowering reports which op is
+//! missing. Maxwell (IADD.X with CC, SHL/SHR/SHF on SM50, ISETP.X) is not
+//! written yet: none of those ops is in the spec.
+
+use super::PassError;
+use crate::ir::{Function, Instr, Op64, RegPool, VOp, VReg, VSrc};
+#[allow(unused_imports)]
+use crate::operand::{Reg, RegFile, Src};
+
+/// Lower every 64-bit virtual op of `f`.
+pub fn lower(f: &mut Function) -> Result<(), PassError> {
+    if !f.instrs().any(|i| matches!(i.op, VOp::Wide { .. })) {
+        return Ok(());
+    }
+    let sm = f.sm;
+    let mut pool = RegPool::new(f);
+    for b in &mut f.blocks {
+        let mut out = Vec::with_capacity(b.instrs.len());
+        for i in std::mem::take(&mut b.instrs) {
+            match i.op {
+                VOp::Wide { op, dst, a, b } => {
+                    let mut seq = Vec::new();
+                    lower_one(sm, op, dst, a, b, &mut pool, &mut seq)?;
+                    out.extend(seq.into_iter().map(|x| x.with_guard(i.guard)));
+                }
+                _ => out.push(i),
+            }
+        }
+        b.instrs = out;
+    }
+    Ok(())
+}
+
+/// Whether `d` (a pair) overlaps a register source.
+#[allow(dead_code)]
+fn overlaps(d: &VReg, s: &VSrc) -> bool {
+    let VSrc::Reg { reg, comps, .. } = *s else {
+        return false;
+    };
+    (0..d.comps)
+        .any(|i| (0..comps).any(|j| !reg.is_zero() && d.comp(i) == crate::ir::comp_reg(reg, j)))
+}
+
+#[allow(unused_variables)]
+fn lower_one(
+    sm: u32,
+    op: Op64,
+    dst: VReg,
+    a: VSrc,
+    b: VSrc,
+    pool: &mut RegPool,
+    out: &mut Vec<Instr>,
+) -> Result<(), PassError> {
+    let fam = crate::isa::family_of(sm).ok_or_else(|| PassError::new(format!("SM{sm}")))?;
+    if fam == crate::isa::Family::Sm50 {
+        return Err(PassError::new(format!(
+            "64-bit {op:?} on SM{sm}: Maxwell lowering needs IADD/SHL/SHR/ISETP for SM50 in the spec (not there yet)"
+        )));
+    }
+    let is_setp = matches!(op, Op64::Setp { .. });
+    if (is_setp && (dst.comps != 1 || !dst.reg.file.is_pred()))
+        || (!is_setp && (dst.comps != 2 || dst.reg.file.is_pred()))
+    {
+        return Err(PassError::new(format!("64-bit {op:?}: bad destination")));
+    }
+    // Write through a temporary pair when the destination overlaps a source
+    // the second instruction still reads.
+    let (d, copy_back) = if !is_setp && (overlaps(&dst, &a) || overlaps(&dst, &b)) {
+        let t = pool
+            .alloc(dst.reg.file, 2, 2)
+            .ok_or_else(|| PassError::new("no free register pair"))?;
+        (VReg::new(t, 2), Some(dst))
+    } else {
+        (dst, None)
+    };
+    sm70(op, d, a, b, pool, out)?;
+    if let Some(orig) = copy_back {
+        out.push(Instr::new(VOp::Copy {
+            dst: orig,
+            src: VSrc::wide(d),
+        }));
+    }
+    Ok(())
+}
+
+// Without the ops (cfg off) `out` is unused and clippy wants a slice.
+#[allow(unused_variables, unreachable_code, clippy::ptr_arg)]
+fn sm70(
+    op: Op64,
+    d: VReg,
+    a: VSrc,
+    b: VSrc,
+    pool: &mut RegPool,
+    out: &mut Vec<Instr>,
+) -> Result<(), PassError> {
+    let missing = |what: &str| {
+        Err(PassError::new(format!(
+            "64-bit {op:?} needs {what} in the spec"
+        )))
+    };
+    match op {
+        Op64::Shl | Op64::Shr { .. } => {
+            #[cfg(nak_op = "shf")]
+            {
+                use crate::isa::{OpShf, ShfDir, ShfType};
+                let shf = |d: Reg, a: Src, c: Src, dir, ty, hi| {
+                    Instr::hw(OpShf {
+                        d,
+                        a,
+                        b: b.src(),
+                        c,
+                        dir,
+                        wrap: false,
+                        ty,
+                        hi,
+                    })
+                };
+                match op {
+                    Op64::Shl => {
+                        out.push(shf(
+                            d.comp(1),
+                            a.comp(0),
+                            a.comp(1),
+                            ShfDir::L,
+                            ShfType::U64,
+                            true,
+                        ));
+                        out.push(shf(
+                            d.comp(0),
+                            a.comp(0),
+                            Src::RZ,
+                            ShfDir::L,
+                            ShfType::U32,
+                            false,
+                        ));
+                    }
+                    Op64::Shr { signed } => {
+                        let (t64, t32) = if signed {
+                            (ShfType::S64, ShfType::S32)
+                        } else {
+                            (ShfType::U64, ShfType::U32)
+                        };
+                        out.push(shf(d.comp(0), a.comp(0), a.comp(1), ShfDir::R, t64, false));
+                        out.push(shf(d.comp(1), Src::RZ, a.comp(1), ShfDir::R, t32, true));
+                    }
+                    _ => unreachable!(),
+                }
+                return Ok(());
+            }
+            missing("SHF")
+        }
+        Op64::Add | Op64::Sub => {
+            #[cfg(nak_op = "iadd3x")]
+            {
+                use crate::isa::{OpIadd3, OpIadd3x};
+                let carry = pool
+                    .alloc(RegFile::Pred, 1, 1)
+                    .ok_or_else(|| PassError::new("no free predicate for the carry"))?;
+                let sub = op == Op64::Sub;
+                out.push(Instr::hw(OpIadd3 {
+                    d: d.comp(0),
+                    co0: carry,
+                    co1: Reg::PT,
+                    a: a.comp(0),
+                    b: b.comp(0).with_neg(sub),
+                    c: Src::RZ,
+                }));
+                out.push(Instr::hw(OpIadd3x {
+                    d: d.comp(1),
+                    co0: Reg::PT,
+                    co1: Reg::PT,
+                    a: a.comp(1),
+                    b: b.comp(1).with_not(sub),
+                    c: Src::RZ,
+                    ci0: Src::reg(carry),
+                    ci1: Src::FALSE,
+                }));
+                return Ok(());
+            }
+            missing("IADD3.X")
+        }
+        Op64::Setp { cmp, signed } => {
+            #[cfg(nak_op = "isetp")]
+            {
+                setp(cmp, signed, d.reg, a, b, pool, out)?;
+                return Ok(());
+            }
+            missing("ISETP")
+        }
+        Op64::Min { signed } | Op64::Max { signed } => {
+            #[cfg(all(nak_op = "isetp", nak_op = "sel"))]
+            {
+                use crate::isa::{Icmp, OpSel};
+                let p = pool
+                    .alloc(RegFile::Pred, 1, 1)
+                    .ok_or_else(|| PassError::new("no free predicate"))?;
+                let cmp = if matches!(op, Op64::Min { .. }) {
+                    Icmp::Lt
+                } else {
+                    Icmp::Gt
+                };
+                setp(cmp, signed, p, a, b, pool, out)?;
+                for k in 0..2 {
+                    out.push(Instr::hw(OpSel {
+                        d: d.comp(k),
+                        a: a.comp(k),
+                        b: b.comp(k),
+                        cond: Src::reg(p),
+                    }));
+                }
+                return Ok(());
+            }
+            missing("ISETP and SEL")
+        }
+    }
+}
+
+#[cfg(nak_op = "isetp")]
+fn setp(
+    cmp: crate::isa::Icmp,
+    signed: bool,
+    d: Reg,
+    a: VSrc,
+    b: VSrc,
+    pool: &mut RegPool,
+    out: &mut Vec<Instr>,
+) -> Result<(), PassError> {
+    use crate::isa::{IsetpType, OpIsetp, Setop};
+    let lo = pool
+        .alloc(RegFile::Pred, 1, 1)
+        .ok_or_else(|| PassError::new("no free predicate"))?;
+    let isetp = |d, a, b, ty, ex, lc| {
+        Instr::hw(OpIsetp {
+            d,
+            d2: Reg::PT,
+            a,
+            b,
+            acc: Src::PT,
+            lc,
+            cmp,
+            ty,
+            setop: Setop::And,
+            ex,
+        })
+    };
+    out.push(isetp(
+        lo,
+        a.comp(0),
+        b.comp(0),
+        IsetpType::U32,
+        false,
+        Src::PT,
+    ));
+    let ty = if signed {
+        IsetpType::S32
+    } else {
+        IsetpType::U32
+    };
+    out.push(isetp(d, a.comp(1), b.comp(1), ty, true, Src::reg(lo)));
+    Ok(())
+}

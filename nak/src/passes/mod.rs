@@ -1,0 +1,36 @@
+//! Passes over [`crate::ir::Function`]: 64-bit lowering, legalization,
+//! constant folding, and assembly into an instruction stream.
+
+pub mod assemble;
+pub mod constfold;
+pub mod hwops;
+pub mod legalize;
+pub mod lower64;
+
+use std::fmt;
+
+/// An error of a pass, naming the block and instruction where it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassError {
+    pub message: String,
+}
+
+impl PassError {
+    pub fn new(m: impl Into<String>) -> PassError {
+        PassError { message: m.into() }
+    }
+}
+
+impl fmt::Display for PassError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for PassError {}
+
+impl From<crate::legalize_support::LegalizeError> for PassError {
+    fn from(e: crate::legalize_support::LegalizeError) -> Self {
+        PassError::new(e.to_string())
+    }
+}

@@ -1,0 +1,289 @@
+//! Runners execute an encoded program over one warp.
+//!
+//! [`Runner`] is the interface a hardware test uses: put inputs into a
+//! [`WarpState`] (registers, constant buffers, global memory), `run` the
+//! code, read the state back. [`CpuRunner`] decodes the stream again with
+//! the generated decoder and computes each op with its generated `fold`; a
+//! GPU runner would upload the same state around a real launch.
+
+use crate::fold::Value;
+use crate::instr::{Common, ValueType};
+use crate::isa::Op;
+use crate::operand::{Reg, RegFile, Src, SrcKind};
+use crate::stream::decode_stream;
+pub mod cmd;
+
+use std::fmt;
+
+pub const LANES: usize = 32;
+
+/// Everything a program reads and writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarpState {
+    /// Per lane: R0..R254 (index 255 is RZ and ignored).
+    pub gpr: Vec<[u32; 256]>,
+    /// Per lane: P0..P6 (index 7 is PT).
+    pub pred: Vec<[bool; 8]>,
+    pub ugpr: [u32; 256],
+    pub upred: [bool; 8],
+    /// Constant buffers by index.
+    pub cbuf: Vec<Vec<u8>>,
+    pub global: Vec<u8>,
+    /// Lanes that run.
+    pub active: u32,
+}
+
+impl Default for WarpState {
+    fn default() -> Self {
+        WarpState {
+            gpr: vec![[0; 256]; LANES],
+            pred: vec![[false; 8]; LANES],
+            ugpr: [0; 256],
+            upred: [false; 8],
+            cbuf: Vec::new(),
+            global: Vec::new(),
+            active: u32::MAX,
+        }
+    }
+}
+
+impl WarpState {
+    /// Read a register as a lane sees it (RZ reads 0, PT reads true).
+    pub fn reg(&self, lane: usize, r: Reg) -> u32 {
+        if r.is_zero() {
+            return if r.file.is_pred() { 1 } else { 0 };
+        }
+        match r.file {
+            RegFile::Gpr => self.gpr[lane][r.idx as usize],
+            RegFile::UGpr => self.ugpr[r.idx as usize],
+            RegFile::Pred => self.pred[lane][r.idx as usize] as u32,
+            RegFile::UPred => self.upred[r.idx as usize] as u32,
+        }
+    }
+    /// Write a register (writes to RZ/PT are dropped).
+    pub fn set_reg(&mut self, lane: usize, r: Reg, v: u32) {
+        if r.is_zero() {
+            return;
+        }
+        match r.file {
+            RegFile::Gpr => self.gpr[lane][r.idx as usize] = v,
+            RegFile::UGpr => self.ugpr[r.idx as usize] = v,
+            RegFile::Pred => self.pred[lane][r.idx as usize] = v != 0,
+            RegFile::UPred => self.upred[r.idx as usize] = v != 0,
+        }
+    }
+    /// A little-endian word of a constant buffer.
+    pub fn cbuf_word(&self, index: u8, offset: u32) -> Result<u32, String> {
+        let b = self
+            .cbuf
+            .get(index as usize)
+            .ok_or_else(|| format!("constant buffer {index} not loaded"))?;
+        let o = offset as usize;
+        b.get(o..o + 4)
+            .map(|s| u32::from_le_bytes(s.try_into().expect("4 bytes")))
+            .ok_or_else(|| format!("c[{index:#x}][{offset:#x}] is outside the buffer"))
+    }
+    /// The raw value a source reads in `lane` (modifiers are the op's).
+    pub fn src_value(&self, lane: usize, s: &Src, ty: ValueType) -> Result<Value, String> {
+        let word = |k: u8| -> Result<u32, String> {
+            Ok(match s.kind {
+                SrcKind::Reg(r) => self.reg(lane, crate::ir::comp_reg(r, k)),
+                SrcKind::Imm(v) => match (ty, k) {
+                    (ValueType::F64, 0) => 0,
+                    (ValueType::F64, _) => v,
+                    (_, 0) => v,
+                    _ => 0,
+                },
+                SrcKind::CBuf(c) => self.cbuf_word(c.index, c.offset + 4 * k as u32)?,
+            })
+        };
+        Ok(if ty.is_pred() {
+            Value::Pred(word(0)? != 0)
+        } else if ty.regs() == 2 {
+            Value::U64(word(0)? as u64 | (word(1)? as u64) << 32)
+        } else {
+            Value::U32(word(0)?)
+        })
+    }
+    /// Write a destination value.
+    pub fn set_value(&mut self, lane: usize, r: Reg, ty: ValueType, v: Value) {
+        match v {
+            Value::Pred(p) => self.set_reg(lane, r, p as u32),
+            Value::U32(x) => {
+                self.set_reg(lane, r, x);
+                if ty.regs() == 2 {
+                    self.set_reg(lane, crate::ir::comp_reg(r, 1), 0);
+                }
+            }
+            Value::U64(x) => {
+                self.set_reg(lane, r, x as u32);
+                if ty.regs() == 2 {
+                    self.set_reg(lane, crate::ir::comp_reg(r, 1), (x >> 32) as u32);
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    /// Byte address of the instruction, when one is to blame.
+    pub addr: Option<u64>,
+    pub message: String,
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.addr {
+            Some(a) => write!(f, "at {a:#06x}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Instructions issued (per warp, not per lane).
+    pub issued: u64,
+}
+
+/// Something that executes SASS for one warp.
+pub trait Runner {
+    /// Run `code` (a raw stream for `sm`) on `state`, in place.
+    fn run(&mut self, sm: u32, code: &[u8], state: &mut WarpState) -> Result<RunStats, RunError>;
+}
+
+/// Executes on the CPU through the generated decoders and folds.
+#[derive(Clone, Debug)]
+pub struct CpuRunner {
+    /// Issue limit (guards against endless loops).
+    pub max_steps: u64,
+}
+
+impl Default for CpuRunner {
+    fn default() -> Self {
+        CpuRunner { max_steps: 1 << 20 }
+    }
+}
+
+fn err(addr: u64, m: impl Into<String>) -> RunError {
+    RunError {
+        addr: Some(addr),
+        message: m.into(),
+    }
+}
+
+fn guard_holds(st: &WarpState, lane: usize, g: &Src) -> bool {
+    (st.reg(lane, g.as_reg().unwrap_or(Reg::PT)) != 0) ^ g.not
+}
+
+impl CpuRunner {
+    fn exec(
+        &self,
+        sm: u32,
+        addr: u64,
+        op: &Op,
+        c: &Common,
+        lanes: &[usize],
+        st: &mut WarpState,
+    ) -> Result<Vec<usize>, RunError> {
+        let mut exited = Vec::new();
+        let lanes: Vec<usize> = lanes
+            .iter()
+            .copied()
+            .filter(|&l| guard_holds(st, l, &c.guard))
+            .collect();
+        if op.class() == "control" {
+            return match op.name() {
+                "exit" => {
+                    for &l in &lanes {
+                        let all = (0..op.src_info().len()).all(|k| {
+                            let s = op.src(k);
+                            !op.src_info()[k].ty.is_pred() || guard_holds(st, l, s)
+                        });
+                        if all {
+                            exited.push(l);
+                        }
+                    }
+                    Ok(exited)
+                }
+                "nop" => Ok(exited),
+                other => Err(err(
+                    addr,
+                    format!("the CPU runner does not execute control op `{other}`"),
+                )),
+            };
+        }
+        if !op.has_fold(sm) {
+            return Err(err(
+                addr,
+                format!("`{}` has no fold semantics on SM{sm}", op.name()),
+            ));
+        }
+        let infos = op.src_info();
+        let dinfo = op.dst_info();
+        // Read every lane's sources before writing (uniform registers are shared).
+        let mut results = Vec::with_capacity(lanes.len());
+        for &l in &lanes {
+            let vals = infos
+                .iter()
+                .enumerate()
+                .map(|(k, i)| st.src_value(l, op.src(k), i.ty))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|m| err(addr, m))?;
+            let out = op
+                .fold(sm, &vals)
+                .map_err(|e| err(addr, format!("{}: {e}", op.name())))?;
+            results.push((l, out));
+        }
+        for (l, out) in results {
+            for (k, v) in out.as_slice().iter().enumerate() {
+                if let Some(info) = dinfo.get(k) {
+                    st.set_value(l, *op.dst(k), info.ty, *v);
+                }
+            }
+        }
+        Ok(exited)
+    }
+}
+
+impl Runner for CpuRunner {
+    fn run(&mut self, sm: u32, code: &[u8], st: &mut WarpState) -> Result<RunStats, RunError> {
+        let dec = decode_stream(sm, code).map_err(|m| RunError {
+            addr: None,
+            message: m,
+        })?;
+        // Lanes run in lockstep at the lowest pending instruction.
+        let mut pc: Vec<Option<usize>> = (0..LANES)
+            .map(|l| (st.active >> l & 1 == 1).then_some(0))
+            .collect();
+        let mut stats = RunStats::default();
+        while let Some(cur) = pc.iter().flatten().copied().min() {
+            if cur >= dec.len() {
+                break;
+            }
+            stats.issued += 1;
+            if stats.issued > self.max_steps {
+                return Err(err(dec[cur].addr, "step limit reached"));
+            }
+            let d = &dec[cur];
+            let lanes: Vec<usize> = (0..LANES).filter(|&l| pc[l] == Some(cur)).collect();
+            let exited = match &d.instr {
+                Some((op, c)) => self.exec(sm, d.addr, op, c, &lanes, st)?,
+                // Maxwell pads bundles with zero words.
+                None if d.word == 0 => Vec::new(),
+                None => return Err(err(d.addr, format!("undecodable word {:#x}", d.word))),
+            };
+            for l in lanes {
+                pc[l] = if exited.contains(&l) || cur + 1 >= dec.len() {
+                    None
+                } else {
+                    Some(cur + 1)
+                };
+            }
+        }
+        Ok(stats)
+    }
+}
