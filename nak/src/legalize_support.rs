@@ -33,8 +33,16 @@ pub trait LegalizeCx {
     /// Emit, before the instruction, a copy of `src`'s value (without its
     /// modifiers) into a fresh register of `file` (aligned for 64-bit
     /// types), and return that register.
-    fn copy_to_reg(&mut self, src: Src, ty: ValueType, file: RegFile)
-    -> Result<Reg, LegalizeError>;
+    fn copy_to_reg(&mut self, src: Src, ty: ValueType, file: RegFile) -> Result<Reg, LegalizeError>;
+
+    /// Emit an instruction that computes `src` *with* its modifiers (neg,
+    /// abs, not) into a fresh register, for a slot whose form cannot hold
+    /// the modifier (e.g. Maxwell FFMA has no abs bits). The default says
+    /// it cannot; the legalizer then tries other rewrites.
+    fn materialize(&mut self, src: Src, ty: ValueType, file: RegFile) -> Result<Reg, LegalizeError> {
+        let _ = (src, ty, file);
+        Err(LegalizeError::new("materialize", "not supported by this context"))
+    }
 }
 
 /// Fold neg/abs/not of an immediate into its value where that keeps the

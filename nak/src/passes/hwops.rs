@@ -31,6 +31,18 @@ const PRED_COPY: &[&str] = &[
     "PLOP3.LUT {d}, PT, PT, {s}, PT, 0xcc, 0x0",
     "ISETP.EQ.U32.AND {d}, PT, RZ, RZ, {s}",
 ];
+/// A register holding a source's value with its modifiers applied:
+/// floats as `s + -0`, integers as `0 + s` (negation) or a LUT (not).
+const F32_MATERIALIZE: &[&str] = &["FADD {d}, -RZ, {s}", "FADD.FTZ {d}, -RZ, {s}"];
+const INT_MATERIALIZE: &[&str] = &[
+    "IADD3 {d}, RZ, {s}, RZ",
+    "IADD3 {d}, PT, PT, RZ, {s}, RZ",
+    "IADD {d}, RZ, {s}",
+];
+const NOT_MATERIALIZE: &[&str] = &[
+    "LOP3.LUT {d}, RZ, {s}, RZ, 0x33, !PT",
+    "LOP.PASS_B {d}, RZ, ~{s}",
+];
 /// Ending the thread.
 const EXIT: &[&str] = &["EXIT"];
 
@@ -57,6 +69,20 @@ pub fn copy_op(sm: u32, dst: Reg, src: Src) -> Option<Op> {
         ..src
     };
     first_that_parses(templates, &dst.to_string(), &src.to_string(), sm).map(|x| x.0)
+}
+
+/// A hardware op computing `src` with its modifiers into `dst` (32-bit
+/// values only), if the spec has one that does it on `sm`.
+pub fn materialize_op(sm: u32, dst: Reg, src: Src, ty: crate::instr::ValueType) -> Option<Op> {
+    use crate::instr::ValueType as T;
+    let plain = Src { not: false, ..src };
+    let (templates, s) = match ty {
+        T::F32 if !src.not => (F32_MATERIALIZE, src),
+        T::U32 | T::I32 | T::B32 if src.not && !src.neg && !src.abs => (NOT_MATERIALIZE, plain),
+        T::U32 | T::I32 | T::B32 if src.neg && !src.not && !src.abs => (INT_MATERIALIZE, src),
+        _ => return None,
+    };
+    first_that_parses(templates, &dst.to_string(), &s.to_string(), sm).map(|x| x.0)
 }
 
 /// The hardware EXIT on `sm`, if the spec has one.

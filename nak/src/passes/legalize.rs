@@ -20,6 +20,7 @@ use crate::operand::{Reg, RegFile, Src, SrcKind};
 struct Cx<'a> {
     pool: &'a mut RegPool,
     pre: Vec<Instr>,
+    sm: u32,
 }
 
 impl LegalizeCx for Cx<'_> {
@@ -49,6 +50,28 @@ impl LegalizeCx for Cx<'_> {
             let s = if ty.is_pred() { s.with_not(src.not) } else { s };
             self.pre.push(Instr::copy(comp_reg(r, k), s));
         }
+        Ok(r)
+    }
+
+    fn materialize(&mut self, src: Src, ty: ValueType, file: RegFile) -> Result<Reg, LegalizeError> {
+        if file != RegFile::Gpr || ty.regs() != 1 {
+            return Err(LegalizeError::new("materialize", "only 32-bit register values"));
+        }
+        // The materializing op reads a register: copy other kinds first.
+        let base = if matches!(src.kind, SrcKind::Reg(r) if r.file == RegFile::Gpr) {
+            src
+        } else {
+            let plain = Src { neg: false, abs: false, not: false, ..src };
+            Src { kind: SrcKind::Reg(self.copy_to_reg(plain, ty, file)?), ..src }
+        };
+        let r = self
+            .pool
+            .alloc(file, 1, 1)
+            .ok_or_else(|| LegalizeError::new("materialize", "no free register"))?;
+        let op = hwops::materialize_op(self.sm, r, base, ty).ok_or_else(|| {
+            LegalizeError::new("materialize", format!("no op applies these modifiers on SM{}", self.sm))
+        })?;
+        self.pre.push(Instr::hw(op));
         Ok(r)
     }
 }
@@ -224,6 +247,7 @@ fn legalize_instr(
             let mut cx = Cx {
                 pool,
                 pre: Vec::new(),
+                sm,
             };
             // 64-bit register operands live on aligned pairs.
             for (k, info) in op.src_info().iter().enumerate() {
