@@ -3760,27 +3760,23 @@ pub fn decode(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
 }
 /// Parse one tokenized line: the first op whose syntax matches and
-/// encodes, or the error of the best partial match.
+/// that encodes on `sm`; else the first whose syntax matches (an
+/// IR instruction not legalized yet; encoding it reports why it
+/// cannot be encoded); else the error of the best partial match.
 pub fn parse(
     line: &crate::asm::Line,
     sm: u32,
     addr: u64,
 ) -> Result<(Op, Common), AsmError> {
     let mut best: Option<AsmError> = None;
+    let mut first: Option<(Op, Common)> = None;
     match OpBra::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Bra(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Bra(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3792,14 +3788,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Brev(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Brev(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3811,14 +3800,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Cs2r(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Cs2r(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3830,14 +3812,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Exit(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Exit(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3849,14 +3824,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Fadd(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Fadd(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3868,14 +3836,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Fadd32i(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Fadd32i(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3887,14 +3848,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Ffma(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Ffma(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3906,14 +3860,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Flo(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Flo(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3925,14 +3872,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Fmnmx(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Fmnmx(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3944,14 +3884,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Fmul(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Fmul(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3963,14 +3896,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Fmul32i(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Fmul32i(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3982,14 +3908,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Fsel(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Fsel(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4001,14 +3920,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Fsetp(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Fsetp(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4020,14 +3932,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Iadd3(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Iadd3(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4039,14 +3944,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Iadd3x(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Iadd3x(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4058,14 +3956,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Isetp(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Isetp(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4077,14 +3968,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Lop3(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Lop3(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4096,14 +3980,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Mov(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Mov(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4115,14 +3992,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Mov32i(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Mov32i(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4134,14 +4004,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Mufu(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Mufu(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4153,14 +4016,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Nop(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Nop(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4172,14 +4028,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Popc(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Popc(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4191,14 +4040,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Prmt(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Prmt(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4210,14 +4052,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::S2r(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::S2r(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4229,14 +4064,7 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Sel(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Sel(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4248,18 +4076,14 @@ pub fn parse(
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Shf(o), c));
             }
-            if best.is_none() {
-                if let Err(e) = o.encode(sm, &c) {
-                    best = Some(AsmError {
-                        col: line.mnemonic_col,
-                        message: e.to_string(),
-                    });
-                }
-            }
+            first.get_or_insert((Op::Shf(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
         }
+    }
+    if let Some(f) = first {
+        return Ok(f);
     }
     Err(
         best

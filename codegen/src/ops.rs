@@ -441,9 +441,12 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         }
 
         /// Parse one tokenized line: the first op whose syntax matches and
-        /// encodes, or the error of the best partial match.
+        /// that encodes on `sm`; else the first whose syntax matches (an
+        /// IR instruction not legalized yet; encoding it reports why it
+        /// cannot be encoded); else the error of the best partial match.
         pub fn parse(line: &crate::asm::Line, sm: u32, addr: u64) -> Result<(Op, Common), AsmError> {
             let mut best: Option<AsmError> = None;
+            let mut first: Option<(Op, Common)> = None;
             #(
                 match #types::parse(line, sm, addr) {
                     None => {}
@@ -451,15 +454,14 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
                         if o.encode(sm, &c).is_ok() {
                             return Ok((Op::#variants(o), c));
                         }
-                        if best.is_none() {
-                            if let Err(e) = o.encode(sm, &c) {
-                                best = Some(AsmError { col: line.mnemonic_col, message: e.to_string() });
-                            }
-                        }
+                        first.get_or_insert((Op::#variants(o), c));
                     }
                     Some(Err(e)) => { best.get_or_insert(e); }
                 }
             )*
+            if let Some(f) = first {
+                return Ok(f);
+            }
             Err(best.unwrap_or_else(|| AsmError { col: line.mnemonic_col, message: format!("unknown instruction `{}`", line.parts.join(".")) }))
         }
 
