@@ -49,6 +49,15 @@ pub fn word_hex(word: u128, family: Family) -> String {
         .collect()
 }
 
+/// Append the word's first `nbytes` little-endian bytes as lower-case hex.
+pub fn push_hex(out: &mut String, word: u128, nbytes: usize) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for b in &word.to_le_bytes()[..nbytes] {
+        out.push(DIGITS[(b >> 4) as usize] as char);
+        out.push(DIGITS[(b & 15) as usize] as char);
+    }
+}
+
 /// Parse a corpus HEX field into a word.
 pub fn parse_word_hex(hex: &str, family: Family) -> Option<u128> {
     let n = (family.width() / 8) as usize;

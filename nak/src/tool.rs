@@ -19,13 +19,15 @@ pub fn instr_text(d: &Decoded, sm: u32) -> Option<String> {
 pub fn disassemble(sm: u32, bytes: &[u8]) -> Result<(String, usize), String> {
     let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
     let decoded = stream::decode_stream(sm, bytes)?;
-    let mut out = String::with_capacity(decoded.len() * 64);
+    let mut out = String::with_capacity(decoded.len() * 72);
     let mut unknown = 0;
+    let nbytes = (family.width() / 8) as usize;
     for d in &decoded {
-        out.push_str(&stream::word_hex(d.word, family));
+        stream::push_hex(&mut out, d.word, nbytes);
         out.push('\t');
-        match instr_text(d, sm) {
-            Some(t) => out.push_str(&t),
+        match &d.instr {
+            // The printer writes normalized text directly into the buffer.
+            Some((op, c)) => op.print(c, sm, d.addr, &mut out),
             None => {
                 unknown += 1;
                 out.push_str("<unknown>");
