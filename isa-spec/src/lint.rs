@@ -8,6 +8,7 @@ use crate::model::*;
 pub fn run(spec: &Spec, report: &mut Report) {
     for op in &spec.ops {
         check_op(spec, op, report);
+        crate::fold_lint::check_op(spec, op, report);
     }
     check_ambiguity(spec, report);
 }

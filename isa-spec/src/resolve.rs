@@ -303,16 +303,21 @@ pub(crate) fn resolve_op(
     let mut ok = true;
     let operand = |cx: &mut Ctx, d: &S<schema::OperandDef>, is_src: bool| -> Option<Operand> {
         let r = d.get_ref();
-        let Some(ty) = ValueType::parse(r.ty.get_ref()) else {
-            cx.err(
-                "S0103",
-                &r.ty,
-                format!(
-                    "unknown value type `{}` (u32, i32, b32, f32, u64, i64, f64, pred)",
-                    r.ty.get_ref()
-                ),
-            );
-            return None;
+        // An unknown type still declares the name (so later references to
+        // it do not cascade); the op is dropped at the end.
+        let (ty, known) = match ValueType::parse(r.ty.get_ref()) {
+            Some(t) => (t, true),
+            None => {
+                cx.err(
+                    "S0103",
+                    &r.ty,
+                    format!(
+                        "unknown value type `{}` (u32, i32, b32, f32, u64, i64, f64, pred)",
+                        r.ty.get_ref()
+                    ),
+                );
+                (ValueType::U32, false)
+            }
         };
         let mut mods = SrcMods::default();
         for m in &r.mods {
@@ -344,27 +349,36 @@ pub(crate) fn resolve_op(
             }
         };
         let align = r.align.as_ref().map_or(ty.regs(), |a| *a.get_ref());
-        Some(Operand {
-            name: r.name.get_ref().clone(),
-            ty,
-            mods,
-            default,
-            align,
-            doc: r.doc.clone().unwrap_or_default(),
-            loc: cx.loc(&r.name),
-        })
+        Some((
+            known,
+            Operand {
+                name: r.name.get_ref().clone(),
+                ty,
+                mods,
+                default,
+                align,
+                doc: r.doc.clone().unwrap_or_default(),
+                loc: cx.loc(&r.name),
+            },
+        ))
     };
     let mut dsts = Vec::new();
     for d in &o.dst {
         match operand(cx, d, false) {
-            Some(x) => dsts.push(x),
+            Some((known, x)) => {
+                ok &= known;
+                dsts.push(x);
+            }
             None => ok = false,
         }
     }
     let mut srcs = Vec::new();
     for d in &o.src {
         match operand(cx, d, true) {
-            Some(x) => srcs.push(x),
+            Some((known, x)) => {
+                ok &= known;
+                srcs.push(x);
+            }
             None => ok = false,
         }
     }
