@@ -301,67 +301,68 @@ pub(crate) fn resolve_op(
 ) -> Option<(Op, Option<S<String>>)> {
     let o = f.get_ref();
     let mut ok = true;
-    let operand = |cx: &mut Ctx, d: &S<schema::OperandDef>, is_src: bool| -> Option<Operand> {
-        let r = d.get_ref();
-        // An unknown type still declares the name (so later references to
-        // it do not cascade); the op is dropped at the end.
-        let (ty, known) = match ValueType::parse(r.ty.get_ref()) {
-            Some(t) => (t, true),
-            None => {
-                cx.err(
-                    "S0103",
-                    &r.ty,
-                    format!(
-                        "unknown value type `{}` (u32, i32, b32, f32, u64, i64, f64, pred)",
-                        r.ty.get_ref()
+    let operand =
+        |cx: &mut Ctx, d: &S<schema::OperandDef>, is_src: bool| -> Option<(bool, Operand)> {
+            let r = d.get_ref();
+            // An unknown type still declares the name (so later references to
+            // it do not cascade); the op is dropped at the end.
+            let (ty, known) = match ValueType::parse(r.ty.get_ref()) {
+                Some(t) => (t, true),
+                None => {
+                    cx.err(
+                        "S0103",
+                        &r.ty,
+                        format!(
+                            "unknown value type `{}` (u32, i32, b32, f32, u64, i64, f64, pred)",
+                            r.ty.get_ref()
+                        ),
+                    );
+                    (ValueType::U32, false)
+                }
+            };
+            let mut mods = SrcMods::default();
+            for m in &r.mods {
+                match m.get_ref().as_str() {
+                    "neg" => mods.neg = true,
+                    "abs" => mods.abs = true,
+                    "not" => mods.not = true,
+                    other => cx.err(
+                        "S0103",
+                        m,
+                        format!("unknown source modifier `{other}` (neg, abs, not)"),
                     ),
-                );
-                (ValueType::U32, false)
+                }
             }
+            if !is_src && mods != SrcMods::default() {
+                cx.err("S0601", d, "a destination cannot have source modifiers");
+            }
+            let default = match r.default.as_ref().map(|d| d.get_ref().as_str()) {
+                None => None,
+                Some("RZ") | Some("PT") | Some("URZ") | Some("UPT") => Some(DefaultValue::Zero),
+                Some("!PT") | Some("!UPT") => Some(DefaultValue::False),
+                Some(other) => {
+                    cx.err(
+                        "S0103",
+                        r.default.as_ref().unwrap(),
+                        format!("unknown default `{other}` (RZ, PT, !PT)"),
+                    );
+                    None
+                }
+            };
+            let align = r.align.as_ref().map_or(ty.regs(), |a| *a.get_ref());
+            Some((
+                known,
+                Operand {
+                    name: r.name.get_ref().clone(),
+                    ty,
+                    mods,
+                    default,
+                    align,
+                    doc: r.doc.clone().unwrap_or_default(),
+                    loc: cx.loc(&r.name),
+                },
+            ))
         };
-        let mut mods = SrcMods::default();
-        for m in &r.mods {
-            match m.get_ref().as_str() {
-                "neg" => mods.neg = true,
-                "abs" => mods.abs = true,
-                "not" => mods.not = true,
-                other => cx.err(
-                    "S0103",
-                    m,
-                    format!("unknown source modifier `{other}` (neg, abs, not)"),
-                ),
-            }
-        }
-        if !is_src && mods != SrcMods::default() {
-            cx.err("S0601", d, "a destination cannot have source modifiers");
-        }
-        let default = match r.default.as_ref().map(|d| d.get_ref().as_str()) {
-            None => None,
-            Some("RZ") | Some("PT") | Some("URZ") | Some("UPT") => Some(DefaultValue::Zero),
-            Some("!PT") | Some("!UPT") => Some(DefaultValue::False),
-            Some(other) => {
-                cx.err(
-                    "S0103",
-                    r.default.as_ref().unwrap(),
-                    format!("unknown default `{other}` (RZ, PT, !PT)"),
-                );
-                None
-            }
-        };
-        let align = r.align.as_ref().map_or(ty.regs(), |a| *a.get_ref());
-        Some((
-            known,
-            Operand {
-                name: r.name.get_ref().clone(),
-                ty,
-                mods,
-                default,
-                align,
-                doc: r.doc.clone().unwrap_or_default(),
-                loc: cx.loc(&r.name),
-            },
-        ))
-    };
     let mut dsts = Vec::new();
     for d in &o.dst {
         match operand(cx, d, false) {
