@@ -185,6 +185,13 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
         }
     }
     ops.sort_by(|a, b| a.name.cmp(&b.name));
+    // `wide_imm` was resolved against the unsorted list: re-point it.
+    let sorted: Vec<String> = ops.iter().map(|o| o.name.clone()).collect();
+    for op in &mut ops {
+        if let Some(w) = op.legalize.wide_imm {
+            op.legalize.wide_imm = sorted.iter().position(|n| *n == all_names[w]);
+        }
+    }
     let spec = model::Spec {
         files: files.clone(),
         families,
