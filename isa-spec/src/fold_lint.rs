@@ -879,8 +879,12 @@ fn method_type(name: &str, recv: Ty) -> Ty {
 
 /// Check every fold of `op`.
 pub fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
-    let enums: HashMap<String, Vec<String>> = spec
-        .enums
+    check_op_with(&spec.enums, op, report);
+}
+
+/// [`check_op`] for an op that is not (or not yet) part of a [`Spec`].
+pub fn check_op_with(enums: &[Enum], op: &Op, report: &mut Report) {
+    let enums: HashMap<String, Vec<String>> = enums
         .iter()
         .map(|e| {
             (

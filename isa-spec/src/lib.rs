@@ -200,6 +200,11 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
     };
     lint::run(&spec, &mut report);
     tidy(&files, &mut report);
+    for d in &mut report.diagnostics {
+        if let Some(c) = codes::find(d.code) {
+            d.level = c.level;
+        }
+    }
     if let Ok(text) = std::fs::read_to_string(dir.join("lint.toml")) {
         let id = files.add(shown("lint.toml"), text);
         paths.push(dir.join("lint.toml"));

@@ -629,6 +629,8 @@ pub(crate) fn resolve_op(
         }
     }
     if !ok {
+        // The op is dropped, but its folds can still be checked.
+        crate::fold_lint::check_op_with(names.enums, &op, cx.report);
         return None;
     }
     let wide = o
@@ -1029,6 +1031,28 @@ fn resolve_encoding(
             None => ok = false,
         }
     }
+    // Overlapping op fields would silently replace each other below.
+    for (i, f) in op_fields.iter().enumerate() {
+        if let Some(g) = op_fields[..i]
+            .iter()
+            .find(|g| g.bits.mask() & f.bits.mask() != 0)
+        {
+            cx.report.push(
+                Diagnostic::error(
+                    "S0201",
+                    format!(
+                        "bits {} overlap bits {} in the fields of `{}`",
+                        f.bits.display(),
+                        g.bits.display(),
+                        op.name
+                    ),
+                )
+                .at(f.loc.clone())
+                .also(g.loc.clone(), "overlapped field"),
+            );
+            ok = false;
+        }
+    }
     let mut per_form: BTreeMap<String, Vec<Field>> = BTreeMap::new();
     for (fname, t) in &r.form {
         let mut v = Vec::new();
@@ -1269,6 +1293,7 @@ fn subtract_bits(f: &Field, mask: u128) -> Vec<Field> {
     let mut out = Vec::new();
     let mut value_shift = 0;
     for &(l, h) in &f.bits.ranges {
+        let h = h.min(128);
         let mut b = l;
         while b < h {
             if mask >> b & 1 == 1 {
@@ -1282,7 +1307,10 @@ fn subtract_bits(f: &Field, mask: u128) -> Vec<Field> {
             let target = match f.target {
                 FieldTarget::Fixed(v) => {
                     let off = value_shift + (start - l);
-                    FieldTarget::Fixed((v >> off) & ((1u128 << (b - start)) - 1))
+                    FieldTarget::Fixed(
+                        v.checked_shr(off).unwrap_or(0)
+                            & 1u128.checked_shl(b - start).map_or(u128::MAX, |m| m - 1),
+                    )
                 }
                 ref t => t.clone(),
             };
