@@ -163,7 +163,19 @@ impl Diagnostic {
 
     /// A rustc-like report: the source line with a caret under the span.
     pub fn human(&self, files: &Files) -> String {
-        let mut out = format!("{}[{}]: {}\n", self.level.as_str(), self.code, self.message);
+        self.human_styled(files, false)
+    }
+
+    /// [`Self::human`], with ANSI colour on the header when `color`.
+    pub fn human_styled(&self, files: &Files, color: bool) -> String {
+        let head = format!("{}[{}]", self.level.as_str(), self.code);
+        let head = match (color, self.level) {
+            (false, _) => head,
+            (true, Level::Error) => format!("\x1b[1;31m{head}\x1b[0m\x1b[1m"),
+            (true, Level::Warning) => format!("\x1b[1;33m{head}\x1b[0m\x1b[1m"),
+        };
+        let reset = if color { "\x1b[0m" } else { "" };
+        let mut out = format!("{head}: {}{reset}\n", self.message);
         if let Some(loc) = &self.loc {
             render_snippet(&mut out, files, loc, self.label.as_deref().unwrap_or(""));
         }

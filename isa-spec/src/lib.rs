@@ -5,11 +5,14 @@
 //! and returns the resolved [`model::Spec`] together with every diagnostic
 //! found; nothing here panics on a bad spec.
 
+pub mod codes;
 pub mod diag;
+pub mod fold_lint;
 pub mod lint;
 pub mod model;
 mod resolve;
 pub mod schema;
+pub mod walk;
 
 pub use resolve::{parse_bits, parse_sms};
 
@@ -31,15 +34,19 @@ pub struct Loaded {
     pub paths: Vec<PathBuf>,
 }
 
-fn toml_error(files: &Files, file: diag::FileId, e: &toml::de::Error) -> Diagnostic {
-    let d = Diagnostic::error("S0001", e.message().trim().to_string());
-    match e.span() {
-        Some(span) => d.at(diag::Loc { file, span }),
-        None => {
-            let _ = files;
-            d.at(diag::Loc { file, span: 0..0 })
-        }
+/// Parse one file with [`walk::parse`], moving its problems into `report`.
+/// Returns the value (None when the walk stopped) and the spans of the
+/// values that were replaced by placeholders.
+fn parse_file<T: serde::de::DeserializeOwned>(
+    files: &Files,
+    file: diag::FileId,
+    report: &mut Report,
+) -> Option<T> {
+    let (value, problems) = walk::parse::<T>(&files.get(file).text);
+    for p in problems {
+        report.push(Diagnostic::error(p.code, p.message).at(diag::Loc { file, span: p.span }));
     }
+    value
 }
 
 /// Load and lint the spec in `dir`. `display_prefix` is prepended to file
@@ -96,8 +103,8 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
     let mut presets = Vec::new();
     if let Some(id) = fam_id {
         let text = files.get(id).text.clone();
-        match toml::from_str::<schema::FamiliesFile>(&text) {
-            Ok(ff) => {
+        if let Some(ff) = parse_file::<schema::FamiliesFile>(&files, id, &mut report) {
+            {
                 let mut cx = resolve::Ctx {
                     report: &mut report,
                     file: id,
@@ -110,14 +117,13 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
                     }
                 }
             }
-            Err(e) => report.push(toml_error(&files, id, &e)),
         }
     }
     let mut enums = Vec::new();
     if let Some(id) = enum_id {
         let text = files.get(id).text.clone();
-        match toml::from_str::<schema::EnumsFile>(&text) {
-            Ok(ef) => {
+        if let Some(ef) = parse_file::<schema::EnumsFile>(&files, id, &mut report) {
+            {
                 let mut cx = resolve::Ctx {
                     report: &mut report,
                     file: id,
@@ -127,16 +133,13 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
                     enums.push(resolve::resolve_enum(&mut cx, name, def));
                 }
             }
-            Err(e) => report.push(toml_error(&files, id, &e)),
         }
     }
     // Ops: parse all, resolve all, then cross-op references.
     let mut parsed = Vec::new();
     for &id in &op_ids {
-        let text = files.get(id).text.clone();
-        match toml::from_str::<toml::Spanned<schema::OpFile>>(&text) {
-            Ok(of) => parsed.push((id, of)),
-            Err(e) => report.push(toml_error(&files, id, &e)),
+        if let Some(of) = parse_file::<toml::Spanned<schema::OpFile>>(&files, id, &mut report) {
+            parsed.push((id, of));
         }
     }
     let names = resolve::Names {
@@ -182,6 +185,13 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
         }
     }
     ops.sort_by(|a, b| a.name.cmp(&b.name));
+    // `wide_imm` was resolved against the unsorted list: re-point it.
+    let sorted: Vec<String> = ops.iter().map(|o| o.name.clone()).collect();
+    for op in &mut ops {
+        if let Some(w) = op.legalize.wide_imm {
+            op.legalize.wide_imm = sorted.iter().position(|n| *n == all_names[w]);
+        }
+    }
     let spec = model::Spec {
         files: files.clone(),
         families,
@@ -189,11 +199,120 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
         ops,
     };
     lint::run(&spec, &mut report);
+    tidy(&files, &mut report);
+    for d in &mut report.diagnostics {
+        if let Some(c) = codes::find(d.code) {
+            d.level = c.level;
+        }
+    }
+    if let Ok(text) = std::fs::read_to_string(dir.join("lint.toml")) {
+        let id = files.add(shown("lint.toml"), text);
+        paths.push(dir.join("lint.toml"));
+        apply_levels(&files, id, &mut report);
+    }
     report.sort();
+    let spec = model::Spec {
+        files: files.clone(),
+        ..spec
+    };
     Loaded {
         spec: Some(spec),
         files,
         report,
         paths,
+    }
+}
+
+/// Drop follow-on noise: syntax errors on the lines right after another
+/// syntax error of the same file (one mistake often derails the parser for
+/// a few lines), and diagnostics inside a value that the schema walk
+/// already reported and replaced with a placeholder.
+fn tidy(files: &Files, report: &mut Report) {
+    report.sort();
+    let mut keep = Vec::new();
+    let mut last_syntax: Option<(diag::FileId, usize)> = None;
+    let mut replaced: Vec<diag::Loc> = Vec::new();
+    for d in &report.diagnostics {
+        if d.code == "S0003"
+            && let Some(l) = &d.loc
+        {
+            replaced.push(l.clone());
+        }
+    }
+    for d in std::mem::take(&mut report.diagnostics) {
+        let Some(loc) = d.loc.clone() else {
+            keep.push(d);
+            continue;
+        };
+        if d.code == "S0001" {
+            let line = files.get(loc.file).line_col(loc.span.start).0;
+            let follow = matches!(last_syntax, Some((f, l)) if f == loc.file && line <= l + 1);
+            last_syntax = Some((loc.file, line));
+            if follow {
+                continue;
+            }
+        } else if !d.code.starts_with("S000")
+            && replaced.iter().any(|r| {
+                r.file == loc.file && r.span.start <= loc.span.start && loc.span.end <= r.span.end
+            })
+        {
+            continue;
+        }
+        keep.push(d);
+    }
+    report.diagnostics = keep;
+}
+
+/// `lint.toml` in the spec directory: `[levels] S1201 = "error"` (or
+/// `"warning"`, `"allow"`) overrides a code's level.
+fn apply_levels(files: &Files, id: diag::FileId, report: &mut Report) {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct LintFile {
+        #[serde(default)]
+        levels: std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
+    }
+    let Some(cfg) = parse_file::<LintFile>(files, id, report) else {
+        return;
+    };
+    for (code, level) in &cfg.levels {
+        let at = |s: &toml::Spanned<String>| diag::Loc {
+            file: id,
+            span: s.span(),
+        };
+        if codes::find(code.get_ref()).is_none() {
+            report.push(
+                Diagnostic::error("S0004", format!("unknown lint code `{}`", code.get_ref()))
+                    .at(at(code)),
+            );
+            continue;
+        }
+        let new = match level.get_ref().as_str() {
+            "error" | "deny" => Some(diag::Level::Error),
+            "warning" | "warn" => Some(diag::Level::Warning),
+            "allow" => None,
+            other => {
+                report.push(
+                    Diagnostic::error(
+                        "S0004",
+                        format!("unknown level `{other}` (error, warning, allow)"),
+                    )
+                    .at(at(level)),
+                );
+                continue;
+            }
+        };
+        report.diagnostics.retain_mut(|d| {
+            if d.code != code.get_ref() {
+                return true;
+            }
+            match new {
+                Some(l) => {
+                    d.level = l;
+                    true
+                }
+                None => false,
+            }
+        });
     }
 }

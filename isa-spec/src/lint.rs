@@ -8,8 +8,14 @@ use crate::model::*;
 pub fn run(spec: &Spec, report: &mut Report) {
     for op in &spec.ops {
         check_op(spec, op, report);
+        crate::fold_lint::check_op(spec, op, report);
+        check_constraints(spec, op, report);
+        check_legalize_gaps(spec, op, report);
+        check_sms(spec, op, report);
+        check_suffixes(spec, op, report);
     }
     check_ambiguity(spec, report);
+    check_asm_clash(spec, report);
 }
 
 fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
@@ -290,4 +296,449 @@ fn bit_list(mask: u128) -> String {
         }
     }
     out.join(", ")
+}
+
+/// Legalization constraints: S0703, S0705, S0706, S0707.
+pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
+    let lloc = op.legalize.loc.clone().unwrap_or_else(|| op.loc.clone());
+    for &(x, y) in &op.legalize.commutative {
+        let (a, b) = (&op.srcs[x], &op.srcs[y]);
+        if a.ty != b.ty || a.mods != b.mods {
+            report.push(
+                Diagnostic::error(
+                    "S0703",
+                    format!(
+                        "commutative sources `{}` ({}) and `{}` ({}) of `{}` differ in type or source modifiers",
+                        a.name,
+                        a.ty.name(),
+                        b.name,
+                        b.ty.name(),
+                        op.name
+                    ),
+                )
+                .at(lloc.clone())
+                .also(b.loc.clone(), "declared here"),
+            );
+        }
+    }
+    if let Some(m) = op.legalize.swap_flips {
+        let md = &op.modifiers[m];
+        let ok = matches!(md.ty, ModType::Enum(e) if spec.enums[e].flip.is_some());
+        if !ok {
+            report.push(
+                Diagnostic::error(
+                    "S0705",
+                    format!(
+                        "swap_flips names `{}`, which is not an enum modifier with a `flip` table",
+                        md.name
+                    ),
+                )
+                .at(lloc.clone())
+                .also(md.loc.clone(), "declared here")
+                .help("give the enum a `flip` table in enums.toml, or drop swap_flips"),
+            );
+        }
+    }
+    for o in op.dsts.iter().chain(&op.srcs) {
+        let bad = if o.ty.is_pred() && o.align > 1 {
+            Some("a predicate has no register alignment")
+        } else if !o.align.is_power_of_two() {
+            Some("alignment must be a power of two")
+        } else if o.align < o.ty.regs() {
+            Some("alignment below the register count of the type")
+        } else {
+            None
+        };
+        if let Some(why) = bad {
+            report.push(
+                Diagnostic::error(
+                    "S0706",
+                    format!("operand `{}` has align = {}: {why}", o.name, o.align),
+                )
+                .at(o.loc.clone()),
+            );
+        }
+    }
+    if let Some(w) = op.legalize.wide_imm
+        && let Some(wide) = spec.ops.get(w)
+    {
+        for s in &op.srcs {
+            match wide.src(&s.name) {
+                None => report.push(
+                    Diagnostic::error(
+                        "S0707",
+                        format!(
+                            "wide_imm op `{}` has no source `{}` of `{}`",
+                            wide.name, s.name, op.name
+                        ),
+                    )
+                    .at(lloc.clone()),
+                ),
+                Some(j) => {
+                    let ws = &wide.srcs[j];
+                    let (mine, theirs) = (imm_width(op, op.src(&s.name)), imm_width(wide, Some(j)));
+                    if ws.ty.is_float() != s.ty.is_float() || ws.ty.regs() != s.ty.regs() {
+                        report.push(
+                            Diagnostic::error(
+                                "S0707",
+                                format!(
+                                    "source `{}` is {} in `{}` but {} in wide_imm op `{}`",
+                                    s.name,
+                                    s.ty.name(),
+                                    op.name,
+                                    ws.ty.name(),
+                                    wide.name
+                                ),
+                            )
+                            .at(lloc.clone()),
+                        );
+                    } else if mine > 0 && theirs > 0 && theirs <= mine {
+                        report.push(
+                            Diagnostic::error(
+                                "S0707",
+                                format!(
+                                    "the immediate of `{}` in wide_imm op `{}` holds {theirs} bits, no more than the {mine} of `{}`",
+                                    s.name, wide.name, op.name
+                                ),
+                            )
+                            .at(lloc.clone()),
+                        );
+                    }
+                }
+            }
+        }
+        for m in &op.modifiers {
+            if wide.modifier(&m.name).is_none() {
+                report.push(
+                    Diagnostic::error(
+                        "S0707",
+                        format!(
+                            "wide_imm op `{}` has no modifier `{}` of `{}`",
+                            wide.name, m.name, op.name
+                        ),
+                    )
+                    .at(lloc.clone()),
+                );
+            }
+        }
+        let any_imm = wide
+            .encodings
+            .iter()
+            .flat_map(|e| &e.forms)
+            .any(|f| f.src_kinds.contains(&Some(SlotKindClass::Imm)));
+        if !any_imm {
+            report.push(
+                Diagnostic::error(
+                    "S0707",
+                    format!("wide_imm op `{}` has no immediate form", wide.name),
+                )
+                .at(lloc.clone()),
+            );
+        }
+    }
+}
+
+/// Widest immediate (value bits) for source `i` over all forms.
+fn imm_width(op: &Op, i: Option<usize>) -> u32 {
+    let Some(i) = i else { return 0 };
+    op.encodings
+        .iter()
+        .flat_map(|e| &e.forms)
+        .map(|f| {
+            f.fields
+                .iter()
+                .filter_map(|x| match x.target {
+                    FieldTarget::SrcImm { idx, packing } if idx == i => {
+                        Some(x.bits.width() + packing.shift)
+                    }
+                    _ => None,
+                })
+                .sum::<u32>()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// S0801: an operand kind the IR can hold in a source slot that no form of
+/// the op accepts and no rewrite reaches (swap with a commutative partner,
+/// copy to a register, the wide-immediate op).
+pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
+    let mut gaps: Vec<(usize, SlotKindClass, Vec<u32>)> = Vec::new();
+    for enc in &op.encodings {
+        let fam = &spec.families[enc.family];
+        for &sm in &enc.sms {
+            let forms: Vec<&Form> = op
+                .encodings
+                .iter()
+                .filter(|e| e.family == enc.family)
+                .flat_map(|e| &e.forms)
+                .filter(|f| f.sms.contains(&sm))
+                .collect();
+            let direct =
+                |k: SlotKindClass, i: usize| forms.iter().any(|f| f.src_kinds[i] == Some(k));
+            for (i, s) in op.srcs.iter().enumerate() {
+                if forms.iter().all(|f| f.src_kinds[i].is_none()) {
+                    continue;
+                }
+                let (reg, kinds): (SlotKindClass, Vec<SlotKindClass>) = if s.ty.is_pred() {
+                    let mut k = vec![SlotKindClass::Pred];
+                    if fam.ugpr_max(sm).is_some() {
+                        k.push(SlotKindClass::Upred);
+                    }
+                    (SlotKindClass::Pred, k)
+                } else {
+                    let mut k = vec![SlotKindClass::Gpr, SlotKindClass::Imm, SlotKindClass::Cbuf];
+                    if fam.ugpr_max(sm).is_some() {
+                        k.push(SlotKindClass::Ugpr);
+                    }
+                    (SlotKindClass::Gpr, k)
+                };
+                if direct(reg, i) {
+                    continue;
+                }
+                for k in kinds {
+                    if direct(k, i) {
+                        continue;
+                    }
+                    let swap = op
+                        .legalize
+                        .commutative
+                        .iter()
+                        .any(|&(x, y)| (x == i && direct(k, y)) || (y == i && direct(k, x)));
+                    let wide = k == SlotKindClass::Imm
+                        && op
+                            .legalize
+                            .wide_imm
+                            .and_then(|w| spec.ops.get(w))
+                            .is_some_and(|w| {
+                                w.src(&s.name).is_some_and(|j| {
+                                    w.encodings.iter().flat_map(|e| &e.forms).any(|f| {
+                                        f.sms.contains(&sm)
+                                            && f.src_kinds[j] == Some(SlotKindClass::Imm)
+                                    })
+                                })
+                            });
+                    if swap || wide {
+                        continue;
+                    }
+                    match gaps.iter_mut().find(|(gi, gk, _)| *gi == i && *gk == k) {
+                        Some(g) => g.2.push(sm),
+                        None => gaps.push((i, k, vec![sm])),
+                    }
+                }
+            }
+        }
+    }
+    for (i, k, mut sms) in gaps {
+        sms.sort_unstable();
+        sms.dedup();
+        let s = &op.srcs[i];
+        report.push(
+            Diagnostic::warning(
+                "S0801",
+                format!(
+                    "source `{}` of `{}` cannot take a {} value on SM {}: no form accepts it, and no swap, register copy or wide form reaches it",
+                    s.name,
+                    op.name,
+                    k.name(),
+                    sms.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .at(s.loc.clone())
+            .help("add a form with a register in this slot, or a commutative pair"),
+        );
+    }
+}
+
+/// SM ranges: S1002 (two encodings of one op on one SM), S1004 (gaps).
+pub(crate) fn check_sms(spec: &Spec, op: &Op, report: &mut Report) {
+    for (i, a) in op.encodings.iter().enumerate() {
+        for b in &op.encodings[..i] {
+            let both: Vec<String> = a
+                .sms
+                .iter()
+                .filter(|s| b.sms.contains(s))
+                .map(u32::to_string)
+                .collect();
+            if !both.is_empty() {
+                report.push(
+                    Diagnostic::error(
+                        "S1002",
+                        format!(
+                            "two encodings of `{}` cover SM {}",
+                            op.name,
+                            both.join(", ")
+                        ),
+                    )
+                    .at(a.loc.clone())
+                    .also(b.loc.clone(), "other encoding")
+                    .help("limit one of them with `sms = \"...\"`"),
+                );
+            }
+        }
+    }
+    let sms = op.sms();
+    for fam in &spec.families {
+        let have: Vec<u32> = fam
+            .sms
+            .iter()
+            .copied()
+            .filter(|s| sms.contains(s))
+            .collect();
+        let (Some(&lo), Some(&hi)) = (have.first(), have.last()) else {
+            continue;
+        };
+        let missing: Vec<String> = fam
+            .sms
+            .iter()
+            .filter(|&&s| s > lo && s < hi && !have.contains(&s))
+            .map(u32::to_string)
+            .collect();
+        if !missing.is_empty() {
+            report.push(
+                Diagnostic::warning(
+                    "S1004",
+                    format!(
+                        "`{}` has encodings for SM {lo} and SM {hi} of {} but not for SM {}",
+                        op.name,
+                        fam.name,
+                        missing.join(", ")
+                    ),
+                )
+                .at(op.loc.clone()),
+            );
+        }
+    }
+}
+
+/// The texts one suffix modifier can print, in value order.
+fn suffix_texts(spec: &Spec, m: &Modifier) -> Option<Vec<String>> {
+    match m.ty {
+        ModType::Bool => Some(vec![String::new(), m.text.clone()]),
+        ModType::Enum(e) => Some(
+            spec.enums[e]
+                .values
+                .iter()
+                .map(|v| v.text.clone())
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// S1103: two values of one suffix modifier print the same text.
+pub(crate) fn check_suffixes(spec: &Spec, op: &Op, report: &mut Report) {
+    let mut seen = Vec::new();
+    let all = std::iter::once(&op.asm).chain(op.asm.variants.iter().map(|(_, a)| a));
+    for asm in all {
+        for &mi in &asm.suffixes {
+            if seen.contains(&mi) {
+                continue;
+            }
+            seen.push(mi);
+            let m = &op.modifiers[mi];
+            let Some(texts) = suffix_texts(spec, m) else {
+                continue;
+            };
+            for (a, t) in texts.iter().enumerate() {
+                if let Some(b) = texts[..a].iter().position(|u| u == t) {
+                    let (na, nb) = match m.ty {
+                        ModType::Enum(e) => (
+                            spec.enums[e].values[a].name.clone(),
+                            spec.enums[e].values[b].name.clone(),
+                        ),
+                        _ => ("true".into(), "false".into()),
+                    };
+                    report.push(
+                        Diagnostic::error(
+                            "S1103",
+                            format!(
+                                "suffix modifier `{}` prints `{t}` for both `{nb}` and `{na}`; the assembler cannot tell them apart",
+                                m.name
+                            ),
+                        )
+                        .at(m.loc.clone()),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The syntax an op uses on `sm`.
+fn asm_at(op: &Op, sm: u32) -> &Asm {
+    op.asm
+        .variants
+        .iter()
+        .find(|(s, _)| s.contains(&sm))
+        .map_or(&op.asm, |(_, a)| a)
+}
+
+fn suffix_set(spec: &Spec, op: &Op, asm: &Asm) -> Vec<String> {
+    let mut out = vec![String::new()];
+    for &mi in &asm.suffixes {
+        let Some(texts) = suffix_texts(spec, &op.modifiers[mi]) else {
+            continue;
+        };
+        let mut next = Vec::new();
+        for o in &out {
+            for t in &texts {
+                next.push(format!("{o}{t}"));
+            }
+        }
+        next.sort();
+        next.dedup();
+        next.truncate(4096);
+        out = next;
+    }
+    out
+}
+
+/// S1104: two ops that print the same text on one SM.
+pub(crate) fn check_asm_clash(spec: &Spec, report: &mut Report) {
+    for (i, a) in spec.ops.iter().enumerate() {
+        let asms = a.sms();
+        for b in &spec.ops[..i] {
+            let bsms = b.sms();
+            let Some(&sm) = asms.iter().find(|s| bsms.contains(s)) else {
+                continue;
+            };
+            let (x, y) = (asm_at(a, sm), asm_at(b, sm));
+            if x.mnemonic != y.mnemonic {
+                continue;
+            }
+            let count = |s: &Asm| {
+                let max = s.operands.len();
+                let min = s
+                    .operands
+                    .iter()
+                    .filter(|o| o.cond == AsmCond::Always)
+                    .count();
+                (min, max)
+            };
+            let ((amin, amax), (bmin, bmax)) = (count(x), count(y));
+            if amax < bmin || bmax < amin {
+                continue;
+            }
+            let sb = suffix_set(spec, b, y);
+            let Some(text) = suffix_set(spec, a, x).into_iter().find(|t| sb.contains(t)) else {
+                continue;
+            };
+            report.push(
+                Diagnostic::error(
+                    "S1104",
+                    format!(
+                        "`{}` and `{}` can both print `{}{text}` with {} operands on SM {sm}",
+                        a.name,
+                        b.name,
+                        x.mnemonic,
+                        amin.max(bmin)
+                    ),
+                )
+                .at(x.loc.clone())
+                .also(y.loc.clone(), "other op")
+                .help("give one of them a distinguishing suffix, or an [[alias]]"),
+            );
+        }
+    }
 }

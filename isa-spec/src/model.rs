@@ -329,7 +329,8 @@ impl Bits {
     pub fn mask(&self) -> u128 {
         let mut m = 0u128;
         for &(l, h) in &self.ranges {
-            for b in l..h {
+            // Bits past 127 (a spec error, S0101) are ignored, not a panic.
+            for b in l..h.min(128) {
                 m |= 1u128 << b;
             }
         }
@@ -341,8 +342,10 @@ impl Bits {
         let mut shift = 0;
         for &(l, h) in &self.ranges {
             let w = h - l;
-            let part = (value >> shift) & ((1u128 << w) - 1);
-            out |= part << l;
+            if l < 128 && shift < 128 {
+                let part = (value >> shift) & 1u128.checked_shl(w).map_or(u128::MAX, |m| m - 1);
+                out |= part << l;
+            }
             shift += w;
         }
         out
@@ -409,7 +412,10 @@ pub struct ImmPacking {
 pub enum CbufPart {
     Index,
     /// Byte offset divided by `scale`; `signed`: two's complement.
-    Offset { scale: u32, signed: bool },
+    Offset {
+        scale: u32,
+        signed: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -323,70 +323,85 @@ pub(crate) fn resolve_op(
 ) -> Option<(Op, Option<S<String>>)> {
     let o = f.get_ref();
     let mut ok = true;
-    let operand = |cx: &mut Ctx, d: &S<schema::OperandDef>, is_src: bool| -> Option<Operand> {
-        let r = d.get_ref();
-        let Some(ty) = ValueType::parse(r.ty.get_ref()) else {
-            cx.err(
-                "S0103",
-                &r.ty,
-                format!(
-                    "unknown value type `{}` (u32, i32, b32, f32, u64, i64, f64, pred)",
-                    r.ty.get_ref()
-                ),
-            );
-            return None;
-        };
-        let mut mods = SrcMods::default();
-        for m in &r.mods {
-            match m.get_ref().as_str() {
-                "neg" => mods.neg = true,
-                "abs" => mods.abs = true,
-                "not" => mods.not = true,
-                other => cx.err(
-                    "S0103",
-                    m,
-                    format!("unknown source modifier `{other}` (neg, abs, not)"),
-                ),
+    let operand =
+        |cx: &mut Ctx, d: &S<schema::OperandDef>, is_src: bool| -> Option<(bool, Operand)> {
+            let r = d.get_ref();
+            // An unknown type still declares the name (so later references to
+            // it do not cascade); the op is dropped at the end.
+            let (ty, known) = match ValueType::parse(r.ty.get_ref()) {
+                Some(t) => (t, true),
+                None => {
+                    cx.err(
+                        "S0103",
+                        &r.ty,
+                        format!(
+                            "unknown value type `{}` (u32, i32, b32, f32, u64, i64, f64, pred)",
+                            r.ty.get_ref()
+                        ),
+                    );
+                    (ValueType::U32, false)
+                }
+            };
+            let mut mods = SrcMods::default();
+            for m in &r.mods {
+                match m.get_ref().as_str() {
+                    "neg" => mods.neg = true,
+                    "abs" => mods.abs = true,
+                    "not" => mods.not = true,
+                    other => cx.err(
+                        "S0103",
+                        m,
+                        format!("unknown source modifier `{other}` (neg, abs, not)"),
+                    ),
+                }
             }
-        }
-        if !is_src && mods != SrcMods::default() {
-            cx.err("S0601", d, "a destination cannot have source modifiers");
-        }
-        let default = match r.default.as_ref().map(|d| d.get_ref().as_str()) {
-            None => None,
-            Some("RZ") | Some("PT") | Some("URZ") | Some("UPT") => Some(DefaultValue::Zero),
-            Some("!PT") | Some("!UPT") => Some(DefaultValue::False),
-            Some(other) => {
-                cx.err(
-                    "S0103",
-                    r.default.as_ref().unwrap(),
-                    format!("unknown default `{other}` (RZ, PT, !PT)"),
-                );
-                None
+            if !is_src && mods != SrcMods::default() {
+                cx.err("S0601", d, "a destination cannot have source modifiers");
             }
+            let default = match r.default.as_ref().map(|d| d.get_ref().as_str()) {
+                None => None,
+                Some("RZ") | Some("PT") | Some("URZ") | Some("UPT") => Some(DefaultValue::Zero),
+                Some("!PT") | Some("!UPT") => Some(DefaultValue::False),
+                Some(other) => {
+                    cx.err(
+                        "S0103",
+                        r.default.as_ref().unwrap(),
+                        format!("unknown default `{other}` (RZ, PT, !PT)"),
+                    );
+                    None
+                }
+            };
+            let align = r.align.as_ref().map_or(ty.regs(), |a| *a.get_ref());
+            Some((
+                known,
+                Operand {
+                    name: r.name.get_ref().clone(),
+                    ty,
+                    mods,
+                    default,
+                    align,
+                    doc: r.doc.clone().unwrap_or_default(),
+                    loc: cx.loc(&r.name),
+                },
+            ))
         };
-        let align = r.align.as_ref().map_or(ty.regs(), |a| *a.get_ref());
-        Some(Operand {
-            name: r.name.get_ref().clone(),
-            ty,
-            mods,
-            default,
-            align,
-            doc: r.doc.clone().unwrap_or_default(),
-            loc: cx.loc(&r.name),
-        })
-    };
     let mut dsts = Vec::new();
     for d in &o.dst {
         match operand(cx, d, false) {
-            Some(x) => dsts.push(x),
+            Some((known, x)) => {
+                ok &= known;
+                dsts.push(x);
+            }
             None => ok = false,
         }
     }
     let mut srcs = Vec::new();
     for d in &o.src {
         match operand(cx, d, true) {
-            Some(x) => srcs.push(x),
+            Some((known, x)) => {
+                ok &= known;
+                srcs.push(x);
+            }
             None => ok = false,
         }
     }
@@ -636,6 +651,8 @@ pub(crate) fn resolve_op(
         }
     }
     if !ok {
+        // The op is dropped, but its folds can still be checked.
+        crate::fold_lint::check_op_with(names.enums, &op, cx.report);
         return None;
     }
     let wide = o
@@ -1058,6 +1075,28 @@ fn resolve_encoding(
             None => ok = false,
         }
     }
+    // Overlapping op fields would silently replace each other below.
+    for (i, f) in op_fields.iter().enumerate() {
+        if let Some(g) = op_fields[..i]
+            .iter()
+            .find(|g| g.bits.mask() & f.bits.mask() != 0)
+        {
+            cx.report.push(
+                Diagnostic::error(
+                    "S0201",
+                    format!(
+                        "bits {} overlap bits {} in the fields of `{}`",
+                        f.bits.display(),
+                        g.bits.display(),
+                        op.name
+                    ),
+                )
+                .at(f.loc.clone())
+                .also(g.loc.clone(), "overlapped field"),
+            );
+            ok = false;
+        }
+    }
     let mut per_form: BTreeMap<String, Vec<Field>> = BTreeMap::new();
     for (fname, t) in &r.form {
         let mut v = Vec::new();
@@ -1306,6 +1345,7 @@ fn subtract_bits(f: &Field, mask: u128) -> Vec<Field> {
     let mut out = Vec::new();
     let mut value_shift = 0;
     for &(l, h) in &f.bits.ranges {
+        let h = h.min(128);
         let mut b = l;
         while b < h {
             if mask >> b & 1 == 1 {
@@ -1319,7 +1359,10 @@ fn subtract_bits(f: &Field, mask: u128) -> Vec<Field> {
             let target = match f.target {
                 FieldTarget::Fixed(v) => {
                     let off = value_shift + (start - l);
-                    FieldTarget::Fixed((v >> off) & ((1u128 << (b - start)) - 1))
+                    FieldTarget::Fixed(
+                        v.checked_shr(off).unwrap_or(0)
+                            & 1u128.checked_shl(b - start).map_or(u128::MAX, |m| m - 1),
+                    )
                 }
                 ref t => t.clone(),
             };

@@ -79,12 +79,17 @@ pub fn run(dir: Option<&Path>, format: &str, deny_warnings: bool) -> ExitCode {
         return ExitCode::from(2);
     }
     let files = &loaded.files;
+    let color = {
+        use std::io::IsTerminal;
+        std::env::var_os("NO_COLOR").is_none()
+            && (std::env::var_os("CLICOLOR_FORCE").is_some() || std::io::stdout().is_terminal())
+    };
     for d in &loaded.report.diagnostics {
         let text = match format {
             "short" => d.short(files),
             "json" => json(d, files),
             "github" => github(d, files),
-            _ => d.human(files),
+            _ => d.human_styled(files, color),
         };
         println!("{text}");
     }

@@ -1,0 +1,191 @@
+//! Lint UI tests. Each directory under `tests/fixtures/{pass,fail}/` is a
+//! spec (or part of one: `families.toml` and `enums.toml` default to the
+//! real spec's). A `fail` fixture's diagnostics, in short format, must equal
+//! its `expected.txt`; a `pass` fixture must have none. Bless new output with
+//! `ISA_LINT_BLESS=1 cargo test -p isa-spec --test lint_fixtures`.
+
+use std::path::{Path, PathBuf};
+
+static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn fixtures(kind: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(kind);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Copy the fixture into a scratch spec directory, adding the real
+/// families.toml and enums.toml when it has none, and lint it.
+fn lint(fixture: &Path) -> (String, usize) {
+    let name = fixture.file_name().unwrap().to_string_lossy().into_owned();
+    let kind = fixture
+        .parent()
+        .and_then(|p| p.file_name())
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let tmp = std::env::temp_dir()
+        .join(format!(
+            "isa-spec-fixtures-{}-{}",
+            std::process::id(),
+            RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ))
+        .join(&kind)
+        .join(&name);
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(tmp.join("ops")).unwrap();
+    let real = isa_spec::default_spec_dir();
+    for f in ["families.toml", "enums.toml"] {
+        let src = if fixture.join(f).exists() {
+            fixture.join(f)
+        } else {
+            real.join(f)
+        };
+        std::fs::copy(src, tmp.join(f)).unwrap();
+    }
+    if fixture.join("lint.toml").exists() {
+        std::fs::copy(fixture.join("lint.toml"), tmp.join("lint.toml")).unwrap();
+    }
+    if let Ok(rd) = std::fs::read_dir(fixture.join("ops")) {
+        for e in rd.flatten() {
+            std::fs::copy(e.path(), tmp.join("ops").join(e.file_name())).unwrap();
+        }
+    }
+    let loaded = isa_spec::load(&tmp, &format!("{kind}/{name}"));
+    let mut out = String::new();
+    for d in &loaded.report.diagnostics {
+        out.push_str(&d.short(&loaded.files));
+        out.push('\n');
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    (out, loaded.report.diagnostics.len())
+}
+
+#[test]
+fn fail_fixtures_match_their_snapshots() {
+    let bless = std::env::var_os("ISA_LINT_BLESS").is_some();
+    let mut bad = Vec::new();
+    for f in fixtures("fail") {
+        let (got, n) = lint(&f);
+        let snap = f.join("expected.txt");
+        if bless {
+            std::fs::write(&snap, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&snap).unwrap_or_default();
+        if n == 0 {
+            bad.push(format!("{}: no diagnostics", f.display()));
+        } else if got != want.replace("\r\n", "\n") {
+            bad.push(format!(
+                "{}:\n--- expected\n{want}--- got\n{got}",
+                f.display()
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{}\n(bless with ISA_LINT_BLESS=1)",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn every_fail_fixture_is_named_for_a_code_it_reports() {
+    for f in fixtures("fail") {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let code = name.split('-').next().unwrap().to_uppercase();
+        if !code.starts_with('S') {
+            continue;
+        }
+        let (got, _) = lint(&f);
+        assert!(
+            got.contains(&format!("[{code}]")),
+            "{name} does not report {code}:\n{got}"
+        );
+    }
+}
+
+#[test]
+fn pass_fixtures_are_clean() {
+    for f in fixtures("pass") {
+        let (got, n) = lint(&f);
+        assert_eq!(n, 0, "{}:\n{got}", f.display());
+    }
+}
+
+#[test]
+fn ten_mistakes_in_three_files_in_one_run() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fail/many-ten-mistakes");
+    let (got, n) = lint(&f);
+    assert_eq!(n, 10, "{got}");
+    let files: std::collections::BTreeSet<&str> =
+        got.lines().filter_map(|l| l.split(':').next()).collect();
+    assert_eq!(files.len(), 3, "{got}");
+}
+
+#[test]
+fn real_spec_lints_without_errors() {
+    let loaded = isa_spec::load(&isa_spec::default_spec_dir(), "isa-spec/spec");
+    let errors: Vec<String> = loaded
+        .report
+        .diagnostics
+        .iter()
+        .filter(|d| d.level == isa_spec::diag::Level::Error)
+        .map(|d| d.short(&loaded.files))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn readme_lists_every_code() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    for c in isa_spec::codes::CODES {
+        let row = format!("| {} | {} |", c.code, c.level.as_str());
+        assert!(readme.contains(&row), "README.md lacks the row `{row} ...`");
+    }
+}
+
+#[test]
+fn fold_helper_allow_list_matches_fold_fns() {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../nak/src/fold_fns.rs"),
+    )
+    .unwrap();
+    let mut fns: Vec<&str> = src
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("pub fn "))
+        .filter_map(|l| l.split('(').next())
+        .collect();
+    fns.sort_unstable();
+    let mut helpers = isa_spec::fold_lint::HELPERS.to_vec();
+    helpers.sort_unstable();
+    assert_eq!(fns, helpers, "update fold_lint::HELPERS");
+}
+
+#[test]
+fn every_code_emitted_is_registered() {
+    for kind in ["fail", "pass"] {
+        for f in fixtures(kind) {
+            let (got, _) = lint(&f);
+            for l in got.lines() {
+                let code = l
+                    .split('[')
+                    .nth(1)
+                    .and_then(|s| s.split(']').next())
+                    .unwrap();
+                assert!(
+                    isa_spec::codes::find(code).is_some(),
+                    "{code} not in codes.rs"
+                );
+            }
+        }
+    }
+}
