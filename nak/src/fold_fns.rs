@@ -7,7 +7,9 @@ pub fn shift_amount(s: u32, bits: u32, wrap: bool) -> u32 {
 }
 
 use crate::fold::FoldError;
-use crate::isa::{CvtFtype32, CvtFtypeShown32, CvtItype32, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Setop};
+use crate::isa::{
+    CvtFtype32, CvtFtypeShown32, CvtItype32, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Setop,
+};
 
 /// The canonical NaN the float units return.
 pub const CANONICAL_NAN_F32: u32 = 0x7fff_ffff;
@@ -351,7 +353,13 @@ pub fn round_to_format(x: f64, ebits: u32, mbits: u32, rnd: Rnd) -> u32 {
             Rnd::Rm => neg,
             Rnd::Rp => !neg,
         };
-        let m = if e + bias - 1 < 0 { 0 } else if to_inf { inf } else { inf - 1 };
+        let m = if e + bias - 1 < 0 {
+            0
+        } else if to_inf {
+            inf
+        } else {
+            inf - 1
+        };
         return (sign | m) as u32;
     }
     (sign | mag) as u32
@@ -388,7 +396,11 @@ fn cvt_dst_bits(x: f64, t: CvtFtype32, rnd: Rnd, ftz: bool) -> u32 {
     match t {
         CvtFtype32::F32 => {
             let r = round_to_format(x, 8, 23, rnd);
-            if ftz { ftz_f32(f32::from_bits(r)).to_bits() } else { r }
+            if ftz {
+                ftz_f32(f32::from_bits(r)).to_bits()
+            } else {
+                r
+            }
         }
         CvtFtype32::F16 => round_to_format(x, 5, 10, rnd),
         CvtFtype32::Bf16 => round_to_format(x, 8, 7, rnd),
@@ -409,13 +421,24 @@ fn itype_value(b: u32, t: CvtItype32) -> f64 {
 /// I2F (32-bit opcode): the low byte/half/word of `b` (the .B/.H byte
 /// select is not modelled) as integer type `st`, rounded to `dt` in `rnd`.
 pub fn i2f_f32(b: u32, st: CvtItype32, dt: CvtFtype32, rnd: Rnd) -> Result<f32, FoldError> {
-    Ok(f32::from_bits(cvt_dst_bits(itype_value(b, st), dt, rnd, false)))
+    Ok(f32::from_bits(cvt_dst_bits(
+        itype_value(b, st),
+        dt,
+        rnd,
+        false,
+    )))
 }
 
 /// F2I (32-bit opcode): round to an integer in `rnd`, then saturate to the
 /// range of `dt`; NaN gives 0 (the default of the QMD's F2I NaN setting).
 /// 8- and 16-bit results are sign- or zero-extended to 32 bits.
-pub fn f2i_u32(b: f32, st: CvtFtype32, dt: CvtItype32, rnd: F2iRnd, ftz: bool) -> Result<u32, FoldError> {
+pub fn f2i_u32(
+    b: f32,
+    st: CvtFtype32,
+    dt: CvtItype32,
+    rnd: F2iRnd,
+    ftz: bool,
+) -> Result<u32, FoldError> {
     let x = cvt_src_f64(b.to_bits(), st, ftz);
     if x.is_nan() {
         return Ok(0);
@@ -424,7 +447,11 @@ pub fn f2i_u32(b: f32, st: CvtFtype32, dt: CvtItype32, rnd: F2iRnd, ftz: bool) -
         F2iRnd::Rn => {
             let f = x.floor();
             let d = x - f;
-            if d > 0.5 || (d == 0.5 && f % 2.0 != 0.0) { f + 1.0 } else { f }
+            if d > 0.5 || (d == 0.5 && f % 2.0 != 0.0) {
+                f + 1.0
+            } else {
+                f
+            }
         }
         F2iRnd::Floor => x.floor(),
         F2iRnd::Ceil => x.ceil(),
@@ -439,13 +466,23 @@ pub fn f2i_u32(b: f32, st: CvtFtype32, dt: CvtItype32, rnd: F2iRnd, ftz: bool) -
         CvtItype32::U8 => (0.0, u8::MAX as f64),
     };
     let v = r.clamp(lo, hi);
-    Ok(if lo < 0.0 { v as i64 as u32 } else { v as u64 as u32 })
+    Ok(if lo < 0.0 {
+        v as i64 as u32
+    } else {
+        v as u64 as u32
+    })
 }
 
 /// F2F (32-bit opcode): F32/F16/BF16 to F32/F16/BF16, rounded in `rnd`;
 /// FTZ flushes F32 denormal inputs and results. NaN gives the canonical
 /// NaN of the result type.
-pub fn f2f_f32(b: f32, st: CvtFtypeShown32, dt: CvtFtypeShown32, rnd: Rnd, ftz: bool) -> Result<f32, FoldError> {
+pub fn f2f_f32(
+    b: f32,
+    st: CvtFtypeShown32,
+    dt: CvtFtypeShown32,
+    rnd: Rnd,
+    ftz: bool,
+) -> Result<f32, FoldError> {
     let t = |t: CvtFtypeShown32| match t {
         CvtFtypeShown32::F32 => CvtFtype32::F32,
         CvtFtypeShown32::F16 => CvtFtype32::F16,
