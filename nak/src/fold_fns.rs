@@ -7,7 +7,9 @@ pub fn shift_amount(s: u32, bits: u32, wrap: bool) -> u32 {
 }
 
 use crate::fold::FoldError;
-use crate::isa::{Fcmp, MufuFmt, MufuOp, Rnd, Setop};
+use crate::isa::{
+    CvtFtype32, CvtFtypeShown32, CvtItype32, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Setop,
+};
 
 /// The canonical NaN the float units return.
 pub const CANONICAL_NAN_F32: u32 = 0x7fff_ffff;
@@ -296,4 +298,196 @@ pub fn mufu_f32(op: MufuOp, fmt: MufuFmt, a: f32) -> Result<f32, FoldError> {
         MufuOp::Sqrt => a.sqrt(),
         MufuOp::Tanh => a.tanh(),
     })
+}
+
+/// A fold the spec does not model (e.g. the 64-bit conversions).
+pub fn fold_unmodelled<T>(what: &str) -> Result<T, FoldError> {
+    Err(FoldError::new(format!("{what}: fold not modelled")))
+}
+
+/// Round the exact value `x` to a binary float format with `ebits` exponent
+/// and `mbits` mantissa bits (IEEE layout, denormals kept) in mode `rnd`;
+/// returns the format's bits. NaN gives the format's canonical NaN (all
+/// exponent and mantissa bits set, sign clear).
+pub fn round_to_format(x: f64, ebits: u32, mbits: u32, rnd: Rnd) -> u32 {
+    let inf = ((1u64 << ebits) - 1) << mbits;
+    let sign_bit = 1u64 << (ebits + mbits);
+    if x.is_nan() {
+        return (inf | ((1u64 << mbits) - 1)) as u32;
+    }
+    let neg = x.is_sign_negative();
+    let sign = if neg { sign_bit } else { 0 };
+    let a = x.abs();
+    if a == 0.0 {
+        return sign as u32;
+    }
+    if a.is_infinite() {
+        return (sign | inf) as u32;
+    }
+    let bias = (1i32 << (ebits - 1)) - 1;
+    let emin = 1 - bias;
+    let bexp = ((a.to_bits() >> 52) & 0x7ff) as i32;
+    let exp = if bexp == 0 { -1075 } else { bexp - 1023 };
+    let e = exp.max(emin);
+    // q = a / 2^(e - mbits), exact: a power-of-two scaling in range.
+    let sh = mbits as i32 - e;
+    let q = a * 2f64.powi(sh.clamp(-1000, 1000)) * 2f64.powi(sh - sh.clamp(-1000, 1000));
+    let n = q.floor();
+    let frac = q - n;
+    let mut n = n as u64;
+    let up = match rnd {
+        Rnd::Rn => frac > 0.5 || (frac == 0.5 && n & 1 == 1),
+        Rnd::Rz => false,
+        Rnd::Rm => neg && frac > 0.0,
+        Rnd::Rp => !neg && frac > 0.0,
+    };
+    if up {
+        n += 1;
+    }
+    let mag = (((e + bias - 1) as i64 as u64) << mbits).wrapping_add(n);
+    if e + bias - 1 < 0 || mag >= inf {
+        // Overflow: infinity, or the largest finite toward zero.
+        let to_inf = match rnd {
+            Rnd::Rn => true,
+            Rnd::Rz => false,
+            Rnd::Rm => neg,
+            Rnd::Rp => !neg,
+        };
+        let m = if e + bias - 1 < 0 {
+            0
+        } else if to_inf {
+            inf
+        } else {
+            inf - 1
+        };
+        return (sign | m) as u32;
+    }
+    (sign | mag) as u32
+}
+
+fn half_to_f64(h: u32) -> f64 {
+    let s = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = ((h >> 10) & 0x1f) as i32;
+    let m = (h & 0x3ff) as f64;
+    match e {
+        0 => s * m * 2f64.powi(-24),
+        31 if m == 0.0 => s * f64::INFINITY,
+        31 => f64::NAN,
+        _ => s * (1024.0 + m) * 2f64.powi(e - 25),
+    }
+}
+
+/// The exact value of a source of float type `t`: F32 (flushed when `ftz`),
+/// or the low 16 bits as F16/BF16 (the .H1 half select is not modelled).
+fn cvt_src_f64(b: u32, t: CvtFtype32, ftz: bool) -> f64 {
+    match t {
+        CvtFtype32::F32 => {
+            let x = f32::from_bits(b);
+            (if ftz { ftz_f32(x) } else { x }) as f64
+        }
+        CvtFtype32::F16 => half_to_f64(b & 0xffff),
+        CvtFtype32::Bf16 => f32::from_bits((b & 0xffff) << 16) as f64,
+    }
+}
+
+/// Round the exact `x` to float type `t`: F32 bits (denormal results
+/// flushed when `ftz`), or F16/BF16 in the low 16 bits (high half 0).
+fn cvt_dst_bits(x: f64, t: CvtFtype32, rnd: Rnd, ftz: bool) -> u32 {
+    match t {
+        CvtFtype32::F32 => {
+            let r = round_to_format(x, 8, 23, rnd);
+            if ftz {
+                ftz_f32(f32::from_bits(r)).to_bits()
+            } else {
+                r
+            }
+        }
+        CvtFtype32::F16 => round_to_format(x, 5, 10, rnd),
+        CvtFtype32::Bf16 => round_to_format(x, 8, 7, rnd),
+    }
+}
+
+fn itype_value(b: u32, t: CvtItype32) -> f64 {
+    match t {
+        CvtItype32::S32 => b as i32 as f64,
+        CvtItype32::U32 => b as f64,
+        CvtItype32::S16 => b as u16 as i16 as f64,
+        CvtItype32::U16 => (b & 0xffff) as f64,
+        CvtItype32::S8 => b as u8 as i8 as f64,
+        CvtItype32::U8 => (b & 0xff) as f64,
+    }
+}
+
+/// I2F (32-bit opcode): the low byte/half/word of `b` (the .B/.H byte
+/// select is not modelled) as integer type `st`, rounded to `dt` in `rnd`.
+pub fn i2f_f32(b: u32, st: CvtItype32, dt: CvtFtype32, rnd: Rnd) -> Result<f32, FoldError> {
+    Ok(f32::from_bits(cvt_dst_bits(
+        itype_value(b, st),
+        dt,
+        rnd,
+        false,
+    )))
+}
+
+/// F2I (32-bit opcode): round to an integer in `rnd`, then saturate to the
+/// range of `dt`; NaN gives 0 (the default of the QMD's F2I NaN setting).
+/// 8- and 16-bit results are sign- or zero-extended to 32 bits.
+pub fn f2i_u32(
+    b: f32,
+    st: CvtFtype32,
+    dt: CvtItype32,
+    rnd: F2iRnd,
+    ftz: bool,
+) -> Result<u32, FoldError> {
+    let x = cvt_src_f64(b.to_bits(), st, ftz);
+    if x.is_nan() {
+        return Ok(0);
+    }
+    let r = match rnd {
+        F2iRnd::Rn => {
+            let f = x.floor();
+            let d = x - f;
+            if d > 0.5 || (d == 0.5 && f % 2.0 != 0.0) {
+                f + 1.0
+            } else {
+                f
+            }
+        }
+        F2iRnd::Floor => x.floor(),
+        F2iRnd::Ceil => x.ceil(),
+        F2iRnd::Trunc => x.trunc(),
+    };
+    let (lo, hi): (f64, f64) = match dt {
+        CvtItype32::S32 => (i32::MIN as f64, i32::MAX as f64),
+        CvtItype32::U32 => (0.0, u32::MAX as f64),
+        CvtItype32::S16 => (i16::MIN as f64, i16::MAX as f64),
+        CvtItype32::U16 => (0.0, u16::MAX as f64),
+        CvtItype32::S8 => (i8::MIN as f64, i8::MAX as f64),
+        CvtItype32::U8 => (0.0, u8::MAX as f64),
+    };
+    let v = r.clamp(lo, hi);
+    Ok(if lo < 0.0 {
+        v as i64 as u32
+    } else {
+        v as u64 as u32
+    })
+}
+
+/// F2F (32-bit opcode): F32/F16/BF16 to F32/F16/BF16, rounded in `rnd`;
+/// FTZ flushes F32 denormal inputs and results. NaN gives the canonical
+/// NaN of the result type.
+pub fn f2f_f32(
+    b: f32,
+    st: CvtFtypeShown32,
+    dt: CvtFtypeShown32,
+    rnd: Rnd,
+    ftz: bool,
+) -> Result<f32, FoldError> {
+    let t = |t: CvtFtypeShown32| match t {
+        CvtFtypeShown32::F32 => CvtFtype32::F32,
+        CvtFtypeShown32::F16 => CvtFtype32::F16,
+        CvtFtypeShown32::Bf16 => CvtFtype32::Bf16,
+    };
+    let x = cvt_src_f64(b.to_bits(), t(st), ftz);
+    Ok(f32::from_bits(cvt_dst_bits(x, t(dt), rnd, ftz)))
 }
