@@ -43,7 +43,11 @@ fn src_imm_style(op: &Op, i: usize) -> TokenStream {
     sms.sort_unstable();
     sms.dedup();
     let pat = crate::encode::sm_pattern(&sms);
-    quote!(if matches!(sm, #pat) { ImmStyle::SignedHex } else { ImmStyle::Hex })
+    quote!(if matches!(sm, #pat) {
+        ImmStyle::SignedHex
+    } else {
+        ImmStyle::Hex
+    })
 }
 
 pub(crate) fn alias_cond(spec: &Spec, op: &Op, c: &AliasCond) -> TokenStream {
