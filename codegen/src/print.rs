@@ -20,6 +20,36 @@ pub(crate) fn imm_style(t: ValueType) -> TokenStream {
     }
 }
 
+/// Print style of source `i`: a `b32` immediate prints as unsigned hex,
+/// except on the SMs where a form stores it sign-extended (Maxwell's imm20),
+/// where nvdisasm prints it signed.
+fn src_imm_style(op: &Op, i: usize) -> TokenStream {
+    let base = imm_style(op.srcs[i].ty);
+    if op.srcs[i].ty != ValueType::B32 {
+        return base;
+    }
+    let mut sms: Vec<u32> = Vec::new();
+    for f in forms(op) {
+        let sext = f.form.fields.iter().any(|fl| {
+            matches!(fl.target, FieldTarget::SrcImm { idx, packing } if idx == i && packing.sext)
+        });
+        if sext {
+            sms.extend(f.form.sms.iter().copied());
+        }
+    }
+    if sms.is_empty() {
+        return base;
+    }
+    sms.sort_unstable();
+    sms.dedup();
+    let pat = crate::encode::sm_pattern(&sms);
+    quote!(if matches!(sm, #pat) {
+        ImmStyle::SignedHex
+    } else {
+        ImmStyle::Hex
+    })
+}
+
 pub(crate) fn alias_cond(spec: &Spec, op: &Op, c: &AliasCond) -> TokenStream {
     let _ = spec;
     match c {
@@ -176,7 +206,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
             AsmItem::Src(i) => {
                 let s = &op.srcs[*i];
                 let f = field(&s.name);
-                let style = imm_style(s.ty);
+                let style = src_imm_style(op, *i);
                 let r = crate::names::ident(&format!("reuse_{}", s.name));
                 quote!(write_src(out, &self.#f, #r, #style))
             }

@@ -24,7 +24,12 @@ fn stream(sm: u32) -> Vec<u128> {
         .filter(|w| isa::decode(*w, sm).is_some())
         .collect();
     assert!(!words.is_empty(), "no covered corpus words for SM{sm}");
-    words.iter().copied().cycle().take(TARGET.max(words.len())).collect()
+    words
+        .iter()
+        .copied()
+        .cycle()
+        .take(TARGET.max(words.len()))
+        .collect()
 }
 
 fn decoded(sm: u32) -> Vec<(Op, Common)> {
