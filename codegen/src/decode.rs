@@ -160,13 +160,14 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
                     (ModType::Enum(e), FieldTarget::Modifier { codes, .. }) => {
                         let en = &spec.enums[*e];
                         let t = enum_type(&en.name);
-                        let codes: Vec<u64> = codes
+                        let codes: Vec<Option<u64>> = codes
                             .clone()
-                            .unwrap_or_else(|| (0..en.values.len() as u64).collect());
-                        let arms = en.values.iter().zip(&codes).map(|(v, c)| {
+                            .unwrap_or_else(|| (0..en.values.len() as u64).map(Some).collect());
+                        // Values absent from this encoding never decode.
+                        let arms = en.values.iter().zip(&codes).filter_map(|(v, c)| {
                             let var = enum_variant(&v.name);
-                            let c = u128_lit(*c as u128);
-                            quote!(#c => #t::#var)
+                            let c = u128_lit((*c)? as u128);
+                            Some(quote!(#c => #t::#var))
                         });
                         quote!(match #g { #(#arms,)* _ => return None })
                     }

@@ -228,9 +228,26 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let mname = &m.name;
                 Some(match (&m.ty, codes) {
                     (ModType::Bool, _) => quote!(self.#fld as u128),
-                    (ModType::Enum(_), Some(codes)) => {
-                        let c = codes.iter().map(|c| u128_lit(*c as u128));
+                    (ModType::Enum(_), Some(codes)) if codes.iter().all(Option::is_some) => {
+                        let c = codes.iter().map(|c| u128_lit(c.unwrap() as u128));
                         quote!({ const CODES: &[u128] = &[#(#c),*]; CODES[self.#fld.index()] })
+                    }
+                    (ModType::Enum(_), Some(codes)) => {
+                        // Some values do not exist in this encoding.
+                        let c = codes.iter().map(|c| match c {
+                            Some(c) => {
+                                let c = u128_lit(*c as u128);
+                                quote!(Some(#c))
+                            }
+                            None => quote!(None),
+                        });
+                        quote!({
+                            const CODES: &[Option<u128>] = &[#(#c),*];
+                            match CODES[self.#fld.index()] {
+                                Some(c) => c,
+                                None => return Err(EncodeError::new(Self::NAME, format!("{} `{}` does not exist on SM{}", #mname, self.#fld.name(), sm))),
+                            }
+                        })
                     }
                     (ModType::Int { signed: false, .. }, _) => {
                         quote!(fit(Self::NAME, #mname, self.#fld as u128, #wdt)?)

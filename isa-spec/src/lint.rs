@@ -148,6 +148,8 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
                 let m = &op.modifiers[*idx];
                 if let Some(codes) = codes {
                     for (vi, c) in codes.iter().enumerate() {
+                        // Values that do not exist in this encoding: skipped.
+                        let Some(c) = c else { continue };
                         if w < 64 && c >> w != 0 {
                             let en = match m.ty {
                                 ModType::Enum(e) => &spec.enums[e],
@@ -166,7 +168,8 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
                         }
                     }
                     for (a, ca) in codes.iter().enumerate() {
-                        if let Some(b) = codes[..a].iter().position(|cb| cb == ca) {
+                        let Some(ca) = ca else { continue };
+                        if let Some(b) = codes[..a].iter().position(|cb| *cb == Some(*ca)) {
                             report.push(
                                 Diagnostic::error(
                                     "S0303",

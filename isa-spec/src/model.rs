@@ -441,11 +441,12 @@ pub enum FieldTarget {
     SrcNeg(usize),
     SrcAbs(usize),
     SrcNot(usize),
-    /// Modifier value; for enums, the code of each value in order; `scale`:
-    /// a `rel` offset is stored divided by it (`target:x4`).
+    /// Modifier value; for enums, the code of each value in order (`None`:
+    /// the value does not exist in this encoding); `scale`: a `rel` offset
+    /// is stored divided by it (`target:x4`).
     Modifier {
         idx: usize,
-        codes: Option<Vec<u64>>,
+        codes: Option<Vec<Option<u64>>>,
         scale: u32,
     },
     GuardPred,

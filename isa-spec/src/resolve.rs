@@ -837,7 +837,7 @@ fn parse_target(
     op: &Op,
     enums: &[Enum],
     s: &str,
-    value_overrides: &BTreeMap<String, Vec<u64>>,
+    value_overrides: &BTreeMap<String, Vec<Option<u64>>>,
 ) -> Result<FieldTarget, String> {
     if s == "?" {
         return Ok(FieldTarget::Unknown);
@@ -957,7 +957,7 @@ fn parse_target(
         }
         let codes = match (&op.modifiers[i].ty, value_overrides.get(name)) {
             (ModType::Enum(_), Some(v)) => Some(v.clone()),
-            (ModType::Enum(e), None) => Some(enums[*e].values.iter().map(|v| v.code).collect()),
+            (ModType::Enum(e), None) => Some(enums[*e].values.iter().map(|v| Some(v.code)).collect()),
             _ => None,
         };
         return Ok(FieldTarget::Modifier {
@@ -1011,7 +1011,7 @@ fn resolve_encoding(
         None => fam.sms.clone(),
     };
     // Enum value overrides.
-    let mut overrides: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    let mut overrides: BTreeMap<String, Vec<Option<u64>>> = BTreeMap::new();
     for (m, vals) in &r.values {
         let Some(mi) = op.modifier(m.get_ref()) else {
             cx.err("S0601", m, format!("`{}` is not a modifier", m.get_ref()));
@@ -1026,10 +1026,11 @@ fn resolve_encoding(
             continue;
         };
         let en = &names.enums[ei];
-        let mut codes: Vec<u64> = en.values.iter().map(|v| v.code).collect();
+        let mut codes: Vec<Option<u64>> = en.values.iter().map(|v| Some(v.code)).collect();
         for (vn, code) in vals {
             match en.values.iter().position(|v| &v.name == vn) {
-                Some(i) => codes[i] = *code.get_ref(),
+                // A negative code: the value does not exist here.
+                Some(i) => codes[i] = u64::try_from(*code.get_ref()).ok(),
                 None => cx.err(
                     "S0302",
                     code,
@@ -1302,7 +1303,7 @@ fn expand_slot(
     enums: &[Enum],
     t: &str,
     slots: &BTreeMap<String, usize>,
-    overrides: &BTreeMap<String, Vec<u64>>,
+    overrides: &BTreeMap<String, Vec<Option<u64>>>,
 ) -> Result<Option<FieldTarget>, String> {
     let Some(rest) = t.strip_prefix('$') else {
         return parse_target(op, enums, t, overrides).map(Some);

@@ -230,9 +230,10 @@ pub struct EncodingDef {
     /// (by preset slot, else by field position) does not hold.
     #[serde(default)]
     pub reuse: BTreeMap<S<String>, S<u32>>,
-    /// Per-modifier encoded values overriding the enum's codes.
+    /// Per-modifier encoded values overriding the enum's codes; a negative
+    /// code marks a value that does not exist in this encoding.
     #[serde(default)]
-    pub values: BTreeMap<S<String>, BTreeMap<String, S<u64>>>,
+    pub values: BTreeMap<S<String>, BTreeMap<String, S<i64>>>,
 }
 
 #[derive(Debug, Deserialize)]
