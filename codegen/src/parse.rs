@@ -282,12 +282,11 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
         let v = ident(&format!("reuse_{}", s.name));
         let mut arms = Vec::new();
         for f in &fs {
-            let fam = &spec.families[f.enc.family];
             let fl = f.form.fields.iter().find(|x| {
                 matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr | SlotKindClass::Ugpr } if idx == i)
             });
             if let Some(fl) = fl
-                && let Some((_, bit)) = fam.reuse.iter().find(|(l, _)| *l == fl.bits.ranges[0].0)
+                && let Some((_, bit)) = f.form.reuse.iter().find(|(l, _)| *l == fl.bits.ranges[0].0)
             {
                 {
                     let id = Literal::u8_unsuffixed(f.id as u8);
