@@ -2,6 +2,298 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
+/// SM70+ BRA variant (bits 32..34).
+///
+/// Spec: enums.toml (enum `bra_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum BraMode {
+    #[default]
+    None,
+    U,
+    Div,
+    Conv,
+}
+impl BraMode {
+    pub const ALL: [BraMode; 4usize] = [
+        BraMode::None,
+        BraMode::U,
+        BraMode::Div,
+        BraMode::Conv,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            BraMode::None => 0,
+            BraMode::U => 1,
+            BraMode::Div => 2,
+            BraMode::Conv => 3,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            BraMode::None => "",
+            BraMode::U => ".U",
+            BraMode::Div => ".DIV",
+            BraMode::Conv => ".CONV",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            BraMode::None => "none",
+            BraMode::U => "u",
+            BraMode::Div => "div",
+            BraMode::Conv => "conv",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: BraMode = BraMode::None;
+/// Maxwell/Pascal condition-code test (5 bits); T (always) prints nothing.
+///
+/// Spec: enums.toml (enum `cc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Cc {
+    #[default]
+    T,
+    F,
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    Ne,
+    Ge,
+    Num,
+    Nan,
+    Ltu,
+    Equ,
+    Leu,
+    Gtu,
+    Neu,
+    Geu,
+    Off,
+    Lo,
+    Sff,
+    Ls,
+    Hi,
+    Sft,
+    Hs,
+    Oft,
+    CsmTa,
+    CsmTr,
+    CsmMx,
+    FcsmTa,
+    FcsmTr,
+    FcsmMx,
+    Rle,
+    Rgt,
+}
+impl Cc {
+    pub const ALL: [Cc; 32usize] = [
+        Cc::T,
+        Cc::F,
+        Cc::Lt,
+        Cc::Eq,
+        Cc::Le,
+        Cc::Gt,
+        Cc::Ne,
+        Cc::Ge,
+        Cc::Num,
+        Cc::Nan,
+        Cc::Ltu,
+        Cc::Equ,
+        Cc::Leu,
+        Cc::Gtu,
+        Cc::Neu,
+        Cc::Geu,
+        Cc::Off,
+        Cc::Lo,
+        Cc::Sff,
+        Cc::Ls,
+        Cc::Hi,
+        Cc::Sft,
+        Cc::Hs,
+        Cc::Oft,
+        Cc::CsmTa,
+        Cc::CsmTr,
+        Cc::CsmMx,
+        Cc::FcsmTa,
+        Cc::FcsmTr,
+        Cc::FcsmMx,
+        Cc::Rle,
+        Cc::Rgt,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            Cc::T => 0,
+            Cc::F => 1,
+            Cc::Lt => 2,
+            Cc::Eq => 3,
+            Cc::Le => 4,
+            Cc::Gt => 5,
+            Cc::Ne => 6,
+            Cc::Ge => 7,
+            Cc::Num => 8,
+            Cc::Nan => 9,
+            Cc::Ltu => 10,
+            Cc::Equ => 11,
+            Cc::Leu => 12,
+            Cc::Gtu => 13,
+            Cc::Neu => 14,
+            Cc::Geu => 15,
+            Cc::Off => 16,
+            Cc::Lo => 17,
+            Cc::Sff => 18,
+            Cc::Ls => 19,
+            Cc::Hi => 20,
+            Cc::Sft => 21,
+            Cc::Hs => 22,
+            Cc::Oft => 23,
+            Cc::CsmTa => 24,
+            Cc::CsmTr => 25,
+            Cc::CsmMx => 26,
+            Cc::FcsmTa => 27,
+            Cc::FcsmTr => 28,
+            Cc::FcsmMx => 29,
+            Cc::Rle => 30,
+            Cc::Rgt => 31,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Cc::T => "",
+            Cc::F => "CC.F",
+            Cc::Lt => "CC.LT",
+            Cc::Eq => "CC.EQ",
+            Cc::Le => "CC.LE",
+            Cc::Gt => "CC.GT",
+            Cc::Ne => "CC.NE",
+            Cc::Ge => "CC.GE",
+            Cc::Num => "CC.NUM",
+            Cc::Nan => "CC.NAN",
+            Cc::Ltu => "CC.LTU",
+            Cc::Equ => "CC.EQU",
+            Cc::Leu => "CC.LEU",
+            Cc::Gtu => "CC.GTU",
+            Cc::Neu => "CC.NEU",
+            Cc::Geu => "CC.GEU",
+            Cc::Off => "CC.OFF",
+            Cc::Lo => "CC.LO",
+            Cc::Sff => "CC.SFF",
+            Cc::Ls => "CC.LS",
+            Cc::Hi => "CC.HI",
+            Cc::Sft => "CC.SFT",
+            Cc::Hs => "CC.HS",
+            Cc::Oft => "CC.OFT",
+            Cc::CsmTa => "CC.CSM_TA",
+            Cc::CsmTr => "CC.CSM_TR",
+            Cc::CsmMx => "CC.CSM_MX",
+            Cc::FcsmTa => "CC.FCSM_TA",
+            Cc::FcsmTr => "CC.FCSM_TR",
+            Cc::FcsmMx => "CC.FCSM_MX",
+            Cc::Rle => "CC.RLE",
+            Cc::Rgt => "CC.RGT",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            Cc::T => "t",
+            Cc::F => "f",
+            Cc::Lt => "lt",
+            Cc::Eq => "eq",
+            Cc::Le => "le",
+            Cc::Gt => "gt",
+            Cc::Ne => "ne",
+            Cc::Ge => "ge",
+            Cc::Num => "num",
+            Cc::Nan => "nan",
+            Cc::Ltu => "ltu",
+            Cc::Equ => "equ",
+            Cc::Leu => "leu",
+            Cc::Gtu => "gtu",
+            Cc::Neu => "neu",
+            Cc::Geu => "geu",
+            Cc::Off => "off",
+            Cc::Lo => "lo",
+            Cc::Sff => "sff",
+            Cc::Ls => "ls",
+            Cc::Hi => "hi",
+            Cc::Sft => "sft",
+            Cc::Hs => "hs",
+            Cc::Oft => "oft",
+            Cc::CsmTa => "csm_ta",
+            Cc::CsmTr => "csm_tr",
+            Cc::CsmMx => "csm_mx",
+            Cc::FcsmTa => "fcsm_ta",
+            Cc::FcsmTr => "fcsm_tr",
+            Cc::FcsmMx => "fcsm_mx",
+            Cc::Rle => "rle",
+            Cc::Rgt => "rgt",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: Cc = Cc::T;
+/// CS2R read width: a 64-bit register pair, or 32 bits (.32).
+///
+/// Spec: enums.toml (enum `cs2r_width`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Cs2rWidth {
+    #[default]
+    B64,
+    B32,
+}
+impl Cs2rWidth {
+    pub const ALL: [Cs2rWidth; 2usize] = [Cs2rWidth::B64, Cs2rWidth::B32];
+    pub const fn index(self) -> usize {
+        match self {
+            Cs2rWidth::B64 => 0,
+            Cs2rWidth::B32 => 1,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Cs2rWidth::B64 => "",
+            Cs2rWidth::B32 => ".32",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            Cs2rWidth::B64 => "b64",
+            Cs2rWidth::B32 => "b32",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: Cs2rWidth = Cs2rWidth::B64;
 /// Floating-point comparison; ...U variants are true on unordered inputs.
 ///
 /// Spec: enums.toml (enum `fcmp`).
@@ -108,6 +400,13 @@ impl Fcmp {
             Fcmp::T => "t",
         }
     }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
     /// The comparison that holds with the sources swapped.
     pub const fn flip(self) -> Self {
         match self {
@@ -197,6 +496,13 @@ impl Icmp {
             Icmp::T => "t",
         }
     }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
     /// The comparison that holds with the sources swapped.
     pub const fn flip(self) -> Self {
         match self {
@@ -212,6 +518,221 @@ impl Icmp {
     }
 }
 const _: Icmp = Icmp::F;
+/// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
+///
+/// Spec: enums.toml (enum `int_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IntType {
+    #[default]
+    S32,
+    U32,
+}
+impl IntType {
+    pub const ALL: [IntType; 2usize] = [IntType::S32, IntType::U32];
+    pub const fn index(self) -> usize {
+        match self {
+            IntType::S32 => 0,
+            IntType::U32 => 1,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            IntType::S32 => "",
+            IntType::U32 => ".U32",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            IntType::S32 => "s32",
+            IntType::U32 => "u32",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: IntType = IntType::S32;
+/// Integer compare type: bit 73 signed; SM120 adds 64-bit at bit 80.
+///
+/// Spec: enums.toml (enum `isetp_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IsetpType {
+    #[default]
+    S32,
+    U32,
+}
+impl IsetpType {
+    pub const ALL: [IsetpType; 2usize] = [IsetpType::S32, IsetpType::U32];
+    pub const fn index(self) -> usize {
+        match self {
+            IsetpType::S32 => 0,
+            IsetpType::U32 => 1,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            IsetpType::S32 => "",
+            IsetpType::U32 => ".U32",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            IsetpType::S32 => "s32",
+            IsetpType::U32 => "u32",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: IsetpType = IsetpType::S32;
+/// MUFU operand format: F32, or a 16-bit float.
+///
+/// Spec: enums.toml (enum `mufu_fmt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MufuFmt {
+    #[default]
+    F32,
+    F16,
+    Bf16,
+}
+impl MufuFmt {
+    pub const ALL: [MufuFmt; 3usize] = [MufuFmt::F32, MufuFmt::F16, MufuFmt::Bf16];
+    pub const fn index(self) -> usize {
+        match self {
+            MufuFmt::F32 => 0,
+            MufuFmt::F16 => 1,
+            MufuFmt::Bf16 => 2,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            MufuFmt::F32 => "",
+            MufuFmt::F16 => ".F16",
+            MufuFmt::Bf16 => ".BF16",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            MufuFmt::F32 => "f32",
+            MufuFmt::F16 => "f16",
+            MufuFmt::Bf16 => "bf16",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: MufuFmt = MufuFmt::F32;
+/// MUFU function.
+///
+/// Spec: enums.toml (enum `mufu_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MufuOp {
+    #[default]
+    Cos,
+    Sin,
+    Ex2,
+    Lg2,
+    Rcp,
+    Rsq,
+    Rcp64h,
+    Rsq64h,
+    Sqrt,
+    Tanh,
+}
+impl MufuOp {
+    pub const ALL: [MufuOp; 10usize] = [
+        MufuOp::Cos,
+        MufuOp::Sin,
+        MufuOp::Ex2,
+        MufuOp::Lg2,
+        MufuOp::Rcp,
+        MufuOp::Rsq,
+        MufuOp::Rcp64h,
+        MufuOp::Rsq64h,
+        MufuOp::Sqrt,
+        MufuOp::Tanh,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            MufuOp::Cos => 0,
+            MufuOp::Sin => 1,
+            MufuOp::Ex2 => 2,
+            MufuOp::Lg2 => 3,
+            MufuOp::Rcp => 4,
+            MufuOp::Rsq => 5,
+            MufuOp::Rcp64h => 6,
+            MufuOp::Rsq64h => 7,
+            MufuOp::Sqrt => 8,
+            MufuOp::Tanh => 9,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            MufuOp::Cos => ".COS",
+            MufuOp::Sin => ".SIN",
+            MufuOp::Ex2 => ".EX2",
+            MufuOp::Lg2 => ".LG2",
+            MufuOp::Rcp => ".RCP",
+            MufuOp::Rsq => ".RSQ",
+            MufuOp::Rcp64h => ".RCP64H",
+            MufuOp::Rsq64h => ".RSQ64H",
+            MufuOp::Sqrt => ".SQRT",
+            MufuOp::Tanh => ".TANH",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            MufuOp::Cos => "cos",
+            MufuOp::Sin => "sin",
+            MufuOp::Ex2 => "ex2",
+            MufuOp::Lg2 => "lg2",
+            MufuOp::Rcp => "rcp",
+            MufuOp::Rsq => "rsq",
+            MufuOp::Rcp64h => "rcp64h",
+            MufuOp::Rsq64h => "rsq64h",
+            MufuOp::Sqrt => "sqrt",
+            MufuOp::Tanh => "tanh",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: MufuOp = MufuOp::Cos;
 /// Floating-point rounding mode.
 ///
 /// Spec: enums.toml (enum `rnd`).
@@ -253,6 +774,13 @@ impl Rnd {
             Rnd::Rz => "rz",
         }
     }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
 }
 const _: Rnd = Rnd::Rn;
 /// How a comparison result combines with the accumulator predicate.
@@ -292,8 +820,1781 @@ impl Setop {
             Setop::Xor => "xor",
         }
     }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
 }
 const _: Setop = Setop::And;
+/// Special register read by S2R/CS2R (8-bit code); texts from nvdisasm, per SM where they differ.
+///
+/// Spec: enums.toml (enum `sr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Sr {
+    #[default]
+    SrLaneid,
+    SrClock,
+    SrVirtcfg,
+    SrVirtid,
+    Sr4,
+    Sr5,
+    Sr6,
+    Sr7,
+    Sr8,
+    Sr9,
+    Sr10,
+    Sr11,
+    Sr12,
+    Sr13,
+    Sr14,
+    SrOrderingTicket,
+    SrPrimType,
+    SrInvocationId,
+    SrYDirection,
+    SrThreadKill,
+    SmShaderType,
+    SrDirectcbewriteaddresslow,
+    SrDirectcbewriteaddresshigh,
+    SrDirectcbewriteenabled,
+    SrSwScratch,
+    SrMachineId1,
+    SrMachineId2,
+    SrMachineId3,
+    SrAffinity,
+    SrInvocationInfo,
+    SrWscalefactorXy,
+    SrWscalefactorZ,
+    SrTid,
+    SrTidX,
+    SrTidY,
+    SrTidZ,
+    Sr36,
+    SrCtaidX,
+    SrCtaidY,
+    SrCtaidZ,
+    SrNtid,
+    SrCirqueueincrminusone,
+    SrNlatc,
+    Sr43,
+    SrSmSpaVersion,
+    SrMultipassshaderinfo,
+    SrLwinhi,
+    SrSwinhi,
+    SrSwinlo,
+    SrSwinsz,
+    SrSmemsz,
+    SrSmembanks,
+    SrLwinlo,
+    SrLwinsz,
+    SrLmemlosz,
+    SrLmemhioff,
+    SrEqmask,
+    SrLtmask,
+    SrLemask,
+    SrGtmask,
+    SrGemask,
+    SrRegalloc,
+    SrBarrieralloc,
+    Sr63,
+    SrGlobalerrorstatus,
+    SrCgaerrorstatus,
+    SrWarperrorstatus,
+    SrVirtualsmid,
+    SrVirtualengineid,
+    Sr69,
+    Sr70,
+    Sr71,
+    Sr72,
+    Sr73,
+    Sr74,
+    Sr75,
+    Sr76,
+    Sr77,
+    Sr78,
+    Sr79,
+    SrClocklo,
+    SrClockhi,
+    SrGlobaltimerlo,
+    SrGlobaltimerhi,
+    SrEsrPc,
+    SrEsrPcHi,
+    Sr86,
+    Sr87,
+    Sr88,
+    Sr89,
+    Sr90,
+    Sr91,
+    Sr92,
+    Sr93,
+    Sr94,
+    Sr95,
+    SrHwtaskid,
+    SrCircularqueueentryindex,
+    SrCircularqueueentryaddresslow,
+    SrCircularqueueentryaddresshigh,
+    SrPm0,
+    SrPmHi0,
+    SrPm1,
+    SrPmHi1,
+    SrPm2,
+    SrPmHi2,
+    SrPm3,
+    SrPmHi3,
+    SrPm4,
+    SrPmHi4,
+    SrPm5,
+    SrPmHi5,
+    SrPm6,
+    SrPmHi6,
+    SrPm7,
+    SrPmHi7,
+    SrSnapPm0,
+    SrSnapPmHi0,
+    SrSnapPm1,
+    SrSnapPmHi1,
+    SrSnapPm2,
+    SrSnapPmHi2,
+    SrSnapPm3,
+    SrSnapPmHi3,
+    SrSnapPm4,
+    SrSnapPmHi4,
+    SrSnapPm5,
+    SrSnapPmHi5,
+    SrSnapPm6,
+    SrSnapPmHi6,
+    SrSnapPm7,
+    SrSnapPmHi7,
+    SrVariableRate,
+    Hir0x000,
+    Sr134,
+    Sr135,
+    SrCgactaid,
+    SrGpclocalcgaid,
+    SrCgasize,
+    SrCtaregpoolsz,
+    Sr140,
+    SrTmemsz,
+    Sr142,
+    Sr143,
+    Sr144,
+    Sr145,
+    Sr146,
+    Sr147,
+    Sr148,
+    Sr149,
+    Sr150,
+    Sr151,
+    Sr152,
+    Sr153,
+    Sr154,
+    Sr155,
+    Sr156,
+    Sr157,
+    Sr158,
+    Sr159,
+    Sr160,
+    Sr161,
+    Sr162,
+    Sr163,
+    Sr164,
+    Sr165,
+    Sr166,
+    Sr167,
+    Sr168,
+    Sr169,
+    Sr170,
+    Sr171,
+    Sr172,
+    Sr173,
+    Sr174,
+    Sr175,
+    Sr176,
+    Sr177,
+    Sr178,
+    Sr179,
+    Sr180,
+    Sr181,
+    Sr182,
+    Sr183,
+    Sr184,
+    Sr185,
+    Sr186,
+    Sr187,
+    Sr188,
+    Sr189,
+    Sr190,
+    Sr191,
+    Sr192,
+    Sr193,
+    Sr194,
+    Sr195,
+    Sr196,
+    Sr197,
+    Sr198,
+    Sr199,
+    Sr200,
+    Sr201,
+    Sr202,
+    Sr203,
+    Sr204,
+    Sr205,
+    Sr206,
+    Sr207,
+    Sr208,
+    Sr209,
+    Sr210,
+    Sr211,
+    Sr212,
+    Sr213,
+    Sr214,
+    Sr215,
+    Sr216,
+    Sr217,
+    Sr218,
+    Sr219,
+    Sr220,
+    Sr221,
+    Sr222,
+    Sr223,
+    Sr224,
+    Sr225,
+    Sr226,
+    Sr227,
+    Sr228,
+    Sr229,
+    Sr230,
+    Sr231,
+    Sr232,
+    Sr233,
+    Sr234,
+    Sr235,
+    Sr236,
+    Sr237,
+    Sr238,
+    Sr239,
+    Sr240,
+    Sr241,
+    Sr242,
+    Sr243,
+    Sr244,
+    Sr245,
+    Sr246,
+    Sr247,
+    Sr248,
+    Sr249,
+    Sr250,
+    Sr251,
+    Sr252,
+    Sr253,
+    Sr254,
+    Srz,
+}
+impl Sr {
+    pub const ALL: [Sr; 256usize] = [
+        Sr::SrLaneid,
+        Sr::SrClock,
+        Sr::SrVirtcfg,
+        Sr::SrVirtid,
+        Sr::Sr4,
+        Sr::Sr5,
+        Sr::Sr6,
+        Sr::Sr7,
+        Sr::Sr8,
+        Sr::Sr9,
+        Sr::Sr10,
+        Sr::Sr11,
+        Sr::Sr12,
+        Sr::Sr13,
+        Sr::Sr14,
+        Sr::SrOrderingTicket,
+        Sr::SrPrimType,
+        Sr::SrInvocationId,
+        Sr::SrYDirection,
+        Sr::SrThreadKill,
+        Sr::SmShaderType,
+        Sr::SrDirectcbewriteaddresslow,
+        Sr::SrDirectcbewriteaddresshigh,
+        Sr::SrDirectcbewriteenabled,
+        Sr::SrSwScratch,
+        Sr::SrMachineId1,
+        Sr::SrMachineId2,
+        Sr::SrMachineId3,
+        Sr::SrAffinity,
+        Sr::SrInvocationInfo,
+        Sr::SrWscalefactorXy,
+        Sr::SrWscalefactorZ,
+        Sr::SrTid,
+        Sr::SrTidX,
+        Sr::SrTidY,
+        Sr::SrTidZ,
+        Sr::Sr36,
+        Sr::SrCtaidX,
+        Sr::SrCtaidY,
+        Sr::SrCtaidZ,
+        Sr::SrNtid,
+        Sr::SrCirqueueincrminusone,
+        Sr::SrNlatc,
+        Sr::Sr43,
+        Sr::SrSmSpaVersion,
+        Sr::SrMultipassshaderinfo,
+        Sr::SrLwinhi,
+        Sr::SrSwinhi,
+        Sr::SrSwinlo,
+        Sr::SrSwinsz,
+        Sr::SrSmemsz,
+        Sr::SrSmembanks,
+        Sr::SrLwinlo,
+        Sr::SrLwinsz,
+        Sr::SrLmemlosz,
+        Sr::SrLmemhioff,
+        Sr::SrEqmask,
+        Sr::SrLtmask,
+        Sr::SrLemask,
+        Sr::SrGtmask,
+        Sr::SrGemask,
+        Sr::SrRegalloc,
+        Sr::SrBarrieralloc,
+        Sr::Sr63,
+        Sr::SrGlobalerrorstatus,
+        Sr::SrCgaerrorstatus,
+        Sr::SrWarperrorstatus,
+        Sr::SrVirtualsmid,
+        Sr::SrVirtualengineid,
+        Sr::Sr69,
+        Sr::Sr70,
+        Sr::Sr71,
+        Sr::Sr72,
+        Sr::Sr73,
+        Sr::Sr74,
+        Sr::Sr75,
+        Sr::Sr76,
+        Sr::Sr77,
+        Sr::Sr78,
+        Sr::Sr79,
+        Sr::SrClocklo,
+        Sr::SrClockhi,
+        Sr::SrGlobaltimerlo,
+        Sr::SrGlobaltimerhi,
+        Sr::SrEsrPc,
+        Sr::SrEsrPcHi,
+        Sr::Sr86,
+        Sr::Sr87,
+        Sr::Sr88,
+        Sr::Sr89,
+        Sr::Sr90,
+        Sr::Sr91,
+        Sr::Sr92,
+        Sr::Sr93,
+        Sr::Sr94,
+        Sr::Sr95,
+        Sr::SrHwtaskid,
+        Sr::SrCircularqueueentryindex,
+        Sr::SrCircularqueueentryaddresslow,
+        Sr::SrCircularqueueentryaddresshigh,
+        Sr::SrPm0,
+        Sr::SrPmHi0,
+        Sr::SrPm1,
+        Sr::SrPmHi1,
+        Sr::SrPm2,
+        Sr::SrPmHi2,
+        Sr::SrPm3,
+        Sr::SrPmHi3,
+        Sr::SrPm4,
+        Sr::SrPmHi4,
+        Sr::SrPm5,
+        Sr::SrPmHi5,
+        Sr::SrPm6,
+        Sr::SrPmHi6,
+        Sr::SrPm7,
+        Sr::SrPmHi7,
+        Sr::SrSnapPm0,
+        Sr::SrSnapPmHi0,
+        Sr::SrSnapPm1,
+        Sr::SrSnapPmHi1,
+        Sr::SrSnapPm2,
+        Sr::SrSnapPmHi2,
+        Sr::SrSnapPm3,
+        Sr::SrSnapPmHi3,
+        Sr::SrSnapPm4,
+        Sr::SrSnapPmHi4,
+        Sr::SrSnapPm5,
+        Sr::SrSnapPmHi5,
+        Sr::SrSnapPm6,
+        Sr::SrSnapPmHi6,
+        Sr::SrSnapPm7,
+        Sr::SrSnapPmHi7,
+        Sr::SrVariableRate,
+        Sr::Hir0x000,
+        Sr::Sr134,
+        Sr::Sr135,
+        Sr::SrCgactaid,
+        Sr::SrGpclocalcgaid,
+        Sr::SrCgasize,
+        Sr::SrCtaregpoolsz,
+        Sr::Sr140,
+        Sr::SrTmemsz,
+        Sr::Sr142,
+        Sr::Sr143,
+        Sr::Sr144,
+        Sr::Sr145,
+        Sr::Sr146,
+        Sr::Sr147,
+        Sr::Sr148,
+        Sr::Sr149,
+        Sr::Sr150,
+        Sr::Sr151,
+        Sr::Sr152,
+        Sr::Sr153,
+        Sr::Sr154,
+        Sr::Sr155,
+        Sr::Sr156,
+        Sr::Sr157,
+        Sr::Sr158,
+        Sr::Sr159,
+        Sr::Sr160,
+        Sr::Sr161,
+        Sr::Sr162,
+        Sr::Sr163,
+        Sr::Sr164,
+        Sr::Sr165,
+        Sr::Sr166,
+        Sr::Sr167,
+        Sr::Sr168,
+        Sr::Sr169,
+        Sr::Sr170,
+        Sr::Sr171,
+        Sr::Sr172,
+        Sr::Sr173,
+        Sr::Sr174,
+        Sr::Sr175,
+        Sr::Sr176,
+        Sr::Sr177,
+        Sr::Sr178,
+        Sr::Sr179,
+        Sr::Sr180,
+        Sr::Sr181,
+        Sr::Sr182,
+        Sr::Sr183,
+        Sr::Sr184,
+        Sr::Sr185,
+        Sr::Sr186,
+        Sr::Sr187,
+        Sr::Sr188,
+        Sr::Sr189,
+        Sr::Sr190,
+        Sr::Sr191,
+        Sr::Sr192,
+        Sr::Sr193,
+        Sr::Sr194,
+        Sr::Sr195,
+        Sr::Sr196,
+        Sr::Sr197,
+        Sr::Sr198,
+        Sr::Sr199,
+        Sr::Sr200,
+        Sr::Sr201,
+        Sr::Sr202,
+        Sr::Sr203,
+        Sr::Sr204,
+        Sr::Sr205,
+        Sr::Sr206,
+        Sr::Sr207,
+        Sr::Sr208,
+        Sr::Sr209,
+        Sr::Sr210,
+        Sr::Sr211,
+        Sr::Sr212,
+        Sr::Sr213,
+        Sr::Sr214,
+        Sr::Sr215,
+        Sr::Sr216,
+        Sr::Sr217,
+        Sr::Sr218,
+        Sr::Sr219,
+        Sr::Sr220,
+        Sr::Sr221,
+        Sr::Sr222,
+        Sr::Sr223,
+        Sr::Sr224,
+        Sr::Sr225,
+        Sr::Sr226,
+        Sr::Sr227,
+        Sr::Sr228,
+        Sr::Sr229,
+        Sr::Sr230,
+        Sr::Sr231,
+        Sr::Sr232,
+        Sr::Sr233,
+        Sr::Sr234,
+        Sr::Sr235,
+        Sr::Sr236,
+        Sr::Sr237,
+        Sr::Sr238,
+        Sr::Sr239,
+        Sr::Sr240,
+        Sr::Sr241,
+        Sr::Sr242,
+        Sr::Sr243,
+        Sr::Sr244,
+        Sr::Sr245,
+        Sr::Sr246,
+        Sr::Sr247,
+        Sr::Sr248,
+        Sr::Sr249,
+        Sr::Sr250,
+        Sr::Sr251,
+        Sr::Sr252,
+        Sr::Sr253,
+        Sr::Sr254,
+        Sr::Srz,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            Sr::SrLaneid => 0,
+            Sr::SrClock => 1,
+            Sr::SrVirtcfg => 2,
+            Sr::SrVirtid => 3,
+            Sr::Sr4 => 4,
+            Sr::Sr5 => 5,
+            Sr::Sr6 => 6,
+            Sr::Sr7 => 7,
+            Sr::Sr8 => 8,
+            Sr::Sr9 => 9,
+            Sr::Sr10 => 10,
+            Sr::Sr11 => 11,
+            Sr::Sr12 => 12,
+            Sr::Sr13 => 13,
+            Sr::Sr14 => 14,
+            Sr::SrOrderingTicket => 15,
+            Sr::SrPrimType => 16,
+            Sr::SrInvocationId => 17,
+            Sr::SrYDirection => 18,
+            Sr::SrThreadKill => 19,
+            Sr::SmShaderType => 20,
+            Sr::SrDirectcbewriteaddresslow => 21,
+            Sr::SrDirectcbewriteaddresshigh => 22,
+            Sr::SrDirectcbewriteenabled => 23,
+            Sr::SrSwScratch => 24,
+            Sr::SrMachineId1 => 25,
+            Sr::SrMachineId2 => 26,
+            Sr::SrMachineId3 => 27,
+            Sr::SrAffinity => 28,
+            Sr::SrInvocationInfo => 29,
+            Sr::SrWscalefactorXy => 30,
+            Sr::SrWscalefactorZ => 31,
+            Sr::SrTid => 32,
+            Sr::SrTidX => 33,
+            Sr::SrTidY => 34,
+            Sr::SrTidZ => 35,
+            Sr::Sr36 => 36,
+            Sr::SrCtaidX => 37,
+            Sr::SrCtaidY => 38,
+            Sr::SrCtaidZ => 39,
+            Sr::SrNtid => 40,
+            Sr::SrCirqueueincrminusone => 41,
+            Sr::SrNlatc => 42,
+            Sr::Sr43 => 43,
+            Sr::SrSmSpaVersion => 44,
+            Sr::SrMultipassshaderinfo => 45,
+            Sr::SrLwinhi => 46,
+            Sr::SrSwinhi => 47,
+            Sr::SrSwinlo => 48,
+            Sr::SrSwinsz => 49,
+            Sr::SrSmemsz => 50,
+            Sr::SrSmembanks => 51,
+            Sr::SrLwinlo => 52,
+            Sr::SrLwinsz => 53,
+            Sr::SrLmemlosz => 54,
+            Sr::SrLmemhioff => 55,
+            Sr::SrEqmask => 56,
+            Sr::SrLtmask => 57,
+            Sr::SrLemask => 58,
+            Sr::SrGtmask => 59,
+            Sr::SrGemask => 60,
+            Sr::SrRegalloc => 61,
+            Sr::SrBarrieralloc => 62,
+            Sr::Sr63 => 63,
+            Sr::SrGlobalerrorstatus => 64,
+            Sr::SrCgaerrorstatus => 65,
+            Sr::SrWarperrorstatus => 66,
+            Sr::SrVirtualsmid => 67,
+            Sr::SrVirtualengineid => 68,
+            Sr::Sr69 => 69,
+            Sr::Sr70 => 70,
+            Sr::Sr71 => 71,
+            Sr::Sr72 => 72,
+            Sr::Sr73 => 73,
+            Sr::Sr74 => 74,
+            Sr::Sr75 => 75,
+            Sr::Sr76 => 76,
+            Sr::Sr77 => 77,
+            Sr::Sr78 => 78,
+            Sr::Sr79 => 79,
+            Sr::SrClocklo => 80,
+            Sr::SrClockhi => 81,
+            Sr::SrGlobaltimerlo => 82,
+            Sr::SrGlobaltimerhi => 83,
+            Sr::SrEsrPc => 84,
+            Sr::SrEsrPcHi => 85,
+            Sr::Sr86 => 86,
+            Sr::Sr87 => 87,
+            Sr::Sr88 => 88,
+            Sr::Sr89 => 89,
+            Sr::Sr90 => 90,
+            Sr::Sr91 => 91,
+            Sr::Sr92 => 92,
+            Sr::Sr93 => 93,
+            Sr::Sr94 => 94,
+            Sr::Sr95 => 95,
+            Sr::SrHwtaskid => 96,
+            Sr::SrCircularqueueentryindex => 97,
+            Sr::SrCircularqueueentryaddresslow => 98,
+            Sr::SrCircularqueueentryaddresshigh => 99,
+            Sr::SrPm0 => 100,
+            Sr::SrPmHi0 => 101,
+            Sr::SrPm1 => 102,
+            Sr::SrPmHi1 => 103,
+            Sr::SrPm2 => 104,
+            Sr::SrPmHi2 => 105,
+            Sr::SrPm3 => 106,
+            Sr::SrPmHi3 => 107,
+            Sr::SrPm4 => 108,
+            Sr::SrPmHi4 => 109,
+            Sr::SrPm5 => 110,
+            Sr::SrPmHi5 => 111,
+            Sr::SrPm6 => 112,
+            Sr::SrPmHi6 => 113,
+            Sr::SrPm7 => 114,
+            Sr::SrPmHi7 => 115,
+            Sr::SrSnapPm0 => 116,
+            Sr::SrSnapPmHi0 => 117,
+            Sr::SrSnapPm1 => 118,
+            Sr::SrSnapPmHi1 => 119,
+            Sr::SrSnapPm2 => 120,
+            Sr::SrSnapPmHi2 => 121,
+            Sr::SrSnapPm3 => 122,
+            Sr::SrSnapPmHi3 => 123,
+            Sr::SrSnapPm4 => 124,
+            Sr::SrSnapPmHi4 => 125,
+            Sr::SrSnapPm5 => 126,
+            Sr::SrSnapPmHi5 => 127,
+            Sr::SrSnapPm6 => 128,
+            Sr::SrSnapPmHi6 => 129,
+            Sr::SrSnapPm7 => 130,
+            Sr::SrSnapPmHi7 => 131,
+            Sr::SrVariableRate => 132,
+            Sr::Hir0x000 => 133,
+            Sr::Sr134 => 134,
+            Sr::Sr135 => 135,
+            Sr::SrCgactaid => 136,
+            Sr::SrGpclocalcgaid => 137,
+            Sr::SrCgasize => 138,
+            Sr::SrCtaregpoolsz => 139,
+            Sr::Sr140 => 140,
+            Sr::SrTmemsz => 141,
+            Sr::Sr142 => 142,
+            Sr::Sr143 => 143,
+            Sr::Sr144 => 144,
+            Sr::Sr145 => 145,
+            Sr::Sr146 => 146,
+            Sr::Sr147 => 147,
+            Sr::Sr148 => 148,
+            Sr::Sr149 => 149,
+            Sr::Sr150 => 150,
+            Sr::Sr151 => 151,
+            Sr::Sr152 => 152,
+            Sr::Sr153 => 153,
+            Sr::Sr154 => 154,
+            Sr::Sr155 => 155,
+            Sr::Sr156 => 156,
+            Sr::Sr157 => 157,
+            Sr::Sr158 => 158,
+            Sr::Sr159 => 159,
+            Sr::Sr160 => 160,
+            Sr::Sr161 => 161,
+            Sr::Sr162 => 162,
+            Sr::Sr163 => 163,
+            Sr::Sr164 => 164,
+            Sr::Sr165 => 165,
+            Sr::Sr166 => 166,
+            Sr::Sr167 => 167,
+            Sr::Sr168 => 168,
+            Sr::Sr169 => 169,
+            Sr::Sr170 => 170,
+            Sr::Sr171 => 171,
+            Sr::Sr172 => 172,
+            Sr::Sr173 => 173,
+            Sr::Sr174 => 174,
+            Sr::Sr175 => 175,
+            Sr::Sr176 => 176,
+            Sr::Sr177 => 177,
+            Sr::Sr178 => 178,
+            Sr::Sr179 => 179,
+            Sr::Sr180 => 180,
+            Sr::Sr181 => 181,
+            Sr::Sr182 => 182,
+            Sr::Sr183 => 183,
+            Sr::Sr184 => 184,
+            Sr::Sr185 => 185,
+            Sr::Sr186 => 186,
+            Sr::Sr187 => 187,
+            Sr::Sr188 => 188,
+            Sr::Sr189 => 189,
+            Sr::Sr190 => 190,
+            Sr::Sr191 => 191,
+            Sr::Sr192 => 192,
+            Sr::Sr193 => 193,
+            Sr::Sr194 => 194,
+            Sr::Sr195 => 195,
+            Sr::Sr196 => 196,
+            Sr::Sr197 => 197,
+            Sr::Sr198 => 198,
+            Sr::Sr199 => 199,
+            Sr::Sr200 => 200,
+            Sr::Sr201 => 201,
+            Sr::Sr202 => 202,
+            Sr::Sr203 => 203,
+            Sr::Sr204 => 204,
+            Sr::Sr205 => 205,
+            Sr::Sr206 => 206,
+            Sr::Sr207 => 207,
+            Sr::Sr208 => 208,
+            Sr::Sr209 => 209,
+            Sr::Sr210 => 210,
+            Sr::Sr211 => 211,
+            Sr::Sr212 => 212,
+            Sr::Sr213 => 213,
+            Sr::Sr214 => 214,
+            Sr::Sr215 => 215,
+            Sr::Sr216 => 216,
+            Sr::Sr217 => 217,
+            Sr::Sr218 => 218,
+            Sr::Sr219 => 219,
+            Sr::Sr220 => 220,
+            Sr::Sr221 => 221,
+            Sr::Sr222 => 222,
+            Sr::Sr223 => 223,
+            Sr::Sr224 => 224,
+            Sr::Sr225 => 225,
+            Sr::Sr226 => 226,
+            Sr::Sr227 => 227,
+            Sr::Sr228 => 228,
+            Sr::Sr229 => 229,
+            Sr::Sr230 => 230,
+            Sr::Sr231 => 231,
+            Sr::Sr232 => 232,
+            Sr::Sr233 => 233,
+            Sr::Sr234 => 234,
+            Sr::Sr235 => 235,
+            Sr::Sr236 => 236,
+            Sr::Sr237 => 237,
+            Sr::Sr238 => 238,
+            Sr::Sr239 => 239,
+            Sr::Sr240 => 240,
+            Sr::Sr241 => 241,
+            Sr::Sr242 => 242,
+            Sr::Sr243 => 243,
+            Sr::Sr244 => 244,
+            Sr::Sr245 => 245,
+            Sr::Sr246 => 246,
+            Sr::Sr247 => 247,
+            Sr::Sr248 => 248,
+            Sr::Sr249 => 249,
+            Sr::Sr250 => 250,
+            Sr::Sr251 => 251,
+            Sr::Sr252 => 252,
+            Sr::Sr253 => 253,
+            Sr::Sr254 => 254,
+            Sr::Srz => 255,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Sr::SrLaneid => "SR_LANEID",
+            Sr::SrClock => "SR_CLOCK",
+            Sr::SrVirtcfg => "SR_VIRTCFG",
+            Sr::SrVirtid => "SR_VIRTID",
+            Sr::Sr4 => "SR4",
+            Sr::Sr5 => "SR5",
+            Sr::Sr6 => "SR6",
+            Sr::Sr7 => "SR7",
+            Sr::Sr8 => "SR8",
+            Sr::Sr9 => "SR9",
+            Sr::Sr10 => "SR10",
+            Sr::Sr11 => "SR11",
+            Sr::Sr12 => "SR12",
+            Sr::Sr13 => "SR13",
+            Sr::Sr14 => "SR14",
+            Sr::SrOrderingTicket => "SR_ORDERING_TICKET",
+            Sr::SrPrimType => "SR_PRIM_TYPE",
+            Sr::SrInvocationId => "SR_INVOCATION_ID",
+            Sr::SrYDirection => "SR_Y_DIRECTION",
+            Sr::SrThreadKill => "SR_THREAD_KILL",
+            Sr::SmShaderType => "SM_SHADER_TYPE",
+            Sr::SrDirectcbewriteaddresslow => "SR_DIRECTCBEWRITEADDRESSLOW",
+            Sr::SrDirectcbewriteaddresshigh => "SR_DIRECTCBEWRITEADDRESSHIGH",
+            Sr::SrDirectcbewriteenabled => "SR_DIRECTCBEWRITEENABLED",
+            Sr::SrSwScratch => "SR_SW_SCRATCH",
+            Sr::SrMachineId1 => "SR_MACHINE_ID_1",
+            Sr::SrMachineId2 => "SR_MACHINE_ID_2",
+            Sr::SrMachineId3 => "SR_MACHINE_ID_3",
+            Sr::SrAffinity => "SR_AFFINITY",
+            Sr::SrInvocationInfo => "SR_INVOCATION_INFO",
+            Sr::SrWscalefactorXy => "SR_WSCALEFACTOR_XY",
+            Sr::SrWscalefactorZ => "SR_WSCALEFACTOR_Z",
+            Sr::SrTid => "SR_TID",
+            Sr::SrTidX => "SR_TID.X",
+            Sr::SrTidY => "SR_TID.Y",
+            Sr::SrTidZ => "SR_TID.Z",
+            Sr::Sr36 => "SR36",
+            Sr::SrCtaidX => "SR_CTAID.X",
+            Sr::SrCtaidY => "SR_CTAID.Y",
+            Sr::SrCtaidZ => "SR_CTAID.Z",
+            Sr::SrNtid => "SR_NTID",
+            Sr::SrCirqueueincrminusone => "SR_CirQueueIncrMinusOne",
+            Sr::SrNlatc => "SR_NLATC",
+            Sr::Sr43 => "SR43",
+            Sr::SrSmSpaVersion => "SR_SM_SPA_VERSION",
+            Sr::SrMultipassshaderinfo => "SR_MULTIPASSSHADERINFO",
+            Sr::SrLwinhi => "SR_LWINHI",
+            Sr::SrSwinhi => "SR_SWINHI",
+            Sr::SrSwinlo => "SR_SWINLO",
+            Sr::SrSwinsz => "SR_SWINSZ",
+            Sr::SrSmemsz => "SR_SMEMSZ",
+            Sr::SrSmembanks => "SR_SMEMBANKS",
+            Sr::SrLwinlo => "SR_LWINLO",
+            Sr::SrLwinsz => "SR_LWINSZ",
+            Sr::SrLmemlosz => "SR_LMEMLOSZ",
+            Sr::SrLmemhioff => "SR_LMEMHIOFF",
+            Sr::SrEqmask => "SR_EQMASK",
+            Sr::SrLtmask => "SR_LTMASK",
+            Sr::SrLemask => "SR_LEMASK",
+            Sr::SrGtmask => "SR_GTMASK",
+            Sr::SrGemask => "SR_GEMASK",
+            Sr::SrRegalloc => "SR_REGALLOC",
+            Sr::SrBarrieralloc => "SR_BARRIERALLOC",
+            Sr::Sr63 => "SR63",
+            Sr::SrGlobalerrorstatus => "SR_GLOBALERRORSTATUS",
+            Sr::SrCgaerrorstatus => "SR_CGAERRORSTATUS",
+            Sr::SrWarperrorstatus => "SR_WARPERRORSTATUS",
+            Sr::SrVirtualsmid => "SR_VIRTUALSMID",
+            Sr::SrVirtualengineid => "SR_VIRTUALENGINEID",
+            Sr::Sr69 => "SR69",
+            Sr::Sr70 => "SR70",
+            Sr::Sr71 => "SR71",
+            Sr::Sr72 => "SR72",
+            Sr::Sr73 => "SR73",
+            Sr::Sr74 => "SR74",
+            Sr::Sr75 => "SR75",
+            Sr::Sr76 => "SR76",
+            Sr::Sr77 => "SR77",
+            Sr::Sr78 => "SR78",
+            Sr::Sr79 => "SR79",
+            Sr::SrClocklo => "SR_CLOCKLO",
+            Sr::SrClockhi => "SR_CLOCKHI",
+            Sr::SrGlobaltimerlo => "SR_GLOBALTIMERLO",
+            Sr::SrGlobaltimerhi => "SR_GLOBALTIMERHI",
+            Sr::SrEsrPc => "SR_ESR_PC",
+            Sr::SrEsrPcHi => "SR_ESR_PC_HI",
+            Sr::Sr86 => "SR86",
+            Sr::Sr87 => "SR87",
+            Sr::Sr88 => "SR88",
+            Sr::Sr89 => "SR89",
+            Sr::Sr90 => "SR90",
+            Sr::Sr91 => "SR91",
+            Sr::Sr92 => "SR92",
+            Sr::Sr93 => "SR93",
+            Sr::Sr94 => "SR94",
+            Sr::Sr95 => "SR95",
+            Sr::SrHwtaskid => "SR_HWTASKID",
+            Sr::SrCircularqueueentryindex => "SR_CIRCULARQUEUEENTRYINDEX",
+            Sr::SrCircularqueueentryaddresslow => "SR_CIRCULARQUEUEENTRYADDRESSLOW",
+            Sr::SrCircularqueueentryaddresshigh => "SR_CIRCULARQUEUEENTRYADDRESSHIGH",
+            Sr::SrPm0 => "SR_PM0",
+            Sr::SrPmHi0 => "SR_PM_HI0",
+            Sr::SrPm1 => "SR_PM1",
+            Sr::SrPmHi1 => "SR_PM_HI1",
+            Sr::SrPm2 => "SR_PM2",
+            Sr::SrPmHi2 => "SR_PM_HI2",
+            Sr::SrPm3 => "SR_PM3",
+            Sr::SrPmHi3 => "SR_PM_HI3",
+            Sr::SrPm4 => "SR_PM4",
+            Sr::SrPmHi4 => "SR_PM_HI4",
+            Sr::SrPm5 => "SR_PM5",
+            Sr::SrPmHi5 => "SR_PM_HI5",
+            Sr::SrPm6 => "SR_PM6",
+            Sr::SrPmHi6 => "SR_PM_HI6",
+            Sr::SrPm7 => "SR_PM7",
+            Sr::SrPmHi7 => "SR_PM_HI7",
+            Sr::SrSnapPm0 => "SR_SNAP_PM0",
+            Sr::SrSnapPmHi0 => "SR_SNAP_PM_HI0",
+            Sr::SrSnapPm1 => "SR_SNAP_PM1",
+            Sr::SrSnapPmHi1 => "SR_SNAP_PM_HI1",
+            Sr::SrSnapPm2 => "SR_SNAP_PM2",
+            Sr::SrSnapPmHi2 => "SR_SNAP_PM_HI2",
+            Sr::SrSnapPm3 => "SR_SNAP_PM3",
+            Sr::SrSnapPmHi3 => "SR_SNAP_PM_HI3",
+            Sr::SrSnapPm4 => "SR_SNAP_PM4",
+            Sr::SrSnapPmHi4 => "SR_SNAP_PM_HI4",
+            Sr::SrSnapPm5 => "SR_SNAP_PM5",
+            Sr::SrSnapPmHi5 => "SR_SNAP_PM_HI5",
+            Sr::SrSnapPm6 => "SR_SNAP_PM6",
+            Sr::SrSnapPmHi6 => "SR_SNAP_PM_HI6",
+            Sr::SrSnapPm7 => "SR_SNAP_PM7",
+            Sr::SrSnapPmHi7 => "SR_SNAP_PM_HI7",
+            Sr::SrVariableRate => "SR_VARIABLE_RATE",
+            Sr::Hir0x000 => "__HIR0X000",
+            Sr::Sr134 => "SR134",
+            Sr::Sr135 => "SR135",
+            Sr::SrCgactaid => "SR_CgaCtaId",
+            Sr::SrGpclocalcgaid => "SR_GpcLocalCgaId",
+            Sr::SrCgasize => "SR_CgaSize",
+            Sr::SrCtaregpoolsz => "SR_CTARegPoolSz",
+            Sr::Sr140 => "SR140",
+            Sr::SrTmemsz => "SR_TMemSz",
+            Sr::Sr142 => "SR142",
+            Sr::Sr143 => "SR143",
+            Sr::Sr144 => "SR144",
+            Sr::Sr145 => "SR145",
+            Sr::Sr146 => "SR146",
+            Sr::Sr147 => "SR147",
+            Sr::Sr148 => "SR148",
+            Sr::Sr149 => "SR149",
+            Sr::Sr150 => "SR150",
+            Sr::Sr151 => "SR151",
+            Sr::Sr152 => "SR152",
+            Sr::Sr153 => "SR153",
+            Sr::Sr154 => "SR154",
+            Sr::Sr155 => "SR155",
+            Sr::Sr156 => "SR156",
+            Sr::Sr157 => "SR157",
+            Sr::Sr158 => "SR158",
+            Sr::Sr159 => "SR159",
+            Sr::Sr160 => "SR160",
+            Sr::Sr161 => "SR161",
+            Sr::Sr162 => "SR162",
+            Sr::Sr163 => "SR163",
+            Sr::Sr164 => "SR164",
+            Sr::Sr165 => "SR165",
+            Sr::Sr166 => "SR166",
+            Sr::Sr167 => "SR167",
+            Sr::Sr168 => "SR168",
+            Sr::Sr169 => "SR169",
+            Sr::Sr170 => "SR170",
+            Sr::Sr171 => "SR171",
+            Sr::Sr172 => "SR172",
+            Sr::Sr173 => "SR173",
+            Sr::Sr174 => "SR174",
+            Sr::Sr175 => "SR175",
+            Sr::Sr176 => "SR176",
+            Sr::Sr177 => "SR177",
+            Sr::Sr178 => "SR178",
+            Sr::Sr179 => "SR179",
+            Sr::Sr180 => "SR180",
+            Sr::Sr181 => "SR181",
+            Sr::Sr182 => "SR182",
+            Sr::Sr183 => "SR183",
+            Sr::Sr184 => "SR184",
+            Sr::Sr185 => "SR185",
+            Sr::Sr186 => "SR186",
+            Sr::Sr187 => "SR187",
+            Sr::Sr188 => "SR188",
+            Sr::Sr189 => "SR189",
+            Sr::Sr190 => "SR190",
+            Sr::Sr191 => "SR191",
+            Sr::Sr192 => "SR192",
+            Sr::Sr193 => "SR193",
+            Sr::Sr194 => "SR194",
+            Sr::Sr195 => "SR195",
+            Sr::Sr196 => "SR196",
+            Sr::Sr197 => "SR197",
+            Sr::Sr198 => "SR198",
+            Sr::Sr199 => "SR199",
+            Sr::Sr200 => "SR200",
+            Sr::Sr201 => "SR201",
+            Sr::Sr202 => "SR202",
+            Sr::Sr203 => "SR203",
+            Sr::Sr204 => "SR204",
+            Sr::Sr205 => "SR205",
+            Sr::Sr206 => "SR206",
+            Sr::Sr207 => "SR207",
+            Sr::Sr208 => "SR208",
+            Sr::Sr209 => "SR209",
+            Sr::Sr210 => "SR210",
+            Sr::Sr211 => "SR211",
+            Sr::Sr212 => "SR212",
+            Sr::Sr213 => "SR213",
+            Sr::Sr214 => "SR214",
+            Sr::Sr215 => "SR215",
+            Sr::Sr216 => "SR216",
+            Sr::Sr217 => "SR217",
+            Sr::Sr218 => "SR218",
+            Sr::Sr219 => "SR219",
+            Sr::Sr220 => "SR220",
+            Sr::Sr221 => "SR221",
+            Sr::Sr222 => "SR222",
+            Sr::Sr223 => "SR223",
+            Sr::Sr224 => "SR224",
+            Sr::Sr225 => "SR225",
+            Sr::Sr226 => "SR226",
+            Sr::Sr227 => "SR227",
+            Sr::Sr228 => "SR228",
+            Sr::Sr229 => "SR229",
+            Sr::Sr230 => "SR230",
+            Sr::Sr231 => "SR231",
+            Sr::Sr232 => "SR232",
+            Sr::Sr233 => "SR233",
+            Sr::Sr234 => "SR234",
+            Sr::Sr235 => "SR235",
+            Sr::Sr236 => "SR236",
+            Sr::Sr237 => "SR237",
+            Sr::Sr238 => "SR238",
+            Sr::Sr239 => "SR239",
+            Sr::Sr240 => "SR240",
+            Sr::Sr241 => "SR241",
+            Sr::Sr242 => "SR242",
+            Sr::Sr243 => "SR243",
+            Sr::Sr244 => "SR244",
+            Sr::Sr245 => "SR245",
+            Sr::Sr246 => "SR246",
+            Sr::Sr247 => "SR247",
+            Sr::Sr248 => "SR248",
+            Sr::Sr249 => "SR249",
+            Sr::Sr250 => "SR250",
+            Sr::Sr251 => "SR251",
+            Sr::Sr252 => "SR252",
+            Sr::Sr253 => "SR253",
+            Sr::Sr254 => "SR254",
+            Sr::Srz => "SRZ",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            Sr::SrLaneid => "sr_laneid",
+            Sr::SrClock => "sr_clock",
+            Sr::SrVirtcfg => "sr_virtcfg",
+            Sr::SrVirtid => "sr_virtid",
+            Sr::Sr4 => "sr4",
+            Sr::Sr5 => "sr5",
+            Sr::Sr6 => "sr6",
+            Sr::Sr7 => "sr7",
+            Sr::Sr8 => "sr8",
+            Sr::Sr9 => "sr9",
+            Sr::Sr10 => "sr10",
+            Sr::Sr11 => "sr11",
+            Sr::Sr12 => "sr12",
+            Sr::Sr13 => "sr13",
+            Sr::Sr14 => "sr14",
+            Sr::SrOrderingTicket => "sr_ordering_ticket",
+            Sr::SrPrimType => "sr_prim_type",
+            Sr::SrInvocationId => "sr_invocation_id",
+            Sr::SrYDirection => "sr_y_direction",
+            Sr::SrThreadKill => "sr_thread_kill",
+            Sr::SmShaderType => "sm_shader_type",
+            Sr::SrDirectcbewriteaddresslow => "sr_directcbewriteaddresslow",
+            Sr::SrDirectcbewriteaddresshigh => "sr_directcbewriteaddresshigh",
+            Sr::SrDirectcbewriteenabled => "sr_directcbewriteenabled",
+            Sr::SrSwScratch => "sr_sw_scratch",
+            Sr::SrMachineId1 => "sr_machine_id_1",
+            Sr::SrMachineId2 => "sr_machine_id_2",
+            Sr::SrMachineId3 => "sr_machine_id_3",
+            Sr::SrAffinity => "sr_affinity",
+            Sr::SrInvocationInfo => "sr_invocation_info",
+            Sr::SrWscalefactorXy => "sr_wscalefactor_xy",
+            Sr::SrWscalefactorZ => "sr_wscalefactor_z",
+            Sr::SrTid => "sr_tid",
+            Sr::SrTidX => "sr_tid_x",
+            Sr::SrTidY => "sr_tid_y",
+            Sr::SrTidZ => "sr_tid_z",
+            Sr::Sr36 => "sr36",
+            Sr::SrCtaidX => "sr_ctaid_x",
+            Sr::SrCtaidY => "sr_ctaid_y",
+            Sr::SrCtaidZ => "sr_ctaid_z",
+            Sr::SrNtid => "sr_ntid",
+            Sr::SrCirqueueincrminusone => "sr_cirqueueincrminusone",
+            Sr::SrNlatc => "sr_nlatc",
+            Sr::Sr43 => "sr43",
+            Sr::SrSmSpaVersion => "sr_sm_spa_version",
+            Sr::SrMultipassshaderinfo => "sr_multipassshaderinfo",
+            Sr::SrLwinhi => "sr_lwinhi",
+            Sr::SrSwinhi => "sr_swinhi",
+            Sr::SrSwinlo => "sr_swinlo",
+            Sr::SrSwinsz => "sr_swinsz",
+            Sr::SrSmemsz => "sr_smemsz",
+            Sr::SrSmembanks => "sr_smembanks",
+            Sr::SrLwinlo => "sr_lwinlo",
+            Sr::SrLwinsz => "sr_lwinsz",
+            Sr::SrLmemlosz => "sr_lmemlosz",
+            Sr::SrLmemhioff => "sr_lmemhioff",
+            Sr::SrEqmask => "sr_eqmask",
+            Sr::SrLtmask => "sr_ltmask",
+            Sr::SrLemask => "sr_lemask",
+            Sr::SrGtmask => "sr_gtmask",
+            Sr::SrGemask => "sr_gemask",
+            Sr::SrRegalloc => "sr_regalloc",
+            Sr::SrBarrieralloc => "sr_barrieralloc",
+            Sr::Sr63 => "sr63",
+            Sr::SrGlobalerrorstatus => "sr_globalerrorstatus",
+            Sr::SrCgaerrorstatus => "sr_cgaerrorstatus",
+            Sr::SrWarperrorstatus => "sr_warperrorstatus",
+            Sr::SrVirtualsmid => "sr_virtualsmid",
+            Sr::SrVirtualengineid => "sr_virtualengineid",
+            Sr::Sr69 => "sr69",
+            Sr::Sr70 => "sr70",
+            Sr::Sr71 => "sr71",
+            Sr::Sr72 => "sr72",
+            Sr::Sr73 => "sr73",
+            Sr::Sr74 => "sr74",
+            Sr::Sr75 => "sr75",
+            Sr::Sr76 => "sr76",
+            Sr::Sr77 => "sr77",
+            Sr::Sr78 => "sr78",
+            Sr::Sr79 => "sr79",
+            Sr::SrClocklo => "sr_clocklo",
+            Sr::SrClockhi => "sr_clockhi",
+            Sr::SrGlobaltimerlo => "sr_globaltimerlo",
+            Sr::SrGlobaltimerhi => "sr_globaltimerhi",
+            Sr::SrEsrPc => "sr_esr_pc",
+            Sr::SrEsrPcHi => "sr_esr_pc_hi",
+            Sr::Sr86 => "sr86",
+            Sr::Sr87 => "sr87",
+            Sr::Sr88 => "sr88",
+            Sr::Sr89 => "sr89",
+            Sr::Sr90 => "sr90",
+            Sr::Sr91 => "sr91",
+            Sr::Sr92 => "sr92",
+            Sr::Sr93 => "sr93",
+            Sr::Sr94 => "sr94",
+            Sr::Sr95 => "sr95",
+            Sr::SrHwtaskid => "sr_hwtaskid",
+            Sr::SrCircularqueueentryindex => "sr_circularqueueentryindex",
+            Sr::SrCircularqueueentryaddresslow => "sr_circularqueueentryaddresslow",
+            Sr::SrCircularqueueentryaddresshigh => "sr_circularqueueentryaddresshigh",
+            Sr::SrPm0 => "sr_pm0",
+            Sr::SrPmHi0 => "sr_pm_hi0",
+            Sr::SrPm1 => "sr_pm1",
+            Sr::SrPmHi1 => "sr_pm_hi1",
+            Sr::SrPm2 => "sr_pm2",
+            Sr::SrPmHi2 => "sr_pm_hi2",
+            Sr::SrPm3 => "sr_pm3",
+            Sr::SrPmHi3 => "sr_pm_hi3",
+            Sr::SrPm4 => "sr_pm4",
+            Sr::SrPmHi4 => "sr_pm_hi4",
+            Sr::SrPm5 => "sr_pm5",
+            Sr::SrPmHi5 => "sr_pm_hi5",
+            Sr::SrPm6 => "sr_pm6",
+            Sr::SrPmHi6 => "sr_pm_hi6",
+            Sr::SrPm7 => "sr_pm7",
+            Sr::SrPmHi7 => "sr_pm_hi7",
+            Sr::SrSnapPm0 => "sr_snap_pm0",
+            Sr::SrSnapPmHi0 => "sr_snap_pm_hi0",
+            Sr::SrSnapPm1 => "sr_snap_pm1",
+            Sr::SrSnapPmHi1 => "sr_snap_pm_hi1",
+            Sr::SrSnapPm2 => "sr_snap_pm2",
+            Sr::SrSnapPmHi2 => "sr_snap_pm_hi2",
+            Sr::SrSnapPm3 => "sr_snap_pm3",
+            Sr::SrSnapPmHi3 => "sr_snap_pm_hi3",
+            Sr::SrSnapPm4 => "sr_snap_pm4",
+            Sr::SrSnapPmHi4 => "sr_snap_pm_hi4",
+            Sr::SrSnapPm5 => "sr_snap_pm5",
+            Sr::SrSnapPmHi5 => "sr_snap_pm_hi5",
+            Sr::SrSnapPm6 => "sr_snap_pm6",
+            Sr::SrSnapPmHi6 => "sr_snap_pm_hi6",
+            Sr::SrSnapPm7 => "sr_snap_pm7",
+            Sr::SrSnapPmHi7 => "sr_snap_pm_hi7",
+            Sr::SrVariableRate => "sr_variable_rate",
+            Sr::Hir0x000 => "hir0x000",
+            Sr::Sr134 => "sr134",
+            Sr::Sr135 => "sr135",
+            Sr::SrCgactaid => "sr_cgactaid",
+            Sr::SrGpclocalcgaid => "sr_gpclocalcgaid",
+            Sr::SrCgasize => "sr_cgasize",
+            Sr::SrCtaregpoolsz => "sr_ctaregpoolsz",
+            Sr::Sr140 => "sr140",
+            Sr::SrTmemsz => "sr_tmemsz",
+            Sr::Sr142 => "sr142",
+            Sr::Sr143 => "sr143",
+            Sr::Sr144 => "sr144",
+            Sr::Sr145 => "sr145",
+            Sr::Sr146 => "sr146",
+            Sr::Sr147 => "sr147",
+            Sr::Sr148 => "sr148",
+            Sr::Sr149 => "sr149",
+            Sr::Sr150 => "sr150",
+            Sr::Sr151 => "sr151",
+            Sr::Sr152 => "sr152",
+            Sr::Sr153 => "sr153",
+            Sr::Sr154 => "sr154",
+            Sr::Sr155 => "sr155",
+            Sr::Sr156 => "sr156",
+            Sr::Sr157 => "sr157",
+            Sr::Sr158 => "sr158",
+            Sr::Sr159 => "sr159",
+            Sr::Sr160 => "sr160",
+            Sr::Sr161 => "sr161",
+            Sr::Sr162 => "sr162",
+            Sr::Sr163 => "sr163",
+            Sr::Sr164 => "sr164",
+            Sr::Sr165 => "sr165",
+            Sr::Sr166 => "sr166",
+            Sr::Sr167 => "sr167",
+            Sr::Sr168 => "sr168",
+            Sr::Sr169 => "sr169",
+            Sr::Sr170 => "sr170",
+            Sr::Sr171 => "sr171",
+            Sr::Sr172 => "sr172",
+            Sr::Sr173 => "sr173",
+            Sr::Sr174 => "sr174",
+            Sr::Sr175 => "sr175",
+            Sr::Sr176 => "sr176",
+            Sr::Sr177 => "sr177",
+            Sr::Sr178 => "sr178",
+            Sr::Sr179 => "sr179",
+            Sr::Sr180 => "sr180",
+            Sr::Sr181 => "sr181",
+            Sr::Sr182 => "sr182",
+            Sr::Sr183 => "sr183",
+            Sr::Sr184 => "sr184",
+            Sr::Sr185 => "sr185",
+            Sr::Sr186 => "sr186",
+            Sr::Sr187 => "sr187",
+            Sr::Sr188 => "sr188",
+            Sr::Sr189 => "sr189",
+            Sr::Sr190 => "sr190",
+            Sr::Sr191 => "sr191",
+            Sr::Sr192 => "sr192",
+            Sr::Sr193 => "sr193",
+            Sr::Sr194 => "sr194",
+            Sr::Sr195 => "sr195",
+            Sr::Sr196 => "sr196",
+            Sr::Sr197 => "sr197",
+            Sr::Sr198 => "sr198",
+            Sr::Sr199 => "sr199",
+            Sr::Sr200 => "sr200",
+            Sr::Sr201 => "sr201",
+            Sr::Sr202 => "sr202",
+            Sr::Sr203 => "sr203",
+            Sr::Sr204 => "sr204",
+            Sr::Sr205 => "sr205",
+            Sr::Sr206 => "sr206",
+            Sr::Sr207 => "sr207",
+            Sr::Sr208 => "sr208",
+            Sr::Sr209 => "sr209",
+            Sr::Sr210 => "sr210",
+            Sr::Sr211 => "sr211",
+            Sr::Sr212 => "sr212",
+            Sr::Sr213 => "sr213",
+            Sr::Sr214 => "sr214",
+            Sr::Sr215 => "sr215",
+            Sr::Sr216 => "sr216",
+            Sr::Sr217 => "sr217",
+            Sr::Sr218 => "sr218",
+            Sr::Sr219 => "sr219",
+            Sr::Sr220 => "sr220",
+            Sr::Sr221 => "sr221",
+            Sr::Sr222 => "sr222",
+            Sr::Sr223 => "sr223",
+            Sr::Sr224 => "sr224",
+            Sr::Sr225 => "sr225",
+            Sr::Sr226 => "sr226",
+            Sr::Sr227 => "sr227",
+            Sr::Sr228 => "sr228",
+            Sr::Sr229 => "sr229",
+            Sr::Sr230 => "sr230",
+            Sr::Sr231 => "sr231",
+            Sr::Sr232 => "sr232",
+            Sr::Sr233 => "sr233",
+            Sr::Sr234 => "sr234",
+            Sr::Sr235 => "sr235",
+            Sr::Sr236 => "sr236",
+            Sr::Sr237 => "sr237",
+            Sr::Sr238 => "sr238",
+            Sr::Sr239 => "sr239",
+            Sr::Sr240 => "sr240",
+            Sr::Sr241 => "sr241",
+            Sr::Sr242 => "sr242",
+            Sr::Sr243 => "sr243",
+            Sr::Sr244 => "sr244",
+            Sr::Sr245 => "sr245",
+            Sr::Sr246 => "sr246",
+            Sr::Sr247 => "sr247",
+            Sr::Sr248 => "sr248",
+            Sr::Sr249 => "sr249",
+            Sr::Sr250 => "sr250",
+            Sr::Sr251 => "sr251",
+            Sr::Sr252 => "sr252",
+            Sr::Sr253 => "sr253",
+            Sr::Sr254 => "sr254",
+            Sr::Srz => "srz",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            (Sr::Sr4, 50) => "SR_PM0",
+            (Sr::Sr4, 52) => "SR_PM0",
+            (Sr::Sr4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM0",
+            (Sr::Sr5, 50) => "SR_PM1",
+            (Sr::Sr5, 52) => "SR_PM1",
+            (Sr::Sr5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM1",
+            (Sr::Sr6, 50) => "SR_PM2",
+            (Sr::Sr6, 52) => "SR_PM2",
+            (Sr::Sr6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM2",
+            (Sr::Sr7, 50) => "SR_PM3",
+            (Sr::Sr7, 52) => "SR_PM3",
+            (Sr::Sr7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM3",
+            (Sr::Sr8, 50) => "SR_PM4",
+            (Sr::Sr8, 52) => "SR_PM4",
+            (Sr::Sr8, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM4",
+            (Sr::Sr9, 50) => "SR_PM5",
+            (Sr::Sr9, 52) => "SR_PM5",
+            (Sr::Sr9, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM5",
+            (Sr::Sr10, 50) => "SR_PM6",
+            (Sr::Sr10, 52) => "SR_PM6",
+            (Sr::Sr10, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM6",
+            (Sr::Sr11, 50) => "SR_PM7",
+            (Sr::Sr11, 52) => "SR_PM7",
+            (Sr::Sr11, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM7",
+            (Sr::SrOrderingTicket, 50) => "SR15",
+            (Sr::SrSwScratch, 50) => "SR_MACHINE_ID_0",
+            (Sr::SrSwScratch, 52) => "SR_MACHINE_ID_0",
+            (Sr::SrSwScratch, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_MACHINE_ID_0"
+            }
+            (Sr::SrSwScratch, 70) => "SR_MACHINE_ID_0",
+            (
+                Sr::SrSwScratch,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => "SR_MACHINE_ID_0",
+            (Sr::Sr36, 50) => "SR_CTA_PARAM",
+            (Sr::Sr36, 52) => "SR_CTA_PARAM",
+            (Sr::Sr36, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_CTA_PARAM",
+            (Sr::SrSmSpaVersion, 50) => "SR44",
+            (Sr::SrSmSpaVersion, 52) => "SR44",
+            (Sr::SrMultipassshaderinfo, 50) => "SR45",
+            (Sr::SrMultipassshaderinfo, 52) => "SR45",
+            (Sr::SrLwinhi, 50) => "SR46",
+            (Sr::SrLwinhi, 52) => "SR46",
+            (Sr::SrSwinhi, 50) => "SR47",
+            (Sr::SrSwinhi, 52) => "SR47",
+            (Sr::SrBarrieralloc, 50) => "SR_CTXADDR",
+            (Sr::SrBarrieralloc, 52) => "SR_CTXADDR",
+            (Sr::SrCgaerrorstatus, 50) => "SR65",
+            (Sr::SrCgaerrorstatus, 52) => "SR65",
+            (Sr::SrCgaerrorstatus, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR65"
+            }
+            (Sr::SrCgaerrorstatus, 70) => "SR65",
+            (
+                Sr::SrCgaerrorstatus,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => "SR65",
+            (Sr::SrVirtualsmid, 50) => "SR_WARPERRORSTATUSCLEAR",
+            (Sr::SrVirtualsmid, 52) => "SR_WARPERRORSTATUSCLEAR",
+            (Sr::SrVirtualsmid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_WARPERRORSTATUSCLEAR"
+            }
+            (Sr::SrVirtualengineid, 50) => "SR68",
+            (Sr::SrVirtualengineid, 52) => "SR68",
+            (Sr::SrVirtualengineid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR68"
+            }
+            (Sr::Sr72, 50) => "SR_PM_HI0",
+            (Sr::Sr72, 52) => "SR_PM_HI0",
+            (Sr::Sr72, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI0",
+            (Sr::Sr73, 50) => "SR_PM_HI1",
+            (Sr::Sr73, 52) => "SR_PM_HI1",
+            (Sr::Sr73, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI1",
+            (Sr::Sr74, 50) => "SR_PM_HI2",
+            (Sr::Sr74, 52) => "SR_PM_HI2",
+            (Sr::Sr74, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI2",
+            (Sr::Sr75, 50) => "SR_PM_HI3",
+            (Sr::Sr75, 52) => "SR_PM_HI3",
+            (Sr::Sr75, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI3",
+            (Sr::Sr76, 50) => "SR_PM_HI4",
+            (Sr::Sr76, 52) => "SR_PM_HI4",
+            (Sr::Sr76, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI4",
+            (Sr::Sr77, 50) => "SR_PM_HI5",
+            (Sr::Sr77, 52) => "SR_PM_HI5",
+            (Sr::Sr77, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI5",
+            (Sr::Sr78, 50) => "SR_PM_HI6",
+            (Sr::Sr78, 52) => "SR_PM_HI6",
+            (Sr::Sr78, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI6",
+            (Sr::Sr79, 50) => "SR_PM_HI7",
+            (Sr::Sr79, 52) => "SR_PM_HI7",
+            (Sr::Sr79, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI7",
+            (Sr::SrEsrPc, 50) => "SR84",
+            (Sr::SrEsrPc, 52) => "SR84",
+            (Sr::SrEsrPc, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR84",
+            (Sr::SrEsrPcHi, 50) => "SR85",
+            (Sr::SrEsrPcHi, 52) => "SR85",
+            (Sr::SrEsrPcHi, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR85",
+            (Sr::SrPm0, 50) => "SR100",
+            (Sr::SrPm0, 52) => "SR100",
+            (Sr::SrPm0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR100",
+            (Sr::SrPmHi0, 50) => "SR101",
+            (Sr::SrPmHi0, 52) => "SR101",
+            (Sr::SrPmHi0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR101",
+            (Sr::SrPm1, 50) => "SR102",
+            (Sr::SrPm1, 52) => "SR102",
+            (Sr::SrPm1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR102",
+            (Sr::SrPmHi1, 50) => "SR103",
+            (Sr::SrPmHi1, 52) => "SR103",
+            (Sr::SrPmHi1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR103",
+            (Sr::SrPm2, 50) => "SR104",
+            (Sr::SrPm2, 52) => "SR104",
+            (Sr::SrPm2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR104",
+            (Sr::SrPmHi2, 50) => "SR105",
+            (Sr::SrPmHi2, 52) => "SR105",
+            (Sr::SrPmHi2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR105",
+            (Sr::SrPm3, 50) => "SR106",
+            (Sr::SrPm3, 52) => "SR106",
+            (Sr::SrPm3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR106",
+            (Sr::SrPmHi3, 50) => "SR107",
+            (Sr::SrPmHi3, 52) => "SR107",
+            (Sr::SrPmHi3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR107",
+            (Sr::SrPm4, 50) => "SR108",
+            (Sr::SrPm4, 52) => "SR108",
+            (Sr::SrPm4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR108",
+            (Sr::SrPmHi4, 50) => "SR109",
+            (Sr::SrPmHi4, 52) => "SR109",
+            (Sr::SrPmHi4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR109",
+            (Sr::SrPm5, 50) => "SR110",
+            (Sr::SrPm5, 52) => "SR110",
+            (Sr::SrPm5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR110",
+            (Sr::SrPmHi5, 50) => "SR111",
+            (Sr::SrPmHi5, 52) => "SR111",
+            (Sr::SrPmHi5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR111",
+            (Sr::SrPm6, 50) => "SR112",
+            (Sr::SrPm6, 52) => "SR112",
+            (Sr::SrPm6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR112",
+            (Sr::SrPmHi6, 50) => "SR113",
+            (Sr::SrPmHi6, 52) => "SR113",
+            (Sr::SrPmHi6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR113",
+            (Sr::SrPm7, 50) => "SR114",
+            (Sr::SrPm7, 52) => "SR114",
+            (Sr::SrPm7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR114",
+            (Sr::SrPmHi7, 50) => "SR115",
+            (Sr::SrPmHi7, 52) => "SR115",
+            (Sr::SrPmHi7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR115",
+            (Sr::SrSnapPm0, 50) => "SR116",
+            (Sr::SrSnapPm0, 52) => "SR116",
+            (Sr::SrSnapPm0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR116",
+            (Sr::SrSnapPmHi0, 50) => "SR117",
+            (Sr::SrSnapPmHi0, 52) => "SR117",
+            (Sr::SrSnapPmHi0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR117",
+            (Sr::SrSnapPm1, 50) => "SR118",
+            (Sr::SrSnapPm1, 52) => "SR118",
+            (Sr::SrSnapPm1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR118",
+            (Sr::SrSnapPmHi1, 50) => "SR119",
+            (Sr::SrSnapPmHi1, 52) => "SR119",
+            (Sr::SrSnapPmHi1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR119",
+            (Sr::SrSnapPm2, 50) => "SR120",
+            (Sr::SrSnapPm2, 52) => "SR120",
+            (Sr::SrSnapPm2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR120",
+            (Sr::SrSnapPmHi2, 50) => "SR121",
+            (Sr::SrSnapPmHi2, 52) => "SR121",
+            (Sr::SrSnapPmHi2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR121",
+            (Sr::SrSnapPm3, 50) => "SR122",
+            (Sr::SrSnapPm3, 52) => "SR122",
+            (Sr::SrSnapPm3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR122",
+            (Sr::SrSnapPmHi3, 50) => "SR123",
+            (Sr::SrSnapPmHi3, 52) => "SR123",
+            (Sr::SrSnapPmHi3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR123",
+            (Sr::SrSnapPm4, 50) => "SR124",
+            (Sr::SrSnapPm4, 52) => "SR124",
+            (Sr::SrSnapPm4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR124",
+            (Sr::SrSnapPmHi4, 50) => "SR125",
+            (Sr::SrSnapPmHi4, 52) => "SR125",
+            (Sr::SrSnapPmHi4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR125",
+            (Sr::SrSnapPm5, 50) => "SR126",
+            (Sr::SrSnapPm5, 52) => "SR126",
+            (Sr::SrSnapPm5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR126",
+            (Sr::SrSnapPmHi5, 50) => "SR127",
+            (Sr::SrSnapPmHi5, 52) => "SR127",
+            (Sr::SrSnapPmHi5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR127",
+            (Sr::SrSnapPm6, 50) => "SR128",
+            (Sr::SrSnapPm6, 52) => "SR128",
+            (Sr::SrSnapPm6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR128",
+            (Sr::SrSnapPmHi6, 50) => "SR129",
+            (Sr::SrSnapPmHi6, 52) => "SR129",
+            (Sr::SrSnapPmHi6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR129",
+            (Sr::SrSnapPm7, 50) => "SR130",
+            (Sr::SrSnapPm7, 52) => "SR130",
+            (Sr::SrSnapPm7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR130",
+            (Sr::SrSnapPmHi7, 50) => "SR131",
+            (Sr::SrSnapPmHi7, 52) => "SR131",
+            (Sr::SrSnapPmHi7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR131",
+            (Sr::SrVariableRate, 50) => "SR132",
+            (Sr::SrVariableRate, 52) => "SR132",
+            (Sr::SrVariableRate, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR132"
+            }
+            (Sr::SrVariableRate, 70) => "SR132",
+            (Sr::Hir0x000, 50) => "SR133",
+            (Sr::Hir0x000, 52) => "SR133",
+            (Sr::Hir0x000, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR133",
+            (Sr::Hir0x000, 70) => "SR133",
+            (Sr::Sr134, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
+                "SR_WARPGROUP_INFO"
+            }
+            (Sr::Sr135, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
+                "SR_WARPGROUPID"
+            }
+            (Sr::SrCgactaid, 50) => "SR136",
+            (Sr::SrCgactaid, 52) => "SR136",
+            (Sr::SrCgactaid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR136",
+            (Sr::SrCgactaid, 70) => "SR136",
+            (
+                Sr::SrCgactaid,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => "SR136",
+            (Sr::SrGpclocalcgaid, 50) => "SR137",
+            (Sr::SrGpclocalcgaid, 52) => "SR137",
+            (Sr::SrGpclocalcgaid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR137"
+            }
+            (Sr::SrGpclocalcgaid, 70) => "SR137",
+            (
+                Sr::SrGpclocalcgaid,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => "SR137",
+            (Sr::SrCgasize, 50) => "SR138",
+            (Sr::SrCgasize, 52) => "SR138",
+            (Sr::SrCgasize, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR138",
+            (Sr::SrCgasize, 70) => "SR138",
+            (
+                Sr::SrCgasize,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => "SR138",
+            (Sr::SrCgasize, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => "SR138",
+            (Sr::SrCtaregpoolsz, 50) => "SR139",
+            (Sr::SrCtaregpoolsz, 52) => "SR139",
+            (Sr::SrCtaregpoolsz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR139"
+            }
+            (Sr::SrCtaregpoolsz, 70) => "SR139",
+            (
+                Sr::SrCtaregpoolsz,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => "SR139",
+            (Sr::SrTmemsz, 50) => "SR141",
+            (Sr::SrTmemsz, 52) => "SR141",
+            (Sr::SrTmemsz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR141",
+            (Sr::SrTmemsz, 70) => "SR141",
+            (
+                Sr::SrTmemsz,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => "SR141",
+            (Sr::SrTmemsz, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => "SR141",
+            (
+                Sr::Sr142,
+                120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131
+                | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143
+                | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155
+                | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167
+                | 168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179
+                | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191
+                | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 | 203
+                | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215
+                | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227
+                | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239
+                | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251
+                | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263
+                | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275
+                | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287
+                | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299
+                | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311
+                | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323
+                | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335
+                | 336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347
+                | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359
+                | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 | 371
+                | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383
+                | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395
+                | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407
+                | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419
+                | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431
+                | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443
+                | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 | 455
+                | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467
+                | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479
+                | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491
+                | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503
+                | 504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515
+                | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527
+                | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539
+                | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551
+                | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563
+                | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575
+                | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587
+                | 588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599
+                | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611
+                | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623
+                | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635
+                | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647
+                | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659
+                | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671
+                | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683
+                | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695
+                | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707
+                | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719
+                | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731
+                | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743
+                | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755
+                | 756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767
+                | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779
+                | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 | 791
+                | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803
+                | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815
+                | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827
+                | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839
+                | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851
+                | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863
+                | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 | 875
+                | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887
+                | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899
+                | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911
+                | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923
+                | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935
+                | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947
+                | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959
+                | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971
+                | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983
+                | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995
+                | 996 | 997 | 998 | 999,
+            ) => "SR_CONTEXT_SAVE_ADDR_LO",
+            (
+                Sr::Sr143,
+                120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131
+                | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143
+                | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155
+                | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167
+                | 168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179
+                | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191
+                | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 | 203
+                | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215
+                | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227
+                | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239
+                | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251
+                | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263
+                | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275
+                | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287
+                | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299
+                | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311
+                | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323
+                | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335
+                | 336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347
+                | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359
+                | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 | 371
+                | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383
+                | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395
+                | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407
+                | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419
+                | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431
+                | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443
+                | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 | 455
+                | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467
+                | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479
+                | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491
+                | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503
+                | 504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515
+                | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527
+                | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539
+                | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551
+                | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563
+                | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575
+                | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587
+                | 588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599
+                | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611
+                | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623
+                | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635
+                | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647
+                | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659
+                | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671
+                | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683
+                | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695
+                | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707
+                | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719
+                | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731
+                | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743
+                | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755
+                | 756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767
+                | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779
+                | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 | 791
+                | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803
+                | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815
+                | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827
+                | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839
+                | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851
+                | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863
+                | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 | 875
+                | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887
+                | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899
+                | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911
+                | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923
+                | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935
+                | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947
+                | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959
+                | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971
+                | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983
+                | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995
+                | 996 | 997 | 998 | 999,
+            ) => "SR_CONTEXT_SAVE_ADDR_HI",
+            (Sr::Srz, 50) => "SR255",
+            (Sr::Srz, 52) => "SR255",
+            (Sr::Srz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR255",
+            _ => self.text(),
+        }
+    }
+}
+const _: Sr = Sr::SrLaneid;
+/// A fixed .X suffix for ops whose extended form is its own op (one value, code 1).
+///
+/// Spec: enums.toml (enum `x_flag`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum XFlag {
+    #[default]
+    X,
+}
+impl XFlag {
+    pub const ALL: [XFlag; 1usize] = [XFlag::X];
+    pub const fn index(self) -> usize {
+        match self {
+            XFlag::X => 0,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            XFlag::X => ".X",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            XFlag::X => "x",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: XFlag = XFlag::X;
 /// Hardware families, each with its own instruction format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
@@ -359,6 +2660,105 @@ pub const fn family_of(sm: u32) -> Option<Family> {
 }
 /// Every (mnemonic without suffixes, SM) pair the spec prints.
 pub const MNEMONICS: &[(&str, u32)] = &[
+    ("BRA", 50u32),
+    ("BRA", 52u32),
+    ("BRA", 60u32),
+    ("BRA", 70u32),
+    ("BRA", 75u32),
+    ("BRA", 80u32),
+    ("BRA", 86u32),
+    ("BRA", 89u32),
+    ("BRA", 90u32),
+    ("BRA", 100u32),
+    ("BRA", 120u32),
+    ("CS2R", 70u32),
+    ("CS2R", 75u32),
+    ("CS2R", 80u32),
+    ("CS2R", 86u32),
+    ("CS2R", 89u32),
+    ("CS2R", 90u32),
+    ("CS2R", 100u32),
+    ("CS2R", 120u32),
+    ("EXIT", 50u32),
+    ("EXIT", 52u32),
+    ("EXIT", 60u32),
+    ("EXIT", 70u32),
+    ("EXIT", 75u32),
+    ("EXIT", 80u32),
+    ("EXIT", 86u32),
+    ("EXIT", 89u32),
+    ("EXIT", 90u32),
+    ("EXIT", 100u32),
+    ("EXIT", 120u32),
+    ("FADD", 50u32),
+    ("FADD", 52u32),
+    ("FADD", 60u32),
+    ("FADD", 70u32),
+    ("FADD", 75u32),
+    ("FADD", 80u32),
+    ("FADD", 86u32),
+    ("FADD", 89u32),
+    ("FADD", 90u32),
+    ("FADD", 100u32),
+    ("FADD", 120u32),
+    ("FADD32I", 50u32),
+    ("FADD32I", 52u32),
+    ("FADD32I", 60u32),
+    ("FFMA", 50u32),
+    ("FFMA", 52u32),
+    ("FFMA", 60u32),
+    ("FFMA", 70u32),
+    ("FFMA", 75u32),
+    ("FFMA", 80u32),
+    ("FFMA", 86u32),
+    ("FFMA", 89u32),
+    ("FFMA", 90u32),
+    ("FFMA", 100u32),
+    ("FFMA", 120u32),
+    ("FMNMX", 50u32),
+    ("FMNMX", 52u32),
+    ("FMNMX", 60u32),
+    ("FMNMX", 70u32),
+    ("FMNMX", 75u32),
+    ("FMNMX", 80u32),
+    ("FMNMX", 86u32),
+    ("FMNMX", 89u32),
+    ("FMNMX", 90u32),
+    ("FMNMX", 100u32),
+    ("FMNMX", 120u32),
+    ("FMUL", 50u32),
+    ("FMUL", 52u32),
+    ("FMUL", 60u32),
+    ("FMUL", 70u32),
+    ("FMUL", 75u32),
+    ("FMUL", 80u32),
+    ("FMUL", 86u32),
+    ("FMUL", 89u32),
+    ("FMUL", 90u32),
+    ("FMUL", 100u32),
+    ("FMUL", 120u32),
+    ("FMUL32I", 50u32),
+    ("FMUL32I", 52u32),
+    ("FMUL32I", 60u32),
+    ("FSEL", 70u32),
+    ("FSEL", 75u32),
+    ("FSEL", 80u32),
+    ("FSEL", 86u32),
+    ("FSEL", 89u32),
+    ("FSEL", 90u32),
+    ("FSEL", 100u32),
+    ("FSEL", 120u32),
+    ("FSETP", 50u32),
+    ("FSETP", 52u32),
+    ("FSETP", 60u32),
+    ("FSETP", 70u32),
+    ("FSETP", 75u32),
+    ("FSETP", 80u32),
+    ("FSETP", 86u32),
+    ("FSETP", 89u32),
+    ("FSETP", 90u32),
+    ("FSETP", 100u32),
+    ("FSETP", 120u32),
     ("IADD3", 70u32),
     ("IADD3", 75u32),
     ("IADD3", 80u32),
@@ -367,67 +2767,581 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("IADD3", 90u32),
     ("IADD3", 100u32),
     ("IADD3", 120u32),
+    ("IMAD", 70u32),
+    ("IMAD", 75u32),
+    ("IMAD", 80u32),
+    ("IMAD", 86u32),
+    ("IMAD", 89u32),
+    ("IMAD", 90u32),
+    ("IMAD", 100u32),
+    ("IMAD", 120u32),
+    ("ISETP", 70u32),
+    ("ISETP", 75u32),
+    ("ISETP", 80u32),
+    ("ISETP", 86u32),
+    ("ISETP", 89u32),
+    ("ISETP", 90u32),
+    ("ISETP", 100u32),
+    ("ISETP", 120u32),
+    ("MOV", 50u32),
+    ("MOV", 52u32),
+    ("MOV", 60u32),
+    ("MOV", 70u32),
+    ("MOV", 75u32),
+    ("MOV", 80u32),
+    ("MOV", 86u32),
+    ("MOV", 89u32),
+    ("MOV", 90u32),
+    ("MOV", 100u32),
+    ("MOV", 120u32),
+    ("MOV32I", 50u32),
+    ("MOV32I", 52u32),
+    ("MOV32I", 60u32),
+    ("MUFU", 70u32),
+    ("MUFU", 75u32),
+    ("MUFU", 80u32),
+    ("MUFU", 86u32),
+    ("MUFU", 89u32),
+    ("MUFU", 90u32),
+    ("MUFU", 100u32),
+    ("MUFU", 120u32),
+    ("NOP", 50u32),
+    ("NOP", 52u32),
+    ("NOP", 60u32),
+    ("NOP", 70u32),
+    ("NOP", 75u32),
+    ("NOP", 80u32),
+    ("NOP", 86u32),
+    ("NOP", 89u32),
+    ("NOP", 90u32),
+    ("NOP", 100u32),
+    ("NOP", 120u32),
+    ("S2R", 50u32),
+    ("S2R", 52u32),
+    ("S2R", 60u32),
+    ("S2R", 70u32),
+    ("S2R", 75u32),
+    ("S2R", 80u32),
+    ("S2R", 86u32),
+    ("S2R", 89u32),
+    ("S2R", 90u32),
+    ("S2R", 100u32),
+    ("S2R", 120u32),
 ];
 /// Every SM the spec covers.
 pub const ALL_SMS: &[u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
 /// Every op of the spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
+    Bra(OpBra),
+    Cs2r(OpCs2r),
+    Exit(OpExit),
+    Fadd(OpFadd),
+    Fadd32i(OpFadd32i),
+    Ffma(OpFfma),
+    Fmnmx(OpFmnmx),
+    Fmul(OpFmul),
+    Fmul32i(OpFmul32i),
+    Fsel(OpFsel),
+    Fsetp(OpFsetp),
     Iadd3(OpIadd3),
+    Iadd3x(OpIadd3x),
+    Imad(OpImad),
+    ImadHi(OpImadHi),
+    ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX),
+    Imadx(OpImadx),
+    Isetp(OpIsetp),
+    Mov(OpMov),
+    Mov32i(OpMov32i),
+    Mufu(OpMufu),
+    Nop(OpNop),
+    S2r(OpS2r),
+}
+impl From<OpBra> for Op {
+    fn from(o: OpBra) -> Op {
+        Op::Bra(o)
+    }
+}
+impl From<OpCs2r> for Op {
+    fn from(o: OpCs2r) -> Op {
+        Op::Cs2r(o)
+    }
+}
+impl From<OpExit> for Op {
+    fn from(o: OpExit) -> Op {
+        Op::Exit(o)
+    }
+}
+impl From<OpFadd> for Op {
+    fn from(o: OpFadd) -> Op {
+        Op::Fadd(o)
+    }
+}
+impl From<OpFadd32i> for Op {
+    fn from(o: OpFadd32i) -> Op {
+        Op::Fadd32i(o)
+    }
+}
+impl From<OpFfma> for Op {
+    fn from(o: OpFfma) -> Op {
+        Op::Ffma(o)
+    }
+}
+impl From<OpFmnmx> for Op {
+    fn from(o: OpFmnmx) -> Op {
+        Op::Fmnmx(o)
+    }
+}
+impl From<OpFmul> for Op {
+    fn from(o: OpFmul) -> Op {
+        Op::Fmul(o)
+    }
+}
+impl From<OpFmul32i> for Op {
+    fn from(o: OpFmul32i) -> Op {
+        Op::Fmul32i(o)
+    }
+}
+impl From<OpFsel> for Op {
+    fn from(o: OpFsel) -> Op {
+        Op::Fsel(o)
+    }
+}
+impl From<OpFsetp> for Op {
+    fn from(o: OpFsetp) -> Op {
+        Op::Fsetp(o)
+    }
 }
 impl From<OpIadd3> for Op {
     fn from(o: OpIadd3) -> Op {
         Op::Iadd3(o)
     }
 }
+impl From<OpIadd3x> for Op {
+    fn from(o: OpIadd3x) -> Op {
+        Op::Iadd3x(o)
+    }
+}
+impl From<OpImad> for Op {
+    fn from(o: OpImad) -> Op {
+        Op::Imad(o)
+    }
+}
+impl From<OpImadHi> for Op {
+    fn from(o: OpImadHi) -> Op {
+        Op::ImadHi(o)
+    }
+}
+impl From<OpImadWide> for Op {
+    fn from(o: OpImadWide) -> Op {
+        Op::ImadWide(o)
+    }
+}
+impl From<OpImadWideX> for Op {
+    fn from(o: OpImadWideX) -> Op {
+        Op::ImadWideX(o)
+    }
+}
+impl From<OpImadx> for Op {
+    fn from(o: OpImadx) -> Op {
+        Op::Imadx(o)
+    }
+}
+impl From<OpIsetp> for Op {
+    fn from(o: OpIsetp) -> Op {
+        Op::Isetp(o)
+    }
+}
+impl From<OpMov> for Op {
+    fn from(o: OpMov) -> Op {
+        Op::Mov(o)
+    }
+}
+impl From<OpMov32i> for Op {
+    fn from(o: OpMov32i) -> Op {
+        Op::Mov32i(o)
+    }
+}
+impl From<OpMufu> for Op {
+    fn from(o: OpMufu) -> Op {
+        Op::Mufu(o)
+    }
+}
+impl From<OpNop> for Op {
+    fn from(o: OpNop) -> Op {
+        Op::Nop(o)
+    }
+}
+impl From<OpS2r> for Op {
+    fn from(o: OpS2r) -> Op {
+        Op::S2r(o)
+    }
+}
 impl Op {
     /// Names of every op, in spec order.
-    pub const NAMES: &'static [&'static str] = &["iadd3"];
+    pub const NAMES: &'static [&'static str] = &[
+        "bra",
+        "cs2r",
+        "exit",
+        "fadd",
+        "fadd32i",
+        "ffma",
+        "fmnmx",
+        "fmul",
+        "fmul32i",
+        "fsel",
+        "fsetp",
+        "iadd3",
+        "iadd3x",
+        "imad",
+        "imad_hi",
+        "imad_wide",
+        "imad_wide_x",
+        "imadx",
+        "isetp",
+        "mov",
+        "mov32i",
+        "mufu",
+        "nop",
+        "s2r",
+    ];
     pub const fn name(&self) -> &'static str {
         match self {
+            Op::Bra(_) => OpBra::NAME,
+            Op::Cs2r(_) => OpCs2r::NAME,
+            Op::Exit(_) => OpExit::NAME,
+            Op::Fadd(_) => OpFadd::NAME,
+            Op::Fadd32i(_) => OpFadd32i::NAME,
+            Op::Ffma(_) => OpFfma::NAME,
+            Op::Fmnmx(_) => OpFmnmx::NAME,
+            Op::Fmul(_) => OpFmul::NAME,
+            Op::Fmul32i(_) => OpFmul32i::NAME,
+            Op::Fsel(_) => OpFsel::NAME,
+            Op::Fsetp(_) => OpFsetp::NAME,
             Op::Iadd3(_) => OpIadd3::NAME,
+            Op::Iadd3x(_) => OpIadd3x::NAME,
+            Op::Imad(_) => OpImad::NAME,
+            Op::ImadHi(_) => OpImadHi::NAME,
+            Op::ImadWide(_) => OpImadWide::NAME,
+            Op::ImadWideX(_) => OpImadWideX::NAME,
+            Op::Imadx(_) => OpImadx::NAME,
+            Op::Isetp(_) => OpIsetp::NAME,
+            Op::Mov(_) => OpMov::NAME,
+            Op::Mov32i(_) => OpMov32i::NAME,
+            Op::Mufu(_) => OpMufu::NAME,
+            Op::Nop(_) => OpNop::NAME,
+            Op::S2r(_) => OpS2r::NAME,
         }
     }
     pub const fn class(&self) -> &'static str {
         match self {
+            Op::Bra(_) => OpBra::CLASS,
+            Op::Cs2r(_) => OpCs2r::CLASS,
+            Op::Exit(_) => OpExit::CLASS,
+            Op::Fadd(_) => OpFadd::CLASS,
+            Op::Fadd32i(_) => OpFadd32i::CLASS,
+            Op::Ffma(_) => OpFfma::CLASS,
+            Op::Fmnmx(_) => OpFmnmx::CLASS,
+            Op::Fmul(_) => OpFmul::CLASS,
+            Op::Fmul32i(_) => OpFmul32i::CLASS,
+            Op::Fsel(_) => OpFsel::CLASS,
+            Op::Fsetp(_) => OpFsetp::CLASS,
             Op::Iadd3(_) => OpIadd3::CLASS,
+            Op::Iadd3x(_) => OpIadd3x::CLASS,
+            Op::Imad(_) => OpImad::CLASS,
+            Op::ImadHi(_) => OpImadHi::CLASS,
+            Op::ImadWide(_) => OpImadWide::CLASS,
+            Op::ImadWideX(_) => OpImadWideX::CLASS,
+            Op::Imadx(_) => OpImadx::CLASS,
+            Op::Isetp(_) => OpIsetp::CLASS,
+            Op::Mov(_) => OpMov::CLASS,
+            Op::Mov32i(_) => OpMov32i::CLASS,
+            Op::Mufu(_) => OpMufu::CLASS,
+            Op::Nop(_) => OpNop::CLASS,
+            Op::S2r(_) => OpS2r::CLASS,
         }
     }
     pub const fn sms(&self) -> &'static [u32] {
         match self {
+            Op::Bra(_) => OpBra::SMS,
+            Op::Cs2r(_) => OpCs2r::SMS,
+            Op::Exit(_) => OpExit::SMS,
+            Op::Fadd(_) => OpFadd::SMS,
+            Op::Fadd32i(_) => OpFadd32i::SMS,
+            Op::Ffma(_) => OpFfma::SMS,
+            Op::Fmnmx(_) => OpFmnmx::SMS,
+            Op::Fmul(_) => OpFmul::SMS,
+            Op::Fmul32i(_) => OpFmul32i::SMS,
+            Op::Fsel(_) => OpFsel::SMS,
+            Op::Fsetp(_) => OpFsetp::SMS,
             Op::Iadd3(_) => OpIadd3::SMS,
+            Op::Iadd3x(_) => OpIadd3x::SMS,
+            Op::Imad(_) => OpImad::SMS,
+            Op::ImadHi(_) => OpImadHi::SMS,
+            Op::ImadWide(_) => OpImadWide::SMS,
+            Op::ImadWideX(_) => OpImadWideX::SMS,
+            Op::Imadx(_) => OpImadx::SMS,
+            Op::Isetp(_) => OpIsetp::SMS,
+            Op::Mov(_) => OpMov::SMS,
+            Op::Mov32i(_) => OpMov32i::SMS,
+            Op::Mufu(_) => OpMufu::SMS,
+            Op::Nop(_) => OpNop::SMS,
+            Op::S2r(_) => OpS2r::SMS,
         }
     }
     pub const fn src_info(&self) -> &'static [OperandInfo] {
         match self {
+            Op::Bra(_) => OpBra::SRCS,
+            Op::Cs2r(_) => OpCs2r::SRCS,
+            Op::Exit(_) => OpExit::SRCS,
+            Op::Fadd(_) => OpFadd::SRCS,
+            Op::Fadd32i(_) => OpFadd32i::SRCS,
+            Op::Ffma(_) => OpFfma::SRCS,
+            Op::Fmnmx(_) => OpFmnmx::SRCS,
+            Op::Fmul(_) => OpFmul::SRCS,
+            Op::Fmul32i(_) => OpFmul32i::SRCS,
+            Op::Fsel(_) => OpFsel::SRCS,
+            Op::Fsetp(_) => OpFsetp::SRCS,
             Op::Iadd3(_) => OpIadd3::SRCS,
+            Op::Iadd3x(_) => OpIadd3x::SRCS,
+            Op::Imad(_) => OpImad::SRCS,
+            Op::ImadHi(_) => OpImadHi::SRCS,
+            Op::ImadWide(_) => OpImadWide::SRCS,
+            Op::ImadWideX(_) => OpImadWideX::SRCS,
+            Op::Imadx(_) => OpImadx::SRCS,
+            Op::Isetp(_) => OpIsetp::SRCS,
+            Op::Mov(_) => OpMov::SRCS,
+            Op::Mov32i(_) => OpMov32i::SRCS,
+            Op::Mufu(_) => OpMufu::SRCS,
+            Op::Nop(_) => OpNop::SRCS,
+            Op::S2r(_) => OpS2r::SRCS,
         }
     }
     pub const fn dst_info(&self) -> &'static [OperandInfo] {
         match self {
+            Op::Bra(_) => OpBra::DSTS,
+            Op::Cs2r(_) => OpCs2r::DSTS,
+            Op::Exit(_) => OpExit::DSTS,
+            Op::Fadd(_) => OpFadd::DSTS,
+            Op::Fadd32i(_) => OpFadd32i::DSTS,
+            Op::Ffma(_) => OpFfma::DSTS,
+            Op::Fmnmx(_) => OpFmnmx::DSTS,
+            Op::Fmul(_) => OpFmul::DSTS,
+            Op::Fmul32i(_) => OpFmul32i::DSTS,
+            Op::Fsel(_) => OpFsel::DSTS,
+            Op::Fsetp(_) => OpFsetp::DSTS,
             Op::Iadd3(_) => OpIadd3::DSTS,
+            Op::Iadd3x(_) => OpIadd3x::DSTS,
+            Op::Imad(_) => OpImad::DSTS,
+            Op::ImadHi(_) => OpImadHi::DSTS,
+            Op::ImadWide(_) => OpImadWide::DSTS,
+            Op::ImadWideX(_) => OpImadWideX::DSTS,
+            Op::Imadx(_) => OpImadx::DSTS,
+            Op::Isetp(_) => OpIsetp::DSTS,
+            Op::Mov(_) => OpMov::DSTS,
+            Op::Mov32i(_) => OpMov32i::DSTS,
+            Op::Mufu(_) => OpMufu::DSTS,
+            Op::Nop(_) => OpNop::DSTS,
+            Op::S2r(_) => OpS2r::DSTS,
         }
     }
     pub fn src(&self, i: usize) -> &Src {
         match self {
+            Op::Bra(o) => o.srcs()[i],
+            Op::Cs2r(o) => o.srcs()[i],
+            Op::Exit(o) => o.srcs()[i],
+            Op::Fadd(o) => o.srcs()[i],
+            Op::Fadd32i(o) => o.srcs()[i],
+            Op::Ffma(o) => o.srcs()[i],
+            Op::Fmnmx(o) => o.srcs()[i],
+            Op::Fmul(o) => o.srcs()[i],
+            Op::Fmul32i(o) => o.srcs()[i],
+            Op::Fsel(o) => o.srcs()[i],
+            Op::Fsetp(o) => o.srcs()[i],
             Op::Iadd3(o) => o.srcs()[i],
+            Op::Iadd3x(o) => o.srcs()[i],
+            Op::Imad(o) => o.srcs()[i],
+            Op::ImadHi(o) => o.srcs()[i],
+            Op::ImadWide(o) => o.srcs()[i],
+            Op::ImadWideX(o) => o.srcs()[i],
+            Op::Imadx(o) => o.srcs()[i],
+            Op::Isetp(o) => o.srcs()[i],
+            Op::Mov(o) => o.srcs()[i],
+            Op::Mov32i(o) => o.srcs()[i],
+            Op::Mufu(o) => o.srcs()[i],
+            Op::Nop(o) => o.srcs()[i],
+            Op::S2r(o) => o.srcs()[i],
         }
     }
     pub fn src_mut(&mut self, i: usize) -> &mut Src {
         match self {
+            Op::Bra(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::Cs2r(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Exit(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Fadd(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Fadd32i(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Ffma(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Fmnmx(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Fmul(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Fmul32i(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Fsel(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Fsetp(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Iadd3(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Iadd3x(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Imad(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::ImadHi(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::ImadWide(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::ImadWideX(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Imadx(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Isetp(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Mov(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::Mov32i(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Mufu(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Nop(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::S2r(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
         }
     }
     pub fn dst(&self, i: usize) -> &Reg {
         match self {
+            Op::Bra(o) => o.dsts()[i],
+            Op::Cs2r(o) => o.dsts()[i],
+            Op::Exit(o) => o.dsts()[i],
+            Op::Fadd(o) => o.dsts()[i],
+            Op::Fadd32i(o) => o.dsts()[i],
+            Op::Ffma(o) => o.dsts()[i],
+            Op::Fmnmx(o) => o.dsts()[i],
+            Op::Fmul(o) => o.dsts()[i],
+            Op::Fmul32i(o) => o.dsts()[i],
+            Op::Fsel(o) => o.dsts()[i],
+            Op::Fsetp(o) => o.dsts()[i],
             Op::Iadd3(o) => o.dsts()[i],
+            Op::Iadd3x(o) => o.dsts()[i],
+            Op::Imad(o) => o.dsts()[i],
+            Op::ImadHi(o) => o.dsts()[i],
+            Op::ImadWide(o) => o.dsts()[i],
+            Op::ImadWideX(o) => o.dsts()[i],
+            Op::Imadx(o) => o.dsts()[i],
+            Op::Isetp(o) => o.dsts()[i],
+            Op::Mov(o) => o.dsts()[i],
+            Op::Mov32i(o) => o.dsts()[i],
+            Op::Mufu(o) => o.dsts()[i],
+            Op::Nop(o) => o.dsts()[i],
+            Op::S2r(o) => o.dsts()[i],
         }
     }
     pub fn dst_mut(&mut self, i: usize) -> &mut Reg {
         match self {
+            Op::Bra(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Cs2r(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Exit(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Fadd(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Fadd32i(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Ffma(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Fmnmx(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Fmul(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Fmul32i(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Fsel(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Fsetp(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Iadd3(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Iadd3x(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Imad(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::ImadHi(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::ImadWide(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::ImadWideX(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Imadx(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Isetp(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Mov(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Mov32i(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Mufu(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Nop(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::S2r(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
         }
@@ -435,31 +3349,146 @@ impl Op {
     /// Encode for `sm` with the guard, control and raw bits of `c`.
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         match self {
+            Op::Bra(o) => o.encode(sm, c),
+            Op::Cs2r(o) => o.encode(sm, c),
+            Op::Exit(o) => o.encode(sm, c),
+            Op::Fadd(o) => o.encode(sm, c),
+            Op::Fadd32i(o) => o.encode(sm, c),
+            Op::Ffma(o) => o.encode(sm, c),
+            Op::Fmnmx(o) => o.encode(sm, c),
+            Op::Fmul(o) => o.encode(sm, c),
+            Op::Fmul32i(o) => o.encode(sm, c),
+            Op::Fsel(o) => o.encode(sm, c),
+            Op::Fsetp(o) => o.encode(sm, c),
             Op::Iadd3(o) => o.encode(sm, c),
+            Op::Iadd3x(o) => o.encode(sm, c),
+            Op::Imad(o) => o.encode(sm, c),
+            Op::ImadHi(o) => o.encode(sm, c),
+            Op::ImadWide(o) => o.encode(sm, c),
+            Op::ImadWideX(o) => o.encode(sm, c),
+            Op::Imadx(o) => o.encode(sm, c),
+            Op::Isetp(o) => o.encode(sm, c),
+            Op::Mov(o) => o.encode(sm, c),
+            Op::Mov32i(o) => o.encode(sm, c),
+            Op::Mufu(o) => o.encode(sm, c),
+            Op::Nop(o) => o.encode(sm, c),
+            Op::S2r(o) => o.encode(sm, c),
         }
     }
     /// Index of the encoding form the op takes on `sm`, if any.
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         match self {
+            Op::Bra(o) => o.form_id(sm),
+            Op::Cs2r(o) => o.form_id(sm),
+            Op::Exit(o) => o.form_id(sm),
+            Op::Fadd(o) => o.form_id(sm),
+            Op::Fadd32i(o) => o.form_id(sm),
+            Op::Ffma(o) => o.form_id(sm),
+            Op::Fmnmx(o) => o.form_id(sm),
+            Op::Fmul(o) => o.form_id(sm),
+            Op::Fmul32i(o) => o.form_id(sm),
+            Op::Fsel(o) => o.form_id(sm),
+            Op::Fsetp(o) => o.form_id(sm),
             Op::Iadd3(o) => o.form_id(sm),
+            Op::Iadd3x(o) => o.form_id(sm),
+            Op::Imad(o) => o.form_id(sm),
+            Op::ImadHi(o) => o.form_id(sm),
+            Op::ImadWide(o) => o.form_id(sm),
+            Op::ImadWideX(o) => o.form_id(sm),
+            Op::Imadx(o) => o.form_id(sm),
+            Op::Isetp(o) => o.form_id(sm),
+            Op::Mov(o) => o.form_id(sm),
+            Op::Mov32i(o) => o.form_id(sm),
+            Op::Mufu(o) => o.form_id(sm),
+            Op::Nop(o) => o.form_id(sm),
+            Op::S2r(o) => o.form_id(sm),
         }
     }
     /// Write nvdisasm's text for the instruction at byte address `addr`.
     pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
         match self {
+            Op::Bra(o) => o.print(c, sm, addr, out),
+            Op::Cs2r(o) => o.print(c, sm, addr, out),
+            Op::Exit(o) => o.print(c, sm, addr, out),
+            Op::Fadd(o) => o.print(c, sm, addr, out),
+            Op::Fadd32i(o) => o.print(c, sm, addr, out),
+            Op::Ffma(o) => o.print(c, sm, addr, out),
+            Op::Fmnmx(o) => o.print(c, sm, addr, out),
+            Op::Fmul(o) => o.print(c, sm, addr, out),
+            Op::Fmul32i(o) => o.print(c, sm, addr, out),
+            Op::Fsel(o) => o.print(c, sm, addr, out),
+            Op::Fsetp(o) => o.print(c, sm, addr, out),
             Op::Iadd3(o) => o.print(c, sm, addr, out),
+            Op::Iadd3x(o) => o.print(c, sm, addr, out),
+            Op::Imad(o) => o.print(c, sm, addr, out),
+            Op::ImadHi(o) => o.print(c, sm, addr, out),
+            Op::ImadWide(o) => o.print(c, sm, addr, out),
+            Op::ImadWideX(o) => o.print(c, sm, addr, out),
+            Op::Imadx(o) => o.print(c, sm, addr, out),
+            Op::Isetp(o) => o.print(c, sm, addr, out),
+            Op::Mov(o) => o.print(c, sm, addr, out),
+            Op::Mov32i(o) => o.print(c, sm, addr, out),
+            Op::Mufu(o) => o.print(c, sm, addr, out),
+            Op::Nop(o) => o.print(c, sm, addr, out),
+            Op::S2r(o) => o.print(c, sm, addr, out),
         }
     }
     /// Compute the destinations from source values (CPU semantics).
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
         match self {
+            Op::Bra(o) => o.fold(sm, srcs),
+            Op::Cs2r(o) => o.fold(sm, srcs),
+            Op::Exit(o) => o.fold(sm, srcs),
+            Op::Fadd(o) => o.fold(sm, srcs),
+            Op::Fadd32i(o) => o.fold(sm, srcs),
+            Op::Ffma(o) => o.fold(sm, srcs),
+            Op::Fmnmx(o) => o.fold(sm, srcs),
+            Op::Fmul(o) => o.fold(sm, srcs),
+            Op::Fmul32i(o) => o.fold(sm, srcs),
+            Op::Fsel(o) => o.fold(sm, srcs),
+            Op::Fsetp(o) => o.fold(sm, srcs),
             Op::Iadd3(o) => o.fold(sm, srcs),
+            Op::Iadd3x(o) => o.fold(sm, srcs),
+            Op::Imad(o) => o.fold(sm, srcs),
+            Op::ImadHi(o) => o.fold(sm, srcs),
+            Op::ImadWide(o) => o.fold(sm, srcs),
+            Op::ImadWideX(o) => o.fold(sm, srcs),
+            Op::Imadx(o) => o.fold(sm, srcs),
+            Op::Isetp(o) => o.fold(sm, srcs),
+            Op::Mov(o) => o.fold(sm, srcs),
+            Op::Mov32i(o) => o.fold(sm, srcs),
+            Op::Mufu(o) => o.fold(sm, srcs),
+            Op::Nop(o) => o.fold(sm, srcs),
+            Op::S2r(o) => o.fold(sm, srcs),
         }
     }
     /// Whether the op has fold semantics on `sm`'s family.
     pub fn has_fold(&self, sm: u32) -> bool {
         match self {
+            Op::Bra(o) => o.has_fold(sm),
+            Op::Cs2r(o) => o.has_fold(sm),
+            Op::Exit(o) => o.has_fold(sm),
+            Op::Fadd(o) => o.has_fold(sm),
+            Op::Fadd32i(o) => o.has_fold(sm),
+            Op::Ffma(o) => o.has_fold(sm),
+            Op::Fmnmx(o) => o.has_fold(sm),
+            Op::Fmul(o) => o.has_fold(sm),
+            Op::Fmul32i(o) => o.has_fold(sm),
+            Op::Fsel(o) => o.has_fold(sm),
+            Op::Fsetp(o) => o.has_fold(sm),
             Op::Iadd3(o) => o.has_fold(sm),
+            Op::Iadd3x(o) => o.has_fold(sm),
+            Op::Imad(o) => o.has_fold(sm),
+            Op::ImadHi(o) => o.has_fold(sm),
+            Op::ImadWide(o) => o.has_fold(sm),
+            Op::ImadWideX(o) => o.has_fold(sm),
+            Op::Imadx(o) => o.has_fold(sm),
+            Op::Isetp(o) => o.has_fold(sm),
+            Op::Mov(o) => o.has_fold(sm),
+            Op::Mov32i(o) => o.has_fold(sm),
+            Op::Mufu(o) => o.has_fold(sm),
+            Op::Nop(o) => o.has_fold(sm),
+            Op::S2r(o) => o.has_fold(sm),
         }
     }
     /// Rewrite the op until it encodes on `sm`; may replace it with another op.
@@ -469,7 +3498,30 @@ impl Op {
         cx: &mut dyn LegalizeCx,
     ) -> Result<(), LegalizeError> {
         let new = match self {
+            Op::Bra(o) => o.legalize(sm, cx)?,
+            Op::Cs2r(o) => o.legalize(sm, cx)?,
+            Op::Exit(o) => o.legalize(sm, cx)?,
+            Op::Fadd(o) => o.legalize(sm, cx)?,
+            Op::Fadd32i(o) => o.legalize(sm, cx)?,
+            Op::Ffma(o) => o.legalize(sm, cx)?,
+            Op::Fmnmx(o) => o.legalize(sm, cx)?,
+            Op::Fmul(o) => o.legalize(sm, cx)?,
+            Op::Fmul32i(o) => o.legalize(sm, cx)?,
+            Op::Fsel(o) => o.legalize(sm, cx)?,
+            Op::Fsetp(o) => o.legalize(sm, cx)?,
             Op::Iadd3(o) => o.legalize(sm, cx)?,
+            Op::Iadd3x(o) => o.legalize(sm, cx)?,
+            Op::Imad(o) => o.legalize(sm, cx)?,
+            Op::ImadHi(o) => o.legalize(sm, cx)?,
+            Op::ImadWide(o) => o.legalize(sm, cx)?,
+            Op::ImadWideX(o) => o.legalize(sm, cx)?,
+            Op::Imadx(o) => o.legalize(sm, cx)?,
+            Op::Isetp(o) => o.legalize(sm, cx)?,
+            Op::Mov(o) => o.legalize(sm, cx)?,
+            Op::Mov32i(o) => o.legalize(sm, cx)?,
+            Op::Mufu(o) => o.legalize(sm, cx)?,
+            Op::Nop(o) => o.legalize(sm, cx)?,
+            Op::S2r(o) => o.legalize(sm, cx)?,
         };
         if let Some(n) = new {
             *self = n;
@@ -492,11 +3544,448 @@ pub fn parse(
     addr: u64,
 ) -> Result<(Op, Common), AsmError> {
     let mut best: Option<AsmError> = None;
+    match OpBra::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Bra(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpCs2r::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Cs2r(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpExit::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Exit(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpFadd::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Fadd(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpFadd32i::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Fadd32i(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpFfma::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Ffma(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpFmnmx::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Fmnmx(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpFmul::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Fmul(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpFmul32i::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Fmul32i(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpFsel::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Fsel(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpFsetp::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Fsetp(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpIadd3::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
             if o.encode(sm, &c).is_ok() {
                 return Ok((Op::Iadd3(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpIadd3x::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Iadd3x(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImad::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Imad(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImadHi::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::ImadHi(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImadWide::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::ImadWide(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImadWideX::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::ImadWideX(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImadx::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Imadx(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpIsetp::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Isetp(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpMov::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Mov(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpMov32i::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Mov32i(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpMufu::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Mufu(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpNop::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Nop(o), c));
+            }
+            if best.is_none() {
+                if let Err(e) = o.encode(sm, &c) {
+                    best = Some(AsmError {
+                        col: line.mnemonic_col,
+                        message: e.to_string(),
+                    });
+                }
+            }
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpS2r::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::S2r(o), c));
             }
             if best.is_none() {
                 if let Err(e) = o.encode(sm, &c) {
@@ -523,6 +4012,265 @@ pub fn parse(
 #[allow(clippy::match_single_binding, unreachable_patterns, unused_variables)]
 pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     match ((w >> 56) & 255) as u32 {
+        1 => {
+            if w & 18442240474082184960 == 72057594037927936
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpMov32i::decode_f0(w, sm) {
+                    return Some((Op::Mov32i(o), c));
+                }
+            }
+        }
+        8 => {
+            if w & 18316139684515807232 == 576460752303423488
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFadd32i::decode_f0(w, sm) {
+                    return Some((Op::Fadd32i(o), c));
+                }
+            }
+        }
+        9 => {
+            if w & 18316139684515807232 == 576460752303423488
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFadd32i::decode_f0(w, sm) {
+                    return Some((Op::Fadd32i(o), c));
+                }
+            }
+        }
+        30 => {
+            if w & 18397204477808476160 == 2161727821137838080
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFmul32i::decode_f0(w, sm) {
+                    return Some((Op::Fmul32i(o), c));
+                }
+            }
+        }
+        50 => {
+            if w & 18356812818650497024 == 3638908498915360768
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma::decode_f8(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        51 => {
+            if w & 18356812818650497024 == 3638908498915360768
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma::decode_f8(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        54 => {
+            if w & 18370182880044253184 == 3940649673949184000
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFsetp::decode_f5(w, sm) {
+                    return Some((Op::Fsetp(o), c));
+                }
+            }
+        }
+        55 => {
+            if w & 18370182880044253184 == 3940649673949184000
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFsetp::decode_f5(w, sm) {
+                    return Some((Op::Fsetp(o), c));
+                }
+            }
+        }
+        56 => {
+            if w & 18373259313578770432 == 4064498663701872640
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFmul::decode_f5(w, sm) {
+                    return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 18372590810509082624 == 4059995064074502144
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFadd::decode_f5(w, sm) {
+                    return Some((Op::Fadd(o), c));
+                }
+            }
+            if w & 18373710113346158592 == 4062246863888187392
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f9(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+        }
+        57 => {
+            if w & 18373259313578770432 == 4064498663701872640
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFmul::decode_f5(w, sm) {
+                    return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 18372590810509082624 == 4059995064074502144
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFadd::decode_f5(w, sm) {
+                    return Some((Op::Fadd(o), c));
+                }
+            }
+            if w & 18373710113346158592 == 4062246863888187392
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f9(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+        }
+        73 => {
+            if w & 18428870412688424960 == 5296233161787703296
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma::decode_f9(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        75 => {
+            if w & 18442240474082181120 == 5453859148745670656
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFsetp::decode_f6(w, sm) {
+                    return Some((Op::Fsetp(o), c));
+                }
+            }
+        }
+        76 => {
+            if w & 18446735277616594688 == 5519161343342542848
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpMov::decode_f5(w, sm) {
+                    return Some((Op::Mov(o), c));
+                }
+            }
+            if w & 18445316907616698368 == 5505650544460431360
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFmul::decode_f6(w, sm) {
+                    return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 18444648404547010560 == 5501146944833060864
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFadd::decode_f6(w, sm) {
+                    return Some((Op::Fadd(o), c));
+                }
+            }
+            if w & 18445767707384086528 == 5503398744646746112
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f10(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+        }
+        80 => {
+            if w & 18446744004990132223 == 5814147118935314176
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpNop::decode_f1(w, sm) {
+                    return Some((Op::Nop(o), c));
+                }
+            }
+        }
+        81 => {
+            if w & 18428870412688424960 == 5872693914091126784
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma::decode_f10(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        89 => {
+            if w & 18428870962175803392 == 6449154666394550272
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma::decode_f7(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        91 => {
+            if w & 18442241023569559552 == 6606780653352517632
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFsetp::decode_f4(w, sm) {
+                    return Some((Op::Fsetp(o), c));
+                }
+            }
+        }
+        92 => {
+            if w & 18446735827103973120 == 6672082847949389824
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpMov::decode_f4(w, sm) {
+                    return Some((Op::Mov(o), c));
+                }
+            }
+            if w & 18445317457104076800 == 6658572049067278336
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFmul::decode_f4(w, sm) {
+                    return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 18444648954034388992 == 6654068449439907840
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFadd::decode_f4(w, sm) {
+                    return Some((Op::Fadd(o), c));
+                }
+            }
+            if w & 18445768256871464960 == 6656320249253593088
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f8(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+        }
+        226 => {
+            if w & 18446726481523572704 == 16303030651081195520
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpBra::decode_f2(w, sm) {
+                    return Some((Op::Bra(o), c));
+                }
+            }
+        }
+        227 => {
+            if w & 18446744073708568575 == 16357073846609641487
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpExit::decode_f1(w, sm) {
+                    return Some((Op::Exit(o), c));
+                }
+            }
+        }
+        240 => {
+            if w & 18446744073441181440 == 17350117564444835840
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpS2r::decode_f1(w, sm) {
+                    return Some((Op::S2r(o), c));
+                }
+            }
+        }
         _ => {}
     }
     None
@@ -531,6 +4279,56 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
 #[allow(clippy::match_single_binding, unreachable_patterns, unused_variables)]
 pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     match ((w >> 0) & 4095) as u32 {
+        514 => {
+            if w & 40564819136467843603754590932991 == 514
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpMov::decode_f0(w, sm) {
+                    return Some((Op::Mov(o), c));
+                }
+            }
+        }
+        520 => {
+            if w & 40562498069729680758779555090431 == 520
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFsel::decode_f0(w, sm) {
+                    return Some((Op::Fsel(o), c));
+                }
+            }
+        }
+        521 => {
+            if w & 40562496846622926637486162579455 == 521 && matches!(sm, 70 | 75) {
+                if let Some((o, c)) = OpFmnmx::decode_f0(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 40562489593068008949711114342399 == 521
+                && matches!(sm, 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f4(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+        }
+        523 => {
+            if w & 40562343331933301511059572461567 == 523
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFsetp::decode_f0(w, sm) {
+                    return Some((Op::Fsetp(o), c));
+                }
+            }
+        }
+        524 => {
+            if w & 40562345140908647413368324296703 == 524
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f0(w, sm) {
+                    return Some((Op::Isetp(o), c));
+                }
+            }
+        }
         528 => {
             if w & 40562343431126056081414242177023 == 528
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -539,22 +4337,265 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Iadd3(o), c));
                 }
             }
-        }
-        1040 => {
-            if w & 40562343431116832710476899028991 == 1040
+            if w & 40562343431126056081414242177023 == 18889465931478580855312
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIadd3::decode_f4(w, sm) {
-                    return Some((Op::Iadd3(o), c));
+                if let Some((o, c)) = OpIadd3x::decode_f0(w, sm) {
+                    return Some((Op::Iadd3x(o), c));
+                }
+            }
+        }
+        544 => {
+            if w & 40564816926386494562701070569471 == 77371252455336267181195808
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFmul::decode_f0(w, sm) {
+                    return Some((Op::Fmul(o), c));
+                }
+            }
+        }
+        545 => {
+            if w & 40564816926386494562701070569471 == 545
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFadd::decode_f0(w, sm) {
+                    return Some((Op::Fadd(o), c));
+                }
+            }
+        }
+        547 => {
+            if w & 40564816865014177029469392343039 == 547
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFfma::decode_f0(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        548 => {
+            if w & 40564819155375756279302603149311 == 2338062535134692823881744932
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImad::decode_f0(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498017802096191287167291391 == 16943850940536287026741796
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadx::decode_f0(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        549 => {
+            if w & 40564802230414281674494157262847 == 2321137573660088015435858469
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f0(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481092840621586478721404927 == 18889465931478580855333
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f0(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        551 => {
+            if w & 40564802230414281674494157262847 == 2321137573660088015435858471
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f0(w, sm) {
+                    return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        776 => {
+            if w & 40564818003082593892470636941311 == 776
+                && matches!(sm, 70 | 75 | 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpMufu::decode_f0(w, sm) {
+                    return Some((Op::Mufu(o), c));
+                }
+            }
+            if w & 40564818003082593892470636941311 == 776
+                && matches!(sm, 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpMufu::decode_f4(w, sm) {
+                    return Some((Op::Mufu(o), c));
+                }
+            }
+        }
+        1040 => {
+            if w & 40562343431116832710476899028991 == 18889465931478580855824
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIadd3x::decode_f4(w, sm) {
+                    return Some((Op::Iadd3x(o), c));
+                }
+            }
+        }
+        1057 => {
+            if w & 40564816926381882877782154809343 == 1057
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFadd::decode_f1(w, sm) {
+                    return Some((Op::Fadd(o), c));
+                }
+            }
+        }
+        1059 => {
+            if w & 40564816865009565344550476582911 == 1059
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFfma::decode_f4(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        1060 => {
+            if w & 40564819193136241399285566935039 == 2338062535134692823881745444
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImad::decode_f4(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498055562581311270131077119 == 16943850940536287026742308
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadx::decode_f4(w, sm) {
+                    return Some((Op::Imadx(o), c));
                 }
             }
         }
         1552 => {
-            if w & 40562343431125479622032033320959 == 1552
+            if w & 40562343431125479622856667041791 == 18889465931478580856336
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpIadd3x::decode_f5(w, sm) {
+                    return Some((Op::Iadd3x(o), c));
+                }
+            }
+        }
+        1569 => {
+            if w & 40564816926385918104143495434239 == 1569
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpFadd::decode_f2(w, sm) {
+                    return Some((Op::Fadd(o), c));
+                }
+            }
+        }
+        1571 => {
+            if w & 40564816865013600570911817207807 == 1571
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpFfma::decode_f5(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        1572 => {
+            if w & 40564819193144888311665334947839 == 2338062535134692823881745956
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImad::decode_f5(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498055571228223649899089919 == 16943850940536287026742820
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadx::decode_f5(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        1573 => {
+            if w & 40564802268183413706856889061375 == 2321137573660088015435859493
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f4(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481130609753618841453203455 == 18889465931478580856357
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f4(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        1575 => {
+            if w & 40564802268183413706856889061375 == 2321137573660088015435859495
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f4(w, sm) {
+                    return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        2050 => {
+            if w & 40564819136449396860780393009151 == 2050
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIadd3::decode_f5(w, sm) {
-                    return Some((Op::Iadd3(o), c));
+                if let Some((o, c)) = OpMov::decode_f1(w, sm) {
+                    return Some((Op::Mov(o), c));
+                }
+            }
+        }
+        2053 => {
+            if w & 40564816794174068101505781600255 == 2053
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpCs2r::decode_f0(w, sm) {
+                    return Some((Op::Cs2r(o), c));
+                }
+            }
+        }
+        2056 => {
+            if w & 40562498069711234015805357166591 == 2056
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFsel::decode_f1(w, sm) {
+                    return Some((Op::Fsel(o), c));
+                }
+            }
+        }
+        2057 => {
+            if w & 40562496846618314952567246819327 == 2057 && matches!(sm, 70 | 75) {
+                if let Some((o, c)) = OpFmnmx::decode_f1(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 40562489593063397264792198582271 == 2057
+                && matches!(sm, 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f5(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+        }
+        2059 => {
+            if w & 40562343331928689826140656701439 == 2059
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFsetp::decode_f1(w, sm) {
+                    return Some((Op::Fsetp(o), c));
+                }
+            }
+        }
+        2060 => {
+            if w & 40562345140890200670394126372863 == 2060
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f1(w, sm) {
+                    return Some((Op::Isetp(o), c));
                 }
             }
         }
@@ -566,13 +4607,320 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Iadd3(o), c));
                 }
             }
+            if w & 40562343431116832710476899028991 == 18889465931478580856848
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIadd3x::decode_f1(w, sm) {
+                    return Some((Op::Iadd3x(o), c));
+                }
+            }
+        }
+        2080 => {
+            if w & 40564816926381882877782154809343 == 77371252455336267181197344
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFmul::decode_f1(w, sm) {
+                    return Some((Op::Fmul(o), c));
+                }
+            }
+        }
+        2083 => {
+            if w & 40564816865009565344550476582911 == 2083
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFfma::decode_f1(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        2084 => {
+            if w & 40564819155357309536328405225471 == 2338062535134692823881746468
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImad::decode_f1(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498017783649448312969367551 == 16943850940536287026743332
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadx::decode_f1(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        2085 => {
+            if w & 40564802230395834931519959339007 == 2321137573660088015435860005
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f1(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481092822174843504523481087 == 18889465931478580856869
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f1(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        2087 => {
+            if w & 40564802230395834931519959339007 == 2321137573660088015435860007
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f1(w, sm) {
+                    return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        2312 => {
+            if w & 40564818003081440972065541722111 == 2312
+                && matches!(sm, 70 | 75 | 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpMufu::decode_f1(w, sm) {
+                    return Some((Op::Mufu(o), c));
+                }
+            }
+            if w & 40564818003081440972065541722111 == 2312
+                && matches!(sm, 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpMufu::decode_f5(w, sm) {
+                    return Some((Op::Mufu(o), c));
+                }
+            }
+        }
+        2328 => {
+            if w & 40564819207303340847894502510591 == 2328
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpNop::decode_f0(w, sm) {
+                    return Some((Op::Nop(o), c));
+                }
+            }
+        }
+        2329 => {
+            if w & 40564818003099887716134956306431 == 2329
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpS2r::decode_f0(w, sm) {
+                    return Some((Op::S2r(o), c));
+                }
+            }
+        }
+        2375 => {
+            if w & 40562473891213288467299867496447 == 2375
+                && matches!(sm, 70 | 75 | 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpBra::decode_f0(w, sm) {
+                    return Some((Op::Bra(o), c));
+                }
+            }
+            if w & 40562473891213288467299850784767 == 2375
+                && matches!(sm, 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpBra::decode_f1(w, sm) {
+                    return Some((Op::Bra(o), c));
+                }
+            }
+        }
+        2381 => {
+            if w & 40562478726916566925812271353855 == 2381
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpExit::decode_f0(w, sm) {
+                    return Some((Op::Exit(o), c));
+                }
+            }
+        }
+        2562 => {
+            if w & 40564819136467267145197015797759 == 2562
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpMov::decode_f2(w, sm) {
+                    return Some((Op::Mov(o), c));
+                }
+            }
+        }
+        2568 => {
+            if w & 40562498069729104300221979955199 == 2568
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpFsel::decode_f2(w, sm) {
+                    return Some((Op::Fsel(o), c));
+                }
+            }
+        }
+        2569 => {
+            if w & 40562496846622350178928587444223 == 2569 && matches!(sm, 70 | 75) {
+                if let Some((o, c)) = OpFmnmx::decode_f2(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 40562489593067432491153539207167 == 2569
+                && matches!(sm, 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f6(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+        }
+        2571 => {
+            if w & 40562343331932725052501997326335 == 2571
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpFsetp::decode_f2(w, sm) {
+                    return Some((Op::Fsetp(o), c));
+                }
+            }
+        }
+        2572 => {
+            if w & 40562345140908070954810749161471 == 2572
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f2(w, sm) {
+                    return Some((Op::Isetp(o), c));
+                }
+            }
         }
         2576 => {
-            if w & 40562343431125479622032033320959 == 2576
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            if w & 40562343431125479622856667041791 == 2576
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpIadd3::decode_f2(w, sm) {
                     return Some((Op::Iadd3(o), c));
+                }
+            }
+            if w & 40562343431125479622856667041791 == 18889465931478580857360
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpIadd3x::decode_f2(w, sm) {
+                    return Some((Op::Iadd3x(o), c));
+                }
+            }
+        }
+        2592 => {
+            if w & 40564816926385918104143495434239 == 77371252455336267181197856
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpFmul::decode_f2(w, sm) {
+                    return Some((Op::Fmul(o), c));
+                }
+            }
+        }
+        2595 => {
+            if w & 40564816865013600570911817207807 == 2595
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpFfma::decode_f2(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        2596 => {
+            if w & 40564819155375179820745028014079 == 2338062535134692823881746980
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImad::decode_f2(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498017801519732729592156159 == 16943850940536287026743844
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadx::decode_f2(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        2597 => {
+            if w & 40564802230413705215936582127615 == 2321137573660088015435860517
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f2(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481092840045127921146269695 == 18889465931478580857381
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f2(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        2599 => {
+            if w & 40564802230413705215936582127615 == 2321137573660088015435860519
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f2(w, sm) {
+                    return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        2824 => {
+            if w & 40564818003085476198426882347007 == 2824
+                && matches!(sm, 70 | 75 | 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpMufu::decode_f2(w, sm) {
+                    return Some((Op::Mufu(o), c));
+                }
+            }
+            if w & 40564818003085476198426882347007 == 2824 && matches!(sm, 90) {
+                if let Some((o, c)) = OpMufu::decode_f6(w, sm) {
+                    return Some((Op::Mufu(o), c));
+                }
+            }
+        }
+        3074 => {
+            if w & 40564819136467843603754590932991 == 2475880078570760549798251522
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpMov::decode_f3(w, sm) {
+                    return Some((Op::Mov(o), c));
+                }
+            }
+        }
+        3080 => {
+            if w & 40562498069729680758779555090431 == 2475880078570760549798251528
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFsel::decode_f3(w, sm) {
+                    return Some((Op::Fsel(o), c));
+                }
+            }
+        }
+        3081 => {
+            if w & 40562496846622926637486162579455 == 2475880078570760549798251529
+                && matches!(sm, 75)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f3(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 40562489593068008949711114342399 == 2475880078570760549798251529
+                && matches!(sm, 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f7(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+        }
+        3083 => {
+            if w & 40562343331933301511059572461567 == 2475880078570760549798251531
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFsetp::decode_f3(w, sm) {
+                    return Some((Op::Fsetp(o), c));
+                }
+            }
+        }
+        3084 => {
+            if w & 40562345140908647413368324296703 == 2475880078570760549798251532
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f3(w, sm) {
+                    return Some((Op::Isetp(o), c));
                 }
             }
         }
@@ -584,13 +4932,154 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Iadd3(o), c));
                 }
             }
-        }
-        3600 => {
-            if w & 40562343431126056081414242177023 == 2475880078570760549798252048
+            if w & 40562343431126056081414242177023 == 2475898968036692028379106320
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIadd3::decode_f6(w, sm) {
-                    return Some((Op::Iadd3(o), c));
+                if let Some((o, c)) = OpIadd3x::decode_f3(w, sm) {
+                    return Some((Op::Iadd3x(o), c));
+                }
+            }
+        }
+        3104 => {
+            if w & 40564816926386494562701070569471 == 2553251331026096816979446816
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFmul::decode_f3(w, sm) {
+                    return Some((Op::Fmul(o), c));
+                }
+            }
+        }
+        3107 => {
+            if w & 40564816865014177029469392343039 == 2475880078570760549798251555
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFfma::decode_f3(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        3108 => {
+            if w & 40564819155375756279302603149311 == 4813942613705453373679995940
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImad::decode_f3(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498017802096191287167291391 == 2492823929511296836824992804
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadx::decode_f3(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        3109 => {
+            if w & 40564802230414281674494157262847 == 4797017652230848565234109477
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f3(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481092840621586478721404927 == 2475898968036692028379106341
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f3(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        3111 => {
+            if w & 40564802230414281674494157262847 == 4797017652230848565234109479
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f3(w, sm) {
+                    return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        3336 => {
+            if w & 40564818003086052656984457482239 == 2475880078570760549798251784
+                && matches!(sm, 75 | 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpMufu::decode_f3(w, sm) {
+                    return Some((Op::Mufu(o), c));
+                }
+            }
+            if w & 40564818003086052656984457482239 == 2475880078570760549798251784
+                && matches!(sm, 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpMufu::decode_f7(w, sm) {
+                    return Some((Op::Mufu(o), c));
+                }
+            }
+        }
+        3600 => {
+            if w & 40562343431126056081414242177023 == 2475898968036692028379106832
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIadd3x::decode_f6(w, sm) {
+                    return Some((Op::Iadd3x(o), c));
+                }
+            }
+        }
+        3617 => {
+            if w & 40564816926386494562701070569471 == 2475880078570760549798252065
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFadd::decode_f3(w, sm) {
+                    return Some((Op::Fadd(o), c));
+                }
+            }
+        }
+        3619 => {
+            if w & 40564816865014177029469392343039 == 2475880078570760549798252067
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFfma::decode_f6(w, sm) {
+                    return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        3620 => {
+            if w & 40564819193145464770222910083071 == 4813942613705453373679996452
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImad::decode_f6(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498055571804682207474225151 == 2492823929511296836824993316
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadx::decode_f6(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        3621 => {
+            if w & 40564802268183990165414464196607 == 4797017652230848565234109989
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f5(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481130610330077399028338687 == 2475898968036692028379106853
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f5(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        3623 => {
+            if w & 40564802268183990165414464196607 == 4797017652230848565234109991
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f5(w, sm) {
+                    return Some((Op::ImadHi(o), c));
                 }
             }
         }
@@ -600,6 +5089,556 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 /// Every encoding form of every op.
 pub const FORMS: &[FormInfo] = &[
+    FormInfo {
+        op: "bra",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89],
+        mask: 40562473891213288467299867496447,
+        value: 2375,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "bra",
+        form: "fixed",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[90, 100, 120],
+        mask: 40562473891213288467299850784767,
+        value: 2375,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "bra",
+        form: "fixed",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446726481523572704,
+        value: 16303030651081195520,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "cs2r",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816794174068101505781600255,
+        value: 2053,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "exit",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562478726916566925812271353855,
+        value: 2381,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "exit",
+        form: "fixed",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446744073708568575,
+        value: 16357073846609641487,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fadd",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816926386494562701070569471,
+        value: 545,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fadd",
+        form: "rri",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816926381882877782154809343,
+        value: 1057,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fadd",
+        form: "rrc",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564816926385918104143495434239,
+        value: 1569,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fadd",
+        form: "rru",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816926386494562701070569471,
+        value: 2475880078570760549798252065,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fadd",
+        form: "r",
+        id: 4,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18444648954034388992,
+        value: 6654068449439907840,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fadd",
+        form: "i",
+        id: 5,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18372590810509082624,
+        value: 4059995064074502144,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fadd",
+        form: "c",
+        id: 6,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18444648404547010560,
+        value: 5501146944833060864,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fadd32i",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18316139684515807232,
+        value: 576460752303423488,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "ffma",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816865014177029469392343039,
+        value: 547,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "ffma",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816865009565344550476582911,
+        value: 2083,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "ffma",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564816865013600570911817207807,
+        value: 2595,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "ffma",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816865014177029469392343039,
+        value: 2475880078570760549798251555,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "ffma",
+        form: "rri",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816865009565344550476582911,
+        value: 1059,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "ffma",
+        form: "rrc",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564816865013600570911817207807,
+        value: 1571,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "ffma",
+        form: "rru",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816865014177029469392343039,
+        value: 2475880078570760549798252067,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "ffma",
+        form: "r",
+        id: 7,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18428870962175803392,
+        value: 6449154666394550272,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "ffma",
+        form: "i",
+        id: 8,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18356812818650497024,
+        value: 3638908498915360768,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "ffma",
+        form: "c",
+        id: 9,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18428870412688424960,
+        value: 5296233161787703296,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "ffma",
+        form: "c2",
+        id: 10,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18428870412688424960,
+        value: 5872693914091126784,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75],
+        mask: 40562496846622926637486162579455,
+        value: 521,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75],
+        mask: 40562496846618314952567246819327,
+        value: 2057,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75],
+        mask: 40562496846622350178928587444223,
+        value: 2569,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75],
+        mask: 40562496846622926637486162579455,
+        value: 2475880078570760549798251529,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rrr",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[80, 86, 89, 90, 100, 120],
+        mask: 40562489593068008949711114342399,
+        value: 521,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rir",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[80, 86, 89, 90, 100, 120],
+        mask: 40562489593063397264792198582271,
+        value: 2057,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rcr",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[80, 86, 89, 90],
+        mask: 40562489593067432491153539207167,
+        value: 2569,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rur",
+        id: 7,
+        family: Family::Sm70,
+        sms: &[80, 86, 89, 90, 100, 120],
+        mask: 40562489593068008949711114342399,
+        value: 2475880078570760549798251529,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "r",
+        id: 8,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18445768256871464960,
+        value: 6656320249253593088,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "i",
+        id: 9,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18373710113346158592,
+        value: 4062246863888187392,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "c",
+        id: 10,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18445767707384086528,
+        value: 5503398744646746112,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmul",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816926386494562701070569471,
+        value: 77371252455336267181195808,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmul",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816926381882877782154809343,
+        value: 77371252455336267181197344,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmul",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564816926385918104143495434239,
+        value: 77371252455336267181197856,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmul",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564816926386494562701070569471,
+        value: 2553251331026096816979446816,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmul",
+        form: "r",
+        id: 4,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18445317457104076800,
+        value: 6658572049067278336,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmul",
+        form: "i",
+        id: 5,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18373259313578770432,
+        value: 4064498663701872640,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmul",
+        form: "c",
+        id: 6,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18445316907616698368,
+        value: 5505650544460431360,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fmul32i",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18397204477808476160,
+        value: 2161727821137838080,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fsel",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498069729680758779555090431,
+        value: 520,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fsel",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498069711234015805357166591,
+        value: 2056,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fsel",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562498069729104300221979955199,
+        value: 2568,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fsel",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498069729680758779555090431,
+        value: 2475880078570760549798251528,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fsetp",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562343331933301511059572461567,
+        value: 523,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fsetp",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562343331928689826140656701439,
+        value: 2059,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fsetp",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562343331932725052501997326335,
+        value: 2571,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fsetp",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562343331933301511059572461567,
+        value: 2475880078570760549798251531,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fsetp",
+        form: "r",
+        id: 4,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18442241023569559552,
+        value: 6606780653352517632,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fsetp",
+        form: "i",
+        id: 5,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18370182880044253184,
+        value: 3940649673949184000,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "fsetp",
+        form: "c",
+        id: 6,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18442240474082181120,
+        value: 5453859148745670656,
+        unknown: 0,
+    },
     FormInfo {
         op: "iadd3",
         form: "rrr",
@@ -625,8 +5664,8 @@ pub const FORMS: &[FormInfo] = &[
         form: "rcr",
         id: 2,
         family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343431125479622032033320959,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562343431125479622856667041791,
         value: 2576,
         unknown: 2323404309571865445138432000,
     },
@@ -641,34 +5680,647 @@ pub const FORMS: &[FormInfo] = &[
         unknown: 2323404309571865445138432000,
     },
     FormInfo {
-        op: "iadd3",
+        op: "iadd3x",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562343431126056081414242177023,
+        value: 18889465931478580855312,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "iadd3x",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562343431116832710476899028991,
+        value: 18889465931478580856848,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "iadd3x",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562343431125479622856667041791,
+        value: 18889465931478580857360,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "iadd3x",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562343431126056081414242177023,
+        value: 2475898968036692028379106320,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "iadd3x",
         form: "rri",
         id: 4,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
         mask: 40562343431116832710476899028991,
-        value: 1040,
-        unknown: 2323404309571865445138432000,
+        value: 18889465931478580855824,
+        unknown: 0,
     },
     FormInfo {
-        op: "iadd3",
+        op: "iadd3x",
         form: "rrc",
         id: 5,
         family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343431125479622032033320959,
-        value: 1552,
-        unknown: 2323404309571865445138432000,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562343431125479622856667041791,
+        value: 18889465931478580856336,
+        unknown: 0,
     },
     FormInfo {
-        op: "iadd3",
+        op: "iadd3x",
         form: "rru",
         id: 6,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
         mask: 40562343431126056081414242177023,
-        value: 2475880078570760549798252048,
-        unknown: 2323404309571865445138432000,
+        value: 2475898968036692028379106832,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819155375756279302603149311,
+        value: 2338062535134692823881744932,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819155357309536328405225471,
+        value: 2338062535134692823881746468,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564819155375179820745028014079,
+        value: 2338062535134692823881746980,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819155375756279302603149311,
+        value: 4813942613705453373679995940,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad",
+        form: "rri",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819193136241399285566935039,
+        value: 2338062535134692823881745444,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad",
+        form: "rrc",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564819193144888311665334947839,
+        value: 2338062535134692823881745956,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad",
+        form: "rru",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819193145464770222910083071,
+        value: 4813942613705453373679996452,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230414281674494157262847,
+        value: 2321137573660088015435858471,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230395834931519959339007,
+        value: 2321137573660088015435860007,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564802230413705215936582127615,
+        value: 2321137573660088015435860519,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230414281674494157262847,
+        value: 4797017652230848565234109479,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rrc",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564802268183413706856889061375,
+        value: 2321137573660088015435859495,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rru",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802268183990165414464196607,
+        value: 4797017652230848565234109991,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230414281674494157262847,
+        value: 2321137573660088015435858469,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230395834931519959339007,
+        value: 2321137573660088015435860005,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564802230413705215936582127615,
+        value: 2321137573660088015435860517,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230414281674494157262847,
+        value: 4797017652230848565234109477,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rrc",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564802268183413706856889061375,
+        value: 2321137573660088015435859493,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rru",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802268183990165414464196607,
+        value: 4797017652230848565234109989,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562481092840621586478721404927,
+        value: 18889465931478580855333,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562481092822174843504523481087,
+        value: 18889465931478580856869,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562481092840045127921146269695,
+        value: 18889465931478580857381,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562481092840621586478721404927,
+        value: 2475898968036692028379106341,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rrc",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562481130609753618841453203455,
+        value: 18889465931478580856357,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rru",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562481130610330077399028338687,
+        value: 2475898968036692028379106853,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498017802096191287167291391,
+        value: 16943850940536287026741796,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498017783649448312969367551,
+        value: 16943850940536287026743332,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562498017801519732729592156159,
+        value: 16943850940536287026743844,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498017802096191287167291391,
+        value: 2492823929511296836824992804,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rri",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498055562581311270131077119,
+        value: 16943850940536287026742308,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rrc",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562498055571228223649899089919,
+        value: 16943850940536287026742820,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rru",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498055571804682207474225151,
+        value: 2492823929511296836824993316,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "isetp",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562345140908647413368324296703,
+        value: 524,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "isetp",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562345140890200670394126372863,
+        value: 2060,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "isetp",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562345140908070954810749161471,
+        value: 2572,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "isetp",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562345140908647413368324296703,
+        value: 2475880078570760549798251532,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mov",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819136467843603754590932991,
+        value: 514,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mov",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819136449396860780393009151,
+        value: 2050,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mov",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564819136467267145197015797759,
+        value: 2562,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mov",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819136467843603754590932991,
+        value: 2475880078570760549798251522,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mov",
+        form: "r",
+        id: 4,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446735827103973120,
+        value: 6672082847949389824,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mov",
+        form: "c",
+        id: 5,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446735277616594688,
+        value: 5519161343342542848,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mov32i",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18442240474082184960,
+        value: 72057594037927936,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mufu",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89],
+        mask: 40564818003082593892470636941311,
+        value: 776,
+        unknown: 3458764513820540928,
+    },
+    FormInfo {
+        op: "mufu",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89],
+        mask: 40564818003081440972065541722111,
+        value: 2312,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mufu",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89],
+        mask: 40564818003085476198426882347007,
+        value: 2824,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mufu",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89],
+        mask: 40564818003086052656984457482239,
+        value: 2475880078570760549798251784,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mufu",
+        form: "rrr",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[90, 100, 120],
+        mask: 40564818003082593892470636941311,
+        value: 776,
+        unknown: 3458764513820540928,
+    },
+    FormInfo {
+        op: "mufu",
+        form: "rir",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[90, 100, 120],
+        mask: 40564818003081440972065541722111,
+        value: 2312,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mufu",
+        form: "rcr",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[90],
+        mask: 40564818003085476198426882347007,
+        value: 2824,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "mufu",
+        form: "rur",
+        id: 7,
+        family: Family::Sm70,
+        sms: &[90, 100, 120],
+        mask: 40564818003086052656984457482239,
+        value: 2475880078570760549798251784,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "nop",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819207303340847894502510591,
+        value: 2328,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "nop",
+        form: "fixed",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446744004990132223,
+        value: 5814147118935314176,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "s2r",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564818003099887716134956306431,
+        value: 2329,
+        unknown: 0,
+    },
+    FormInfo {
+        op: "s2r",
+        form: "fixed",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446744073441181440,
+        value: 17350117564444835840,
+        unknown: 0,
     },
 ];
+include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fadd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fadd32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ffma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fmnmx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fmul.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fmul32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_mov.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_mov32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_mufu.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));

@@ -111,7 +111,7 @@ impl OpIadd3 {
         {
             return Some(1);
         }
-        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             && self.a.slot_kind() == SlotKind::Gpr
             && self.b.slot_kind() == SlotKind::CBuf
             && self.c.slot_kind() == SlotKind::Gpr
@@ -125,24 +125,6 @@ impl OpIadd3 {
         {
             return Some(3);
         }
-        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            && self.a.slot_kind() == SlotKind::Gpr && self.b.slot_kind() == SlotKind::Gpr
-            && self.c.slot_kind() == SlotKind::Imm
-        {
-            return Some(4);
-        }
-        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            && self.a.slot_kind() == SlotKind::Gpr && self.b.slot_kind() == SlotKind::Gpr
-            && self.c.slot_kind() == SlotKind::CBuf
-        {
-            return Some(5);
-        }
-        if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            && self.a.slot_kind() == SlotKind::Gpr && self.b.slot_kind() == SlotKind::Gpr
-            && self.c.slot_kind() == SlotKind::UGpr
-        {
-            return Some(6);
-        }
         None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
@@ -152,9 +134,6 @@ impl OpIadd3 {
             Some(1) => self.encode_f1(sm, c),
             Some(2) => self.encode_f2(sm, c),
             Some(3) => self.encode_f3(sm, c),
-            Some(4) => self.encode_f4(sm, c),
-            Some(5) => self.encode_f5(sm, c),
-            Some(6) => self.encode_f6(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -514,7 +493,7 @@ impl OpIadd3 {
         }
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.abs {
@@ -591,18 +570,23 @@ impl OpIadd3 {
         {
             let v: u128 = match self.b.kind {
                 SrcKind::CBuf(c) => {
-                    if c.offset % 1u32 != 0 {
+                    if c.offset % 4u32 != 0 {
                         return Err(
                             EncodeError::new(
                                 Self::NAME,
                                 format!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 1u32
+                                    .offset, 4u32
                                 ),
                             ),
                         );
                     }
-                    fit(Self::NAME, "b", (c.offset / 1u32) as u128, 16u32)?
+                    fit_signed(
+                        Self::NAME,
+                        "b",
+                        (c.offset as i32 / 4u32 as i32) as i64,
+                        14u32,
+                    )?
                 }
                 _ => {
                     return Err(
@@ -613,7 +597,7 @@ impl OpIadd3 {
                     );
                 }
             };
-            w |= (v & 65535) << 38;
+            w |= (v & 16383) << 40;
         }
         {
             let v: u128 = match self.b.kind {
@@ -876,540 +860,7 @@ impl OpIadd3 {
         }
         Ok(w)
     }
-    ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
-    #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.abs {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        let mut w: u128 = 1040;
-        w |= c.raw & 2323404309571865445138432000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 255) << 24;
-        }
-        {
-            let v: u128 = match self.c.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "c", v, 32u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::new(
-                            Self::NAME,
-                            format!("{} must be an immediate", "c"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 4294967295) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 255) << 64;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 255) << 16;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co0",
-                reg_index(Self::NAME, "co0", self.co0, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co1",
-                reg_index(Self::NAME, "co1", self.co1, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
-        Ok(w)
-    }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90, 100, 120].
-    #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.abs {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        let mut w: u128 = 1552;
-        w |= c.raw & 2323404309571865445138432000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 255) << 24;
-        }
-        {
-            let v: u128 = match self.c.kind {
-                SrcKind::CBuf(c) => {
-                    if c.offset % 1u32 != 0 {
-                        return Err(
-                            EncodeError::new(
-                                Self::NAME,
-                                format!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "c", c
-                                    .offset, 1u32
-                                ),
-                            ),
-                        );
-                    }
-                    fit(Self::NAME, "c", (c.offset / 1u32) as u128, 16u32)?
-                }
-                _ => {
-                    return Err(
-                        EncodeError::new(
-                            Self::NAME,
-                            format!("{} must be a constant buffer", "c"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 65535) << 38;
-        }
-        {
-            let v: u128 = match self.c.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "c", c.index as u128, 5u32)?,
-                _ => {
-                    return Err(
-                        EncodeError::new(
-                            Self::NAME,
-                            format!("{} must be a constant buffer", "c"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 31) << 54;
-        }
-        {
-            let v: u128 = self.c.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 255) << 64;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 255) << 16;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co0",
-                reg_index(Self::NAME, "co0", self.co0, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co1",
-                reg_index(Self::NAME, "co1", self.co1, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
-        Ok(w)
-    }
-    ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
-    #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.abs {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        let mut w: u128 = 2475880078570760549798252048;
-        w |= c.raw & 2323404309571865445138432000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 255) << 24;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::UGpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 255) << 32;
-        }
-        {
-            let v: u128 = self.c.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 255) << 64;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 255) << 16;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co0",
-                reg_index(Self::NAME, "co0", self.co0, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co1",
-                reg_index(Self::NAME, "co1", self.co1, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
-        Ok(w)
-    }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens)]
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -1442,7 +893,7 @@ impl OpIadd3 {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens)]
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -1477,7 +928,7 @@ impl OpIadd3 {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens)]
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -1491,7 +942,8 @@ impl OpIadd3 {
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
                 index: (((w >> 54) & 31)) as u8,
-                offset: ((((w >> 38) & 65535)) as u32) * 1u32,
+                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
             }),
             neg: (((w >> 63) & 1)) != 0,
             abs: false,
@@ -1513,7 +965,7 @@ impl OpIadd3 {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens)]
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -1546,110 +998,6 @@ impl OpIadd3 {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
-        let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        Some((
-            Self { d, co0, co1, a, b, c },
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 2323404309571865445138432000,
-            },
-        ))
-    }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
-        let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: ((((w >> 38) & 65535)) as u32) * 1u32,
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        Some((
-            Self { d, co0, co1, a, b, c },
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 2323404309571865445138432000,
-            },
-        ))
-    }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
-        let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        Some((
-            Self { d, co0, co1, a, b, c },
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 2323404309571865445138432000,
-            },
-        ))
-    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
@@ -1660,17 +1008,10 @@ impl OpIadd3 {
             Some(1) => c.ctrl >> 17 & 1 != 0,
             Some(2) => c.ctrl >> 17 & 1 != 0,
             Some(3) => c.ctrl >> 17 & 1 != 0,
-            Some(4) => c.ctrl >> 17 & 1 != 0,
-            Some(5) => c.ctrl >> 17 & 1 != 0,
-            Some(6) => c.ctrl >> 17 & 1 != 0,
             _ => false,
         };
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
-            Some(4) => c.ctrl >> 19 & 1 != 0,
-            Some(5) => c.ctrl >> 19 & 1 != 0,
-            Some(6) => c.ctrl >> 19 & 1 != 0,
             _ => false,
         };
         let reuse_c = match form {
@@ -1678,7 +1019,6 @@ impl OpIadd3 {
             Some(1) => c.ctrl >> 19 & 1 != 0,
             Some(2) => c.ctrl >> 19 & 1 != 0,
             Some(3) => c.ctrl >> 19 & 1 != 0,
-            Some(6) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         write_guard(out, &c.guard);
@@ -1976,19 +1316,12 @@ impl OpIadd3 {
                 Some(1) => ctrl |= 1u32 << 17,
                 Some(2) => ctrl |= 1u32 << 17,
                 Some(3) => ctrl |= 1u32 << 17,
-                Some(4) => ctrl |= 1u32 << 17,
-                Some(5) => ctrl |= 1u32 << 17,
-                Some(6) => ctrl |= 1u32 << 17,
                 _ => {}
             }
         }
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
-                Some(4) => ctrl |= 1u32 << 19,
-                Some(5) => ctrl |= 1u32 << 19,
-                Some(6) => ctrl |= 1u32 << 19,
                 _ => {}
             }
         }
@@ -1998,7 +1331,6 @@ impl OpIadd3 {
                 Some(1) => ctrl |= 1u32 << 19,
                 Some(2) => ctrl |= 1u32 << 19,
                 Some(3) => ctrl |= 1u32 << 19,
-                Some(6) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }
@@ -2200,19 +1532,12 @@ impl OpIadd3 {
                 Some(1) => ctrl |= 1u32 << 17,
                 Some(2) => ctrl |= 1u32 << 17,
                 Some(3) => ctrl |= 1u32 << 17,
-                Some(4) => ctrl |= 1u32 << 17,
-                Some(5) => ctrl |= 1u32 << 17,
-                Some(6) => ctrl |= 1u32 << 17,
                 _ => {}
             }
         }
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
-                Some(4) => ctrl |= 1u32 << 19,
-                Some(5) => ctrl |= 1u32 << 19,
-                Some(6) => ctrl |= 1u32 << 19,
                 _ => {}
             }
         }
@@ -2222,7 +1547,6 @@ impl OpIadd3 {
                 Some(1) => ctrl |= 1u32 << 19,
                 Some(2) => ctrl |= 1u32 << 19,
                 Some(3) => ctrl |= 1u32 << 19,
-                Some(6) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }

@@ -11,7 +11,10 @@ fn spec() -> isa_spec::model::Spec {
 #[divan::bench]
 fn load_and_lint() -> usize {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../isa-spec/spec");
-    isa_spec::load(&dir, "isa-spec/spec").report.diagnostics.len()
+    isa_spec::load(&dir, "isa-spec/spec")
+        .report
+        .diagnostics
+        .len()
 }
 
 #[divan::bench]

@@ -283,7 +283,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
         let mut arms = Vec::new();
         for f in &fs {
             let fl = f.form.fields.iter().find(|x| {
-                matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr | SlotKindClass::Ugpr } if idx == i)
+                matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr } if idx == i)
             });
             if let Some(fl) = fl
                 && let Some((_, bit)) = f.form.reuse.iter().find(|(l, _)| *l == fl.bits.ranges[0].0)

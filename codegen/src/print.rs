@@ -40,7 +40,11 @@ pub(crate) fn alias_cond(spec: &Spec, op: &Op, c: &AliasCond) -> TokenStream {
         AliasCond::SrcImmPow2(i) => {
             let f = field(&op.srcs[*i].name);
             // A signed source prints 0x80000000 as -0x80000000: not a power of two.
-            let max = if op.srcs[*i].ty == ValueType::I32 { 0x4000_0000u32 } else { 0x8000_0000u32 };
+            let max = if op.srcs[*i].ty == ValueType::I32 {
+                0x4000_0000u32
+            } else {
+                0x8000_0000u32
+            };
             quote!(!self.#f.has_mods() && matches!(self.#f.kind, SrcKind::Imm(v) if v.is_power_of_two() && v <= #max))
         }
         AliasCond::SrcPlain(i) => {
@@ -98,7 +102,7 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         let mut arms = Vec::new();
         for f in &fs {
             let fl = f.form.fields.iter().find(|x| {
-                matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr | SlotKindClass::Ugpr } if idx == i)
+                matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr } if idx == i)
             });
             if let Some(fl) = fl {
                 let lo = fl.bits.ranges[0].0;

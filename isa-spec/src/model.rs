@@ -407,7 +407,10 @@ pub struct ImmPacking {
 pub enum CbufPart {
     Index,
     /// Byte offset divided by `scale`; `signed`: two's complement.
-    Offset { scale: u32, signed: bool },
+    Offset {
+        scale: u32,
+        signed: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
