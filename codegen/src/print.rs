@@ -55,7 +55,8 @@ pub(crate) fn alias_cond(spec: &Spec, op: &Op, c: &AliasCond) -> TokenStream {
     match c {
         AliasCond::SrcIsZero(i, yes) => {
             let f = field(&op.srcs[*i].name);
-            quote!(self.#f.is_zero() == #yes)
+            // The zero register, whatever its modifiers (nvdisasm ignores them).
+            quote!(matches!(self.#f.kind, SrcKind::Reg(r) if r.is_zero()) == #yes)
         }
         AliasCond::SrcKindIs(i, k, yes) => {
             let f = field(&op.srcs[*i].name);
@@ -68,7 +69,13 @@ pub(crate) fn alias_cond(spec: &Spec, op: &Op, c: &AliasCond) -> TokenStream {
         }
         AliasCond::SrcImmPow2(i) => {
             let f = field(&op.srcs[*i].name);
-            quote!(!self.#f.has_mods() && matches!(self.#f.kind, SrcKind::Imm(v) if v.is_power_of_two()))
+            // A signed source prints 0x80000000 as -0x80000000: not a power of two.
+            let max = if op.srcs[*i].ty == ValueType::I32 {
+                0x4000_0000u32
+            } else {
+                0x8000_0000u32
+            };
+            quote!(!self.#f.has_mods() && matches!(self.#f.kind, SrcKind::Imm(v) if v.is_power_of_two() && v <= #max))
         }
         AliasCond::SrcPlain(i) => {
             let f = field(&op.srcs[*i].name);
@@ -122,6 +129,7 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     // `.reuse` flag per source: the control bit for its register field in the chosen form.
     let mut reuse_lets = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
+<<<<<<< HEAD
         let arms: Vec<TokenStream> = fs
             .iter()
             .filter_map(|f| {
@@ -131,6 +139,22 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                 Some(quote!(Some(#id) => c.ctrl >> #bit & 1 != 0))
             })
             .collect();
+=======
+        let mut arms = Vec::new();
+        for f in &fs {
+            let fl = f.form.fields.iter().find(|x| {
+                matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr } if idx == i)
+            });
+            if let Some(fl) = fl {
+                let lo = fl.bits.ranges[0].0;
+                if let Some((_, bit)) = f.form.reuse.iter().find(|(l, _)| *l == lo) {
+                    let id = Literal::u8_unsuffixed(f.id as u8);
+                    let bit = Literal::u32_unsuffixed(*bit);
+                    arms.push(quote!(Some(#id) => c.ctrl >> #bit & 1 != 0));
+                }
+            }
+        }
+>>>>>>> spec-intarith2
         let v = crate::names::ident(&format!("reuse_{}", s.name));
         if arms.is_empty() {
             reuse_lets.push(quote!(let #v = false;));
