@@ -294,6 +294,411 @@ impl Cs2rWidth {
     }
 }
 const _: Cs2rWidth = Cs2rWidth::B64;
+/// Conversion float type (F2F/I2F dst at 75..78, F2I/F2F src at 84..86); F32 prints nothing.
+///
+/// Spec: enums.toml (enum `cvt_ftype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CvtFtype {
+    #[default]
+    F32,
+    F16,
+    Bf16,
+    F64,
+}
+impl CvtFtype {
+    pub const ALL: [CvtFtype; 4usize] = [
+        CvtFtype::F32,
+        CvtFtype::F16,
+        CvtFtype::Bf16,
+        CvtFtype::F64,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            CvtFtype::F32 => 0,
+            CvtFtype::F16 => 1,
+            CvtFtype::Bf16 => 2,
+            CvtFtype::F64 => 3,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            CvtFtype::F32 => "",
+            CvtFtype::F16 => ".F16",
+            CvtFtype::Bf16 => ".BF16",
+            CvtFtype::F64 => ".F64",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            CvtFtype::F32 => "f32",
+            CvtFtype::F16 => "f16",
+            CvtFtype::Bf16 => "bf16",
+            CvtFtype::F64 => "f64",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: CvtFtype = CvtFtype::F32;
+/// cvt_ftype without F64 (the 32-bit conversion opcodes).
+///
+/// Spec: enums.toml (enum `cvt_ftype32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CvtFtype32 {
+    #[default]
+    F32,
+    F16,
+    Bf16,
+}
+impl CvtFtype32 {
+    pub const ALL: [CvtFtype32; 3usize] = [
+        CvtFtype32::F32,
+        CvtFtype32::F16,
+        CvtFtype32::Bf16,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            CvtFtype32::F32 => 0,
+            CvtFtype32::F16 => 1,
+            CvtFtype32::Bf16 => 2,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            CvtFtype32::F32 => "",
+            CvtFtype32::F16 => ".F16",
+            CvtFtype32::Bf16 => ".BF16",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            CvtFtype32::F32 => "f32",
+            CvtFtype32::F16 => "f16",
+            CvtFtype32::Bf16 => "bf16",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: CvtFtype32 = CvtFtype32::F32;
+/// F2F float type: nvdisasm always prints it.
+///
+/// Spec: enums.toml (enum `cvt_ftype_shown`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CvtFtypeShown {
+    #[default]
+    F32,
+    F16,
+    Bf16,
+    F64,
+}
+impl CvtFtypeShown {
+    pub const ALL: [CvtFtypeShown; 4usize] = [
+        CvtFtypeShown::F32,
+        CvtFtypeShown::F16,
+        CvtFtypeShown::Bf16,
+        CvtFtypeShown::F64,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            CvtFtypeShown::F32 => 0,
+            CvtFtypeShown::F16 => 1,
+            CvtFtypeShown::Bf16 => 2,
+            CvtFtypeShown::F64 => 3,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            CvtFtypeShown::F32 => ".F32",
+            CvtFtypeShown::F16 => ".F16",
+            CvtFtypeShown::Bf16 => ".BF16",
+            CvtFtypeShown::F64 => ".F64",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            CvtFtypeShown::F32 => "f32",
+            CvtFtypeShown::F16 => "f16",
+            CvtFtypeShown::Bf16 => "bf16",
+            CvtFtypeShown::F64 => "f64",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: CvtFtypeShown = CvtFtypeShown::F32;
+/// cvt_ftype_shown without F64 (F2F's 32-bit opcode).
+///
+/// Spec: enums.toml (enum `cvt_ftype_shown32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CvtFtypeShown32 {
+    #[default]
+    F32,
+    F16,
+    Bf16,
+}
+impl CvtFtypeShown32 {
+    pub const ALL: [CvtFtypeShown32; 3usize] = [
+        CvtFtypeShown32::F32,
+        CvtFtypeShown32::F16,
+        CvtFtypeShown32::Bf16,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            CvtFtypeShown32::F32 => 0,
+            CvtFtypeShown32::F16 => 1,
+            CvtFtypeShown32::Bf16 => 2,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            CvtFtypeShown32::F32 => ".F32",
+            CvtFtypeShown32::F16 => ".F16",
+            CvtFtypeShown32::Bf16 => ".BF16",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            CvtFtypeShown32::F32 => "f32",
+            CvtFtypeShown32::F16 => "f16",
+            CvtFtypeShown32::Bf16 => "bf16",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: CvtFtypeShown32 = CvtFtypeShown32::F32;
+/// Conversion integer type: code is signed | log2(bytes) << 1; S32 prints nothing.
+///
+/// Spec: enums.toml (enum `cvt_itype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CvtItype {
+    #[default]
+    S32,
+    U32,
+    S16,
+    U16,
+    S8,
+    U8,
+    S64,
+    U64,
+}
+impl CvtItype {
+    pub const ALL: [CvtItype; 8usize] = [
+        CvtItype::S32,
+        CvtItype::U32,
+        CvtItype::S16,
+        CvtItype::U16,
+        CvtItype::S8,
+        CvtItype::U8,
+        CvtItype::S64,
+        CvtItype::U64,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            CvtItype::S32 => 0,
+            CvtItype::U32 => 1,
+            CvtItype::S16 => 2,
+            CvtItype::U16 => 3,
+            CvtItype::S8 => 4,
+            CvtItype::U8 => 5,
+            CvtItype::S64 => 6,
+            CvtItype::U64 => 7,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            CvtItype::S32 => "",
+            CvtItype::U32 => ".U32",
+            CvtItype::S16 => ".S16",
+            CvtItype::U16 => ".U16",
+            CvtItype::S8 => ".S8",
+            CvtItype::U8 => ".U8",
+            CvtItype::S64 => ".S64",
+            CvtItype::U64 => ".U64",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            CvtItype::S32 => "s32",
+            CvtItype::U32 => "u32",
+            CvtItype::S16 => "s16",
+            CvtItype::U16 => "u16",
+            CvtItype::S8 => "s8",
+            CvtItype::U8 => "u8",
+            CvtItype::S64 => "s64",
+            CvtItype::U64 => "u64",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: CvtItype = CvtItype::S32;
+/// cvt_itype without the 64-bit types (the 32-bit conversion opcodes).
+///
+/// Spec: enums.toml (enum `cvt_itype32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CvtItype32 {
+    #[default]
+    S32,
+    U32,
+    S16,
+    U16,
+    S8,
+    U8,
+}
+impl CvtItype32 {
+    pub const ALL: [CvtItype32; 6usize] = [
+        CvtItype32::S32,
+        CvtItype32::U32,
+        CvtItype32::S16,
+        CvtItype32::U16,
+        CvtItype32::S8,
+        CvtItype32::U8,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            CvtItype32::S32 => 0,
+            CvtItype32::U32 => 1,
+            CvtItype32::S16 => 2,
+            CvtItype32::U16 => 3,
+            CvtItype32::S8 => 4,
+            CvtItype32::U8 => 5,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            CvtItype32::S32 => "",
+            CvtItype32::U32 => ".U32",
+            CvtItype32::S16 => ".S16",
+            CvtItype32::U16 => ".U16",
+            CvtItype32::S8 => ".S8",
+            CvtItype32::U8 => ".U8",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            CvtItype32::S32 => "s32",
+            CvtItype32::U32 => "u32",
+            CvtItype32::S16 => "s16",
+            CvtItype32::U16 => "u16",
+            CvtItype32::S8 => "s8",
+            CvtItype32::U8 => "u8",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: CvtItype32 = CvtItype32::S32;
+/// F2I rounding: to nearest even (prints nothing), floor, ceil, truncate.
+///
+/// Spec: enums.toml (enum `f2i_rnd`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2iRnd {
+    #[default]
+    Rn,
+    Floor,
+    Ceil,
+    Trunc,
+}
+impl F2iRnd {
+    pub const ALL: [F2iRnd; 4usize] = [
+        F2iRnd::Rn,
+        F2iRnd::Floor,
+        F2iRnd::Ceil,
+        F2iRnd::Trunc,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            F2iRnd::Rn => 0,
+            F2iRnd::Floor => 1,
+            F2iRnd::Ceil => 2,
+            F2iRnd::Trunc => 3,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            F2iRnd::Rn => "",
+            F2iRnd::Floor => ".FLOOR",
+            F2iRnd::Ceil => ".CEIL",
+            F2iRnd::Trunc => ".TRUNC",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            F2iRnd::Rn => "rn",
+            F2iRnd::Floor => "floor",
+            F2iRnd::Ceil => "ceil",
+            F2iRnd::Trunc => "trunc",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: F2iRnd = F2iRnd::Rn;
 /// Floating-point comparison; ...U variants are true on unordered inputs.
 ///
 /// Spec: enums.toml (enum `fcmp`).
@@ -560,6 +965,48 @@ impl Icmp {
     }
 }
 const _: Icmp = Icmp::F;
+/// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
+///
+/// Spec: enums.toml (enum `int_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IntType {
+    #[default]
+    S32,
+    U32,
+}
+impl IntType {
+    pub const ALL: [IntType; 2usize] = [IntType::S32, IntType::U32];
+    pub const fn index(self) -> usize {
+        match self {
+            IntType::S32 => 0,
+            IntType::U32 => 1,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            IntType::S32 => "",
+            IntType::U32 => ".U32",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            IntType::S32 => "s32",
+            IntType::U32 => "u32",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: IntType = IntType::S32;
 /// Integer compare type: bit 73 signed; SM120 adds 64-bit at bit 80.
 ///
 /// Spec: enums.toml (enum `isetp_type`).
@@ -602,6 +1049,56 @@ impl IsetpType {
     }
 }
 const _: IsetpType = IsetpType::S32;
+/// Maxwell two-input logic op (LOP, LOP32I).
+///
+/// Spec: enums.toml (enum `lop_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LopOp {
+    #[default]
+    And,
+    Or,
+    Xor,
+    PassB,
+}
+impl LopOp {
+    pub const ALL: [LopOp; 4usize] = [LopOp::And, LopOp::Or, LopOp::Xor, LopOp::PassB];
+    pub const fn index(self) -> usize {
+        match self {
+            LopOp::And => 0,
+            LopOp::Or => 1,
+            LopOp::Xor => 2,
+            LopOp::PassB => 3,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            LopOp::And => ".AND",
+            LopOp::Or => ".OR",
+            LopOp::Xor => ".XOR",
+            LopOp::PassB => ".PASS_B",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            LopOp::And => "and",
+            LopOp::Or => "or",
+            LopOp::Xor => "xor",
+            LopOp::PassB => "pass_b",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: LopOp = LopOp::And;
 /// MUFU operand format: F32, or a 16-bit float.
 ///
 /// Spec: enums.toml (enum `mufu_fmt`).
@@ -733,6 +1230,56 @@ impl MufuOp {
     }
 }
 const _: MufuOp = MufuOp::Cos;
+/// Maxwell result-to-predicate op (LOP): false, true, result zero, result not zero.
+///
+/// Spec: enums.toml (enum `pred_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum PredOp {
+    #[default]
+    F,
+    T,
+    Z,
+    Nz,
+}
+impl PredOp {
+    pub const ALL: [PredOp; 4usize] = [PredOp::F, PredOp::T, PredOp::Z, PredOp::Nz];
+    pub const fn index(self) -> usize {
+        match self {
+            PredOp::F => 0,
+            PredOp::T => 1,
+            PredOp::Z => 2,
+            PredOp::Nz => 3,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            PredOp::F => "",
+            PredOp::T => ".T",
+            PredOp::Z => ".Z",
+            PredOp::Nz => ".NZ",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            PredOp::F => "f",
+            PredOp::T => "t",
+            PredOp::Z => "z",
+            PredOp::Nz => "nz",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: PredOp = PredOp::F;
 /// Byte-permute mode: index selects bytes by nibbles; the others use the low 2 selector bits.
 ///
 /// Spec: enums.toml (enum `prmt_mode`).
@@ -991,11 +1538,54 @@ impl ShfType {
     pub fn text_sm(self, sm: u32) -> &'static str {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
+            (ShfType::U32, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => "",
             _ => self.text(),
         }
     }
 }
 const _: ShfType = ShfType::S64;
+/// Maxwell SHR: signed (arithmetic) or unsigned (logical) right shift.
+///
+/// Spec: enums.toml (enum `shr_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ShrType {
+    #[default]
+    S32,
+    U32,
+}
+impl ShrType {
+    pub const ALL: [ShrType; 2usize] = [ShrType::S32, ShrType::U32];
+    pub const fn index(self) -> usize {
+        match self {
+            ShrType::S32 => 0,
+            ShrType::U32 => 1,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            ShrType::S32 => "",
+            ShrType::U32 => ".U32",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            ShrType::S32 => "s32",
+            ShrType::U32 => "u32",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: ShrType = ShrType::S32;
 /// Special register read by S2R/CS2R (8-bit code); texts from nvdisasm, per SM where they differ.
 ///
 /// Spec: enums.toml (enum `sr`).
@@ -2724,6 +3314,44 @@ impl Sr {
     }
 }
 const _: Sr = Sr::SrLaneid;
+/// A fixed .X suffix for ops whose extended form is its own op (one value, code 1).
+///
+/// Spec: enums.toml (enum `x_flag`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum XFlag {
+    #[default]
+    X,
+}
+impl XFlag {
+    pub const ALL: [XFlag; 1usize] = [XFlag::X];
+    pub const fn index(self) -> usize {
+        match self {
+            XFlag::X => 0,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            XFlag::X => ".X",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            XFlag::X => "x",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: XFlag = XFlag::X;
 /// Hardware families, each with its own instruction format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
@@ -2827,6 +3455,22 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("EXIT", 90u32),
     ("EXIT", 100u32),
     ("EXIT", 120u32),
+    ("F2F", 70u32),
+    ("F2F", 75u32),
+    ("F2F", 80u32),
+    ("F2F", 86u32),
+    ("F2F", 89u32),
+    ("F2F", 90u32),
+    ("F2F", 100u32),
+    ("F2F", 120u32),
+    ("F2I", 70u32),
+    ("F2I", 75u32),
+    ("F2I", 80u32),
+    ("F2I", 86u32),
+    ("F2I", 89u32),
+    ("F2I", 90u32),
+    ("F2I", 100u32),
+    ("F2I", 120u32),
     ("FADD", 50u32),
     ("FADD", 52u32),
     ("FADD", 60u32),
@@ -2852,6 +3496,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("FFMA", 90u32),
     ("FFMA", 100u32),
     ("FFMA", 120u32),
+    ("FLO", 50u32),
+    ("FLO", 52u32),
+    ("FLO", 60u32),
     ("FLO", 70u32),
     ("FLO", 75u32),
     ("FLO", 80u32),
@@ -2904,6 +3551,14 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("FSETP", 90u32),
     ("FSETP", 100u32),
     ("FSETP", 120u32),
+    ("I2F", 70u32),
+    ("I2F", 75u32),
+    ("I2F", 80u32),
+    ("I2F", 86u32),
+    ("I2F", 89u32),
+    ("I2F", 90u32),
+    ("I2F", 100u32),
+    ("I2F", 120u32),
     ("IADD3", 70u32),
     ("IADD3", 75u32),
     ("IADD3", 80u32),
@@ -2912,6 +3567,14 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("IADD3", 90u32),
     ("IADD3", 100u32),
     ("IADD3", 120u32),
+    ("IMAD", 70u32),
+    ("IMAD", 75u32),
+    ("IMAD", 80u32),
+    ("IMAD", 86u32),
+    ("IMAD", 89u32),
+    ("IMAD", 90u32),
+    ("IMAD", 100u32),
+    ("IMAD", 120u32),
     ("ISETP", 70u32),
     ("ISETP", 75u32),
     ("ISETP", 80u32),
@@ -2920,6 +3583,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("ISETP", 90u32),
     ("ISETP", 100u32),
     ("ISETP", 120u32),
+    ("LOP", 50u32),
+    ("LOP", 52u32),
+    ("LOP", 60u32),
     ("LOP3", 70u32),
     ("LOP3", 75u32),
     ("LOP3", 80u32),
@@ -2928,6 +3594,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("LOP3", 90u32),
     ("LOP3", 100u32),
     ("LOP3", 120u32),
+    ("LOP32I", 50u32),
+    ("LOP32I", 52u32),
+    ("LOP32I", 60u32),
     ("MOV", 50u32),
     ("MOV", 52u32),
     ("MOV", 60u32),
@@ -2961,6 +3630,17 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("NOP", 90u32),
     ("NOP", 100u32),
     ("NOP", 120u32),
+    ("PLOP3", 70u32),
+    ("PLOP3", 75u32),
+    ("PLOP3", 80u32),
+    ("PLOP3", 86u32),
+    ("PLOP3", 89u32),
+    ("PLOP3", 90u32),
+    ("PLOP3", 100u32),
+    ("PLOP3", 120u32),
+    ("POPC", 50u32),
+    ("POPC", 52u32),
+    ("POPC", 60u32),
     ("POPC", 70u32),
     ("POPC", 75u32),
     ("POPC", 80u32),
@@ -2969,6 +3649,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("POPC", 90u32),
     ("POPC", 100u32),
     ("POPC", 120u32),
+    ("PRMT", 50u32),
+    ("PRMT", 52u32),
+    ("PRMT", 60u32),
     ("PRMT", 70u32),
     ("PRMT", 75u32),
     ("PRMT", 80u32),
@@ -2988,6 +3671,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("S2R", 90u32),
     ("S2R", 100u32),
     ("S2R", 120u32),
+    ("SEL", 50u32),
+    ("SEL", 52u32),
+    ("SEL", 60u32),
     ("SEL", 70u32),
     ("SEL", 75u32),
     ("SEL", 80u32),
@@ -2996,6 +3682,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("SEL", 90u32),
     ("SEL", 100u32),
     ("SEL", 120u32),
+    ("SHF", 50u32),
+    ("SHF", 52u32),
+    ("SHF", 60u32),
     ("SHF", 70u32),
     ("SHF", 75u32),
     ("SHF", 80u32),
@@ -3004,6 +3693,12 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("SHF", 90u32),
     ("SHF", 100u32),
     ("SHF", 120u32),
+    ("SHL", 50u32),
+    ("SHL", 52u32),
+    ("SHL", 60u32),
+    ("SHR", 50u32),
+    ("SHR", 52u32),
+    ("SHR", 60u32),
 ];
 /// Every SM the spec covers.
 pub const ALL_SMS: &[u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
@@ -3014,6 +3709,10 @@ pub enum Op {
     Brev(OpBrev),
     Cs2r(OpCs2r),
     Exit(OpExit),
+    F2f(OpF2f),
+    F2f64(OpF2f64),
+    F2i(OpF2i),
+    F2i64(OpF2i64),
     Fadd(OpFadd),
     Fadd32i(OpFadd32i),
     Ffma(OpFfma),
@@ -3023,19 +3722,31 @@ pub enum Op {
     Fmul32i(OpFmul32i),
     Fsel(OpFsel),
     Fsetp(OpFsetp),
+    I2f(OpI2f),
+    I2f64(OpI2f64),
     Iadd3(OpIadd3),
     Iadd3x(OpIadd3x),
+    Imad(OpImad),
+    ImadHi(OpImadHi),
+    ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX),
+    Imadx(OpImadx),
     Isetp(OpIsetp),
+    Lop(OpLop),
     Lop3(OpLop3),
+    Lop32i(OpLop32i),
     Mov(OpMov),
     Mov32i(OpMov32i),
     Mufu(OpMufu),
     Nop(OpNop),
+    Plop3(OpPlop3),
     Popc(OpPopc),
     Prmt(OpPrmt),
     S2r(OpS2r),
     Sel(OpSel),
     Shf(OpShf),
+    Shl(OpShl),
+    Shr(OpShr),
 }
 impl From<OpBra> for Op {
     fn from(o: OpBra) -> Op {
@@ -3055,6 +3766,26 @@ impl From<OpCs2r> for Op {
 impl From<OpExit> for Op {
     fn from(o: OpExit) -> Op {
         Op::Exit(o)
+    }
+}
+impl From<OpF2f> for Op {
+    fn from(o: OpF2f) -> Op {
+        Op::F2f(o)
+    }
+}
+impl From<OpF2f64> for Op {
+    fn from(o: OpF2f64) -> Op {
+        Op::F2f64(o)
+    }
+}
+impl From<OpF2i> for Op {
+    fn from(o: OpF2i) -> Op {
+        Op::F2i(o)
+    }
+}
+impl From<OpF2i64> for Op {
+    fn from(o: OpF2i64) -> Op {
+        Op::F2i64(o)
     }
 }
 impl From<OpFadd> for Op {
@@ -3102,6 +3833,16 @@ impl From<OpFsetp> for Op {
         Op::Fsetp(o)
     }
 }
+impl From<OpI2f> for Op {
+    fn from(o: OpI2f) -> Op {
+        Op::I2f(o)
+    }
+}
+impl From<OpI2f64> for Op {
+    fn from(o: OpI2f64) -> Op {
+        Op::I2f64(o)
+    }
+}
 impl From<OpIadd3> for Op {
     fn from(o: OpIadd3) -> Op {
         Op::Iadd3(o)
@@ -3112,14 +3853,49 @@ impl From<OpIadd3x> for Op {
         Op::Iadd3x(o)
     }
 }
+impl From<OpImad> for Op {
+    fn from(o: OpImad) -> Op {
+        Op::Imad(o)
+    }
+}
+impl From<OpImadHi> for Op {
+    fn from(o: OpImadHi) -> Op {
+        Op::ImadHi(o)
+    }
+}
+impl From<OpImadWide> for Op {
+    fn from(o: OpImadWide) -> Op {
+        Op::ImadWide(o)
+    }
+}
+impl From<OpImadWideX> for Op {
+    fn from(o: OpImadWideX) -> Op {
+        Op::ImadWideX(o)
+    }
+}
+impl From<OpImadx> for Op {
+    fn from(o: OpImadx) -> Op {
+        Op::Imadx(o)
+    }
+}
 impl From<OpIsetp> for Op {
     fn from(o: OpIsetp) -> Op {
         Op::Isetp(o)
     }
 }
+impl From<OpLop> for Op {
+    fn from(o: OpLop) -> Op {
+        Op::Lop(o)
+    }
+}
 impl From<OpLop3> for Op {
     fn from(o: OpLop3) -> Op {
         Op::Lop3(o)
+    }
+}
+impl From<OpLop32i> for Op {
+    fn from(o: OpLop32i) -> Op {
+        Op::Lop32i(o)
     }
 }
 impl From<OpMov> for Op {
@@ -3140,6 +3916,11 @@ impl From<OpMufu> for Op {
 impl From<OpNop> for Op {
     fn from(o: OpNop) -> Op {
         Op::Nop(o)
+    }
+}
+impl From<OpPlop3> for Op {
+    fn from(o: OpPlop3) -> Op {
+        Op::Plop3(o)
     }
 }
 impl From<OpPopc> for Op {
@@ -3167,6 +3948,16 @@ impl From<OpShf> for Op {
         Op::Shf(o)
     }
 }
+impl From<OpShl> for Op {
+    fn from(o: OpShl) -> Op {
+        Op::Shl(o)
+    }
+}
+impl From<OpShr> for Op {
+    fn from(o: OpShr) -> Op {
+        Op::Shr(o)
+    }
+}
 impl Op {
     /// Names of every op, in spec order.
     pub const NAMES: &'static [&'static str] = &[
@@ -3174,6 +3965,10 @@ impl Op {
         "brev",
         "cs2r",
         "exit",
+        "f2f",
+        "f2f64",
+        "f2i",
+        "f2i64",
         "fadd",
         "fadd32i",
         "ffma",
@@ -3183,19 +3978,31 @@ impl Op {
         "fmul32i",
         "fsel",
         "fsetp",
+        "i2f",
+        "i2f64",
         "iadd3",
         "iadd3x",
+        "imad",
+        "imad_hi",
+        "imad_wide",
+        "imad_wide_x",
+        "imadx",
         "isetp",
+        "lop",
         "lop3",
+        "lop32i",
         "mov",
         "mov32i",
         "mufu",
         "nop",
+        "plop3",
         "popc",
         "prmt",
         "s2r",
         "sel",
         "shf",
+        "shl",
+        "shr",
     ];
     pub const fn name(&self) -> &'static str {
         match self {
@@ -3203,6 +4010,10 @@ impl Op {
             Op::Brev(_) => OpBrev::NAME,
             Op::Cs2r(_) => OpCs2r::NAME,
             Op::Exit(_) => OpExit::NAME,
+            Op::F2f(_) => OpF2f::NAME,
+            Op::F2f64(_) => OpF2f64::NAME,
+            Op::F2i(_) => OpF2i::NAME,
+            Op::F2i64(_) => OpF2i64::NAME,
             Op::Fadd(_) => OpFadd::NAME,
             Op::Fadd32i(_) => OpFadd32i::NAME,
             Op::Ffma(_) => OpFfma::NAME,
@@ -3212,19 +4023,31 @@ impl Op {
             Op::Fmul32i(_) => OpFmul32i::NAME,
             Op::Fsel(_) => OpFsel::NAME,
             Op::Fsetp(_) => OpFsetp::NAME,
+            Op::I2f(_) => OpI2f::NAME,
+            Op::I2f64(_) => OpI2f64::NAME,
             Op::Iadd3(_) => OpIadd3::NAME,
             Op::Iadd3x(_) => OpIadd3x::NAME,
+            Op::Imad(_) => OpImad::NAME,
+            Op::ImadHi(_) => OpImadHi::NAME,
+            Op::ImadWide(_) => OpImadWide::NAME,
+            Op::ImadWideX(_) => OpImadWideX::NAME,
+            Op::Imadx(_) => OpImadx::NAME,
             Op::Isetp(_) => OpIsetp::NAME,
+            Op::Lop(_) => OpLop::NAME,
             Op::Lop3(_) => OpLop3::NAME,
+            Op::Lop32i(_) => OpLop32i::NAME,
             Op::Mov(_) => OpMov::NAME,
             Op::Mov32i(_) => OpMov32i::NAME,
             Op::Mufu(_) => OpMufu::NAME,
             Op::Nop(_) => OpNop::NAME,
+            Op::Plop3(_) => OpPlop3::NAME,
             Op::Popc(_) => OpPopc::NAME,
             Op::Prmt(_) => OpPrmt::NAME,
             Op::S2r(_) => OpS2r::NAME,
             Op::Sel(_) => OpSel::NAME,
             Op::Shf(_) => OpShf::NAME,
+            Op::Shl(_) => OpShl::NAME,
+            Op::Shr(_) => OpShr::NAME,
         }
     }
     pub const fn class(&self) -> &'static str {
@@ -3233,6 +4056,10 @@ impl Op {
             Op::Brev(_) => OpBrev::CLASS,
             Op::Cs2r(_) => OpCs2r::CLASS,
             Op::Exit(_) => OpExit::CLASS,
+            Op::F2f(_) => OpF2f::CLASS,
+            Op::F2f64(_) => OpF2f64::CLASS,
+            Op::F2i(_) => OpF2i::CLASS,
+            Op::F2i64(_) => OpF2i64::CLASS,
             Op::Fadd(_) => OpFadd::CLASS,
             Op::Fadd32i(_) => OpFadd32i::CLASS,
             Op::Ffma(_) => OpFfma::CLASS,
@@ -3242,19 +4069,31 @@ impl Op {
             Op::Fmul32i(_) => OpFmul32i::CLASS,
             Op::Fsel(_) => OpFsel::CLASS,
             Op::Fsetp(_) => OpFsetp::CLASS,
+            Op::I2f(_) => OpI2f::CLASS,
+            Op::I2f64(_) => OpI2f64::CLASS,
             Op::Iadd3(_) => OpIadd3::CLASS,
             Op::Iadd3x(_) => OpIadd3x::CLASS,
+            Op::Imad(_) => OpImad::CLASS,
+            Op::ImadHi(_) => OpImadHi::CLASS,
+            Op::ImadWide(_) => OpImadWide::CLASS,
+            Op::ImadWideX(_) => OpImadWideX::CLASS,
+            Op::Imadx(_) => OpImadx::CLASS,
             Op::Isetp(_) => OpIsetp::CLASS,
+            Op::Lop(_) => OpLop::CLASS,
             Op::Lop3(_) => OpLop3::CLASS,
+            Op::Lop32i(_) => OpLop32i::CLASS,
             Op::Mov(_) => OpMov::CLASS,
             Op::Mov32i(_) => OpMov32i::CLASS,
             Op::Mufu(_) => OpMufu::CLASS,
             Op::Nop(_) => OpNop::CLASS,
+            Op::Plop3(_) => OpPlop3::CLASS,
             Op::Popc(_) => OpPopc::CLASS,
             Op::Prmt(_) => OpPrmt::CLASS,
             Op::S2r(_) => OpS2r::CLASS,
             Op::Sel(_) => OpSel::CLASS,
             Op::Shf(_) => OpShf::CLASS,
+            Op::Shl(_) => OpShl::CLASS,
+            Op::Shr(_) => OpShr::CLASS,
         }
     }
     pub const fn sms(&self) -> &'static [u32] {
@@ -3263,6 +4102,10 @@ impl Op {
             Op::Brev(_) => OpBrev::SMS,
             Op::Cs2r(_) => OpCs2r::SMS,
             Op::Exit(_) => OpExit::SMS,
+            Op::F2f(_) => OpF2f::SMS,
+            Op::F2f64(_) => OpF2f64::SMS,
+            Op::F2i(_) => OpF2i::SMS,
+            Op::F2i64(_) => OpF2i64::SMS,
             Op::Fadd(_) => OpFadd::SMS,
             Op::Fadd32i(_) => OpFadd32i::SMS,
             Op::Ffma(_) => OpFfma::SMS,
@@ -3272,19 +4115,31 @@ impl Op {
             Op::Fmul32i(_) => OpFmul32i::SMS,
             Op::Fsel(_) => OpFsel::SMS,
             Op::Fsetp(_) => OpFsetp::SMS,
+            Op::I2f(_) => OpI2f::SMS,
+            Op::I2f64(_) => OpI2f64::SMS,
             Op::Iadd3(_) => OpIadd3::SMS,
             Op::Iadd3x(_) => OpIadd3x::SMS,
+            Op::Imad(_) => OpImad::SMS,
+            Op::ImadHi(_) => OpImadHi::SMS,
+            Op::ImadWide(_) => OpImadWide::SMS,
+            Op::ImadWideX(_) => OpImadWideX::SMS,
+            Op::Imadx(_) => OpImadx::SMS,
             Op::Isetp(_) => OpIsetp::SMS,
+            Op::Lop(_) => OpLop::SMS,
             Op::Lop3(_) => OpLop3::SMS,
+            Op::Lop32i(_) => OpLop32i::SMS,
             Op::Mov(_) => OpMov::SMS,
             Op::Mov32i(_) => OpMov32i::SMS,
             Op::Mufu(_) => OpMufu::SMS,
             Op::Nop(_) => OpNop::SMS,
+            Op::Plop3(_) => OpPlop3::SMS,
             Op::Popc(_) => OpPopc::SMS,
             Op::Prmt(_) => OpPrmt::SMS,
             Op::S2r(_) => OpS2r::SMS,
             Op::Sel(_) => OpSel::SMS,
             Op::Shf(_) => OpShf::SMS,
+            Op::Shl(_) => OpShl::SMS,
+            Op::Shr(_) => OpShr::SMS,
         }
     }
     pub const fn src_info(&self) -> &'static [OperandInfo] {
@@ -3293,6 +4148,10 @@ impl Op {
             Op::Brev(_) => OpBrev::SRCS,
             Op::Cs2r(_) => OpCs2r::SRCS,
             Op::Exit(_) => OpExit::SRCS,
+            Op::F2f(_) => OpF2f::SRCS,
+            Op::F2f64(_) => OpF2f64::SRCS,
+            Op::F2i(_) => OpF2i::SRCS,
+            Op::F2i64(_) => OpF2i64::SRCS,
             Op::Fadd(_) => OpFadd::SRCS,
             Op::Fadd32i(_) => OpFadd32i::SRCS,
             Op::Ffma(_) => OpFfma::SRCS,
@@ -3302,19 +4161,31 @@ impl Op {
             Op::Fmul32i(_) => OpFmul32i::SRCS,
             Op::Fsel(_) => OpFsel::SRCS,
             Op::Fsetp(_) => OpFsetp::SRCS,
+            Op::I2f(_) => OpI2f::SRCS,
+            Op::I2f64(_) => OpI2f64::SRCS,
             Op::Iadd3(_) => OpIadd3::SRCS,
             Op::Iadd3x(_) => OpIadd3x::SRCS,
+            Op::Imad(_) => OpImad::SRCS,
+            Op::ImadHi(_) => OpImadHi::SRCS,
+            Op::ImadWide(_) => OpImadWide::SRCS,
+            Op::ImadWideX(_) => OpImadWideX::SRCS,
+            Op::Imadx(_) => OpImadx::SRCS,
             Op::Isetp(_) => OpIsetp::SRCS,
+            Op::Lop(_) => OpLop::SRCS,
             Op::Lop3(_) => OpLop3::SRCS,
+            Op::Lop32i(_) => OpLop32i::SRCS,
             Op::Mov(_) => OpMov::SRCS,
             Op::Mov32i(_) => OpMov32i::SRCS,
             Op::Mufu(_) => OpMufu::SRCS,
             Op::Nop(_) => OpNop::SRCS,
+            Op::Plop3(_) => OpPlop3::SRCS,
             Op::Popc(_) => OpPopc::SRCS,
             Op::Prmt(_) => OpPrmt::SRCS,
             Op::S2r(_) => OpS2r::SRCS,
             Op::Sel(_) => OpSel::SRCS,
             Op::Shf(_) => OpShf::SRCS,
+            Op::Shl(_) => OpShl::SRCS,
+            Op::Shr(_) => OpShr::SRCS,
         }
     }
     pub const fn dst_info(&self) -> &'static [OperandInfo] {
@@ -3323,6 +4194,10 @@ impl Op {
             Op::Brev(_) => OpBrev::DSTS,
             Op::Cs2r(_) => OpCs2r::DSTS,
             Op::Exit(_) => OpExit::DSTS,
+            Op::F2f(_) => OpF2f::DSTS,
+            Op::F2f64(_) => OpF2f64::DSTS,
+            Op::F2i(_) => OpF2i::DSTS,
+            Op::F2i64(_) => OpF2i64::DSTS,
             Op::Fadd(_) => OpFadd::DSTS,
             Op::Fadd32i(_) => OpFadd32i::DSTS,
             Op::Ffma(_) => OpFfma::DSTS,
@@ -3332,19 +4207,31 @@ impl Op {
             Op::Fmul32i(_) => OpFmul32i::DSTS,
             Op::Fsel(_) => OpFsel::DSTS,
             Op::Fsetp(_) => OpFsetp::DSTS,
+            Op::I2f(_) => OpI2f::DSTS,
+            Op::I2f64(_) => OpI2f64::DSTS,
             Op::Iadd3(_) => OpIadd3::DSTS,
             Op::Iadd3x(_) => OpIadd3x::DSTS,
+            Op::Imad(_) => OpImad::DSTS,
+            Op::ImadHi(_) => OpImadHi::DSTS,
+            Op::ImadWide(_) => OpImadWide::DSTS,
+            Op::ImadWideX(_) => OpImadWideX::DSTS,
+            Op::Imadx(_) => OpImadx::DSTS,
             Op::Isetp(_) => OpIsetp::DSTS,
+            Op::Lop(_) => OpLop::DSTS,
             Op::Lop3(_) => OpLop3::DSTS,
+            Op::Lop32i(_) => OpLop32i::DSTS,
             Op::Mov(_) => OpMov::DSTS,
             Op::Mov32i(_) => OpMov32i::DSTS,
             Op::Mufu(_) => OpMufu::DSTS,
             Op::Nop(_) => OpNop::DSTS,
+            Op::Plop3(_) => OpPlop3::DSTS,
             Op::Popc(_) => OpPopc::DSTS,
             Op::Prmt(_) => OpPrmt::DSTS,
             Op::S2r(_) => OpS2r::DSTS,
             Op::Sel(_) => OpSel::DSTS,
             Op::Shf(_) => OpShf::DSTS,
+            Op::Shl(_) => OpShl::DSTS,
+            Op::Shr(_) => OpShr::DSTS,
         }
     }
     pub fn src(&self, i: usize) -> &Src {
@@ -3353,6 +4240,10 @@ impl Op {
             Op::Brev(o) => o.srcs()[i],
             Op::Cs2r(o) => o.srcs()[i],
             Op::Exit(o) => o.srcs()[i],
+            Op::F2f(o) => o.srcs()[i],
+            Op::F2f64(o) => o.srcs()[i],
+            Op::F2i(o) => o.srcs()[i],
+            Op::F2i64(o) => o.srcs()[i],
             Op::Fadd(o) => o.srcs()[i],
             Op::Fadd32i(o) => o.srcs()[i],
             Op::Ffma(o) => o.srcs()[i],
@@ -3362,19 +4253,31 @@ impl Op {
             Op::Fmul32i(o) => o.srcs()[i],
             Op::Fsel(o) => o.srcs()[i],
             Op::Fsetp(o) => o.srcs()[i],
+            Op::I2f(o) => o.srcs()[i],
+            Op::I2f64(o) => o.srcs()[i],
             Op::Iadd3(o) => o.srcs()[i],
             Op::Iadd3x(o) => o.srcs()[i],
+            Op::Imad(o) => o.srcs()[i],
+            Op::ImadHi(o) => o.srcs()[i],
+            Op::ImadWide(o) => o.srcs()[i],
+            Op::ImadWideX(o) => o.srcs()[i],
+            Op::Imadx(o) => o.srcs()[i],
             Op::Isetp(o) => o.srcs()[i],
+            Op::Lop(o) => o.srcs()[i],
             Op::Lop3(o) => o.srcs()[i],
+            Op::Lop32i(o) => o.srcs()[i],
             Op::Mov(o) => o.srcs()[i],
             Op::Mov32i(o) => o.srcs()[i],
             Op::Mufu(o) => o.srcs()[i],
             Op::Nop(o) => o.srcs()[i],
+            Op::Plop3(o) => o.srcs()[i],
             Op::Popc(o) => o.srcs()[i],
             Op::Prmt(o) => o.srcs()[i],
             Op::S2r(o) => o.srcs()[i],
             Op::Sel(o) => o.srcs()[i],
             Op::Shf(o) => o.srcs()[i],
+            Op::Shl(o) => o.srcs()[i],
+            Op::Shr(o) => o.srcs()[i],
         }
     }
     pub fn src_mut(&mut self, i: usize) -> &mut Src {
@@ -3387,6 +4290,14 @@ impl Op {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Exit(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::F2f(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::F2f64(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::F2i(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::F2i64(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Fadd(o) => {
@@ -3414,16 +4325,39 @@ impl Op {
             Op::Fsetp(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::I2f(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::I2f64(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Iadd3(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Iadd3x(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Imad(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::ImadHi(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::ImadWide(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::ImadWideX(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Imadx(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Isetp(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Lop(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Lop3(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Lop32i(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Mov(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
@@ -3434,6 +4368,9 @@ impl Op {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Nop(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::Plop3(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Popc(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
@@ -3443,6 +4380,8 @@ impl Op {
             Op::S2r(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Sel(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Shf(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::Shl(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::Shr(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
         }
     }
     pub fn dst(&self, i: usize) -> &Reg {
@@ -3451,6 +4390,10 @@ impl Op {
             Op::Brev(o) => o.dsts()[i],
             Op::Cs2r(o) => o.dsts()[i],
             Op::Exit(o) => o.dsts()[i],
+            Op::F2f(o) => o.dsts()[i],
+            Op::F2f64(o) => o.dsts()[i],
+            Op::F2i(o) => o.dsts()[i],
+            Op::F2i64(o) => o.dsts()[i],
             Op::Fadd(o) => o.dsts()[i],
             Op::Fadd32i(o) => o.dsts()[i],
             Op::Ffma(o) => o.dsts()[i],
@@ -3460,19 +4403,31 @@ impl Op {
             Op::Fmul32i(o) => o.dsts()[i],
             Op::Fsel(o) => o.dsts()[i],
             Op::Fsetp(o) => o.dsts()[i],
+            Op::I2f(o) => o.dsts()[i],
+            Op::I2f64(o) => o.dsts()[i],
             Op::Iadd3(o) => o.dsts()[i],
             Op::Iadd3x(o) => o.dsts()[i],
+            Op::Imad(o) => o.dsts()[i],
+            Op::ImadHi(o) => o.dsts()[i],
+            Op::ImadWide(o) => o.dsts()[i],
+            Op::ImadWideX(o) => o.dsts()[i],
+            Op::Imadx(o) => o.dsts()[i],
             Op::Isetp(o) => o.dsts()[i],
+            Op::Lop(o) => o.dsts()[i],
             Op::Lop3(o) => o.dsts()[i],
+            Op::Lop32i(o) => o.dsts()[i],
             Op::Mov(o) => o.dsts()[i],
             Op::Mov32i(o) => o.dsts()[i],
             Op::Mufu(o) => o.dsts()[i],
             Op::Nop(o) => o.dsts()[i],
+            Op::Plop3(o) => o.dsts()[i],
             Op::Popc(o) => o.dsts()[i],
             Op::Prmt(o) => o.dsts()[i],
             Op::S2r(o) => o.dsts()[i],
             Op::Sel(o) => o.dsts()[i],
             Op::Shf(o) => o.dsts()[i],
+            Op::Shl(o) => o.dsts()[i],
+            Op::Shr(o) => o.dsts()[i],
         }
     }
     pub fn dst_mut(&mut self, i: usize) -> &mut Reg {
@@ -3487,6 +4442,18 @@ impl Op {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Exit(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::F2f(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::F2f64(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::F2i(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::F2i64(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Fadd(o) => {
@@ -3516,16 +4483,43 @@ impl Op {
             Op::Fsetp(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::I2f(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::I2f64(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Iadd3(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Iadd3x(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Imad(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::ImadHi(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::ImadWide(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::ImadWideX(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Imadx(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Isetp(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Lop(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Lop3(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Lop32i(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Mov(o) => {
@@ -3538,6 +4532,9 @@ impl Op {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Nop(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Plop3(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Popc(o) => {
@@ -3555,6 +4552,12 @@ impl Op {
             Op::Shf(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Shl(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Shr(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
         }
     }
     /// Encode for `sm` with the guard, control and raw bits of `c`.
@@ -3564,6 +4567,10 @@ impl Op {
             Op::Brev(o) => o.encode(sm, c),
             Op::Cs2r(o) => o.encode(sm, c),
             Op::Exit(o) => o.encode(sm, c),
+            Op::F2f(o) => o.encode(sm, c),
+            Op::F2f64(o) => o.encode(sm, c),
+            Op::F2i(o) => o.encode(sm, c),
+            Op::F2i64(o) => o.encode(sm, c),
             Op::Fadd(o) => o.encode(sm, c),
             Op::Fadd32i(o) => o.encode(sm, c),
             Op::Ffma(o) => o.encode(sm, c),
@@ -3573,19 +4580,31 @@ impl Op {
             Op::Fmul32i(o) => o.encode(sm, c),
             Op::Fsel(o) => o.encode(sm, c),
             Op::Fsetp(o) => o.encode(sm, c),
+            Op::I2f(o) => o.encode(sm, c),
+            Op::I2f64(o) => o.encode(sm, c),
             Op::Iadd3(o) => o.encode(sm, c),
             Op::Iadd3x(o) => o.encode(sm, c),
+            Op::Imad(o) => o.encode(sm, c),
+            Op::ImadHi(o) => o.encode(sm, c),
+            Op::ImadWide(o) => o.encode(sm, c),
+            Op::ImadWideX(o) => o.encode(sm, c),
+            Op::Imadx(o) => o.encode(sm, c),
             Op::Isetp(o) => o.encode(sm, c),
+            Op::Lop(o) => o.encode(sm, c),
             Op::Lop3(o) => o.encode(sm, c),
+            Op::Lop32i(o) => o.encode(sm, c),
             Op::Mov(o) => o.encode(sm, c),
             Op::Mov32i(o) => o.encode(sm, c),
             Op::Mufu(o) => o.encode(sm, c),
             Op::Nop(o) => o.encode(sm, c),
+            Op::Plop3(o) => o.encode(sm, c),
             Op::Popc(o) => o.encode(sm, c),
             Op::Prmt(o) => o.encode(sm, c),
             Op::S2r(o) => o.encode(sm, c),
             Op::Sel(o) => o.encode(sm, c),
             Op::Shf(o) => o.encode(sm, c),
+            Op::Shl(o) => o.encode(sm, c),
+            Op::Shr(o) => o.encode(sm, c),
         }
     }
     /// Index of the encoding form the op takes on `sm`, if any.
@@ -3595,6 +4614,10 @@ impl Op {
             Op::Brev(o) => o.form_id(sm),
             Op::Cs2r(o) => o.form_id(sm),
             Op::Exit(o) => o.form_id(sm),
+            Op::F2f(o) => o.form_id(sm),
+            Op::F2f64(o) => o.form_id(sm),
+            Op::F2i(o) => o.form_id(sm),
+            Op::F2i64(o) => o.form_id(sm),
             Op::Fadd(o) => o.form_id(sm),
             Op::Fadd32i(o) => o.form_id(sm),
             Op::Ffma(o) => o.form_id(sm),
@@ -3604,19 +4627,31 @@ impl Op {
             Op::Fmul32i(o) => o.form_id(sm),
             Op::Fsel(o) => o.form_id(sm),
             Op::Fsetp(o) => o.form_id(sm),
+            Op::I2f(o) => o.form_id(sm),
+            Op::I2f64(o) => o.form_id(sm),
             Op::Iadd3(o) => o.form_id(sm),
             Op::Iadd3x(o) => o.form_id(sm),
+            Op::Imad(o) => o.form_id(sm),
+            Op::ImadHi(o) => o.form_id(sm),
+            Op::ImadWide(o) => o.form_id(sm),
+            Op::ImadWideX(o) => o.form_id(sm),
+            Op::Imadx(o) => o.form_id(sm),
             Op::Isetp(o) => o.form_id(sm),
+            Op::Lop(o) => o.form_id(sm),
             Op::Lop3(o) => o.form_id(sm),
+            Op::Lop32i(o) => o.form_id(sm),
             Op::Mov(o) => o.form_id(sm),
             Op::Mov32i(o) => o.form_id(sm),
             Op::Mufu(o) => o.form_id(sm),
             Op::Nop(o) => o.form_id(sm),
+            Op::Plop3(o) => o.form_id(sm),
             Op::Popc(o) => o.form_id(sm),
             Op::Prmt(o) => o.form_id(sm),
             Op::S2r(o) => o.form_id(sm),
             Op::Sel(o) => o.form_id(sm),
             Op::Shf(o) => o.form_id(sm),
+            Op::Shl(o) => o.form_id(sm),
+            Op::Shr(o) => o.form_id(sm),
         }
     }
     /// Write nvdisasm's text for the instruction at byte address `addr`.
@@ -3626,6 +4661,10 @@ impl Op {
             Op::Brev(o) => o.print(c, sm, addr, out),
             Op::Cs2r(o) => o.print(c, sm, addr, out),
             Op::Exit(o) => o.print(c, sm, addr, out),
+            Op::F2f(o) => o.print(c, sm, addr, out),
+            Op::F2f64(o) => o.print(c, sm, addr, out),
+            Op::F2i(o) => o.print(c, sm, addr, out),
+            Op::F2i64(o) => o.print(c, sm, addr, out),
             Op::Fadd(o) => o.print(c, sm, addr, out),
             Op::Fadd32i(o) => o.print(c, sm, addr, out),
             Op::Ffma(o) => o.print(c, sm, addr, out),
@@ -3635,19 +4674,31 @@ impl Op {
             Op::Fmul32i(o) => o.print(c, sm, addr, out),
             Op::Fsel(o) => o.print(c, sm, addr, out),
             Op::Fsetp(o) => o.print(c, sm, addr, out),
+            Op::I2f(o) => o.print(c, sm, addr, out),
+            Op::I2f64(o) => o.print(c, sm, addr, out),
             Op::Iadd3(o) => o.print(c, sm, addr, out),
             Op::Iadd3x(o) => o.print(c, sm, addr, out),
+            Op::Imad(o) => o.print(c, sm, addr, out),
+            Op::ImadHi(o) => o.print(c, sm, addr, out),
+            Op::ImadWide(o) => o.print(c, sm, addr, out),
+            Op::ImadWideX(o) => o.print(c, sm, addr, out),
+            Op::Imadx(o) => o.print(c, sm, addr, out),
             Op::Isetp(o) => o.print(c, sm, addr, out),
+            Op::Lop(o) => o.print(c, sm, addr, out),
             Op::Lop3(o) => o.print(c, sm, addr, out),
+            Op::Lop32i(o) => o.print(c, sm, addr, out),
             Op::Mov(o) => o.print(c, sm, addr, out),
             Op::Mov32i(o) => o.print(c, sm, addr, out),
             Op::Mufu(o) => o.print(c, sm, addr, out),
             Op::Nop(o) => o.print(c, sm, addr, out),
+            Op::Plop3(o) => o.print(c, sm, addr, out),
             Op::Popc(o) => o.print(c, sm, addr, out),
             Op::Prmt(o) => o.print(c, sm, addr, out),
             Op::S2r(o) => o.print(c, sm, addr, out),
             Op::Sel(o) => o.print(c, sm, addr, out),
             Op::Shf(o) => o.print(c, sm, addr, out),
+            Op::Shl(o) => o.print(c, sm, addr, out),
+            Op::Shr(o) => o.print(c, sm, addr, out),
         }
     }
     /// Compute the destinations from source values (CPU semantics).
@@ -3657,6 +4708,10 @@ impl Op {
             Op::Brev(o) => o.fold(sm, srcs),
             Op::Cs2r(o) => o.fold(sm, srcs),
             Op::Exit(o) => o.fold(sm, srcs),
+            Op::F2f(o) => o.fold(sm, srcs),
+            Op::F2f64(o) => o.fold(sm, srcs),
+            Op::F2i(o) => o.fold(sm, srcs),
+            Op::F2i64(o) => o.fold(sm, srcs),
             Op::Fadd(o) => o.fold(sm, srcs),
             Op::Fadd32i(o) => o.fold(sm, srcs),
             Op::Ffma(o) => o.fold(sm, srcs),
@@ -3666,19 +4721,31 @@ impl Op {
             Op::Fmul32i(o) => o.fold(sm, srcs),
             Op::Fsel(o) => o.fold(sm, srcs),
             Op::Fsetp(o) => o.fold(sm, srcs),
+            Op::I2f(o) => o.fold(sm, srcs),
+            Op::I2f64(o) => o.fold(sm, srcs),
             Op::Iadd3(o) => o.fold(sm, srcs),
             Op::Iadd3x(o) => o.fold(sm, srcs),
+            Op::Imad(o) => o.fold(sm, srcs),
+            Op::ImadHi(o) => o.fold(sm, srcs),
+            Op::ImadWide(o) => o.fold(sm, srcs),
+            Op::ImadWideX(o) => o.fold(sm, srcs),
+            Op::Imadx(o) => o.fold(sm, srcs),
             Op::Isetp(o) => o.fold(sm, srcs),
+            Op::Lop(o) => o.fold(sm, srcs),
             Op::Lop3(o) => o.fold(sm, srcs),
+            Op::Lop32i(o) => o.fold(sm, srcs),
             Op::Mov(o) => o.fold(sm, srcs),
             Op::Mov32i(o) => o.fold(sm, srcs),
             Op::Mufu(o) => o.fold(sm, srcs),
             Op::Nop(o) => o.fold(sm, srcs),
+            Op::Plop3(o) => o.fold(sm, srcs),
             Op::Popc(o) => o.fold(sm, srcs),
             Op::Prmt(o) => o.fold(sm, srcs),
             Op::S2r(o) => o.fold(sm, srcs),
             Op::Sel(o) => o.fold(sm, srcs),
             Op::Shf(o) => o.fold(sm, srcs),
+            Op::Shl(o) => o.fold(sm, srcs),
+            Op::Shr(o) => o.fold(sm, srcs),
         }
     }
     /// Whether the op has fold semantics on `sm`'s family.
@@ -3688,6 +4755,10 @@ impl Op {
             Op::Brev(o) => o.has_fold(sm),
             Op::Cs2r(o) => o.has_fold(sm),
             Op::Exit(o) => o.has_fold(sm),
+            Op::F2f(o) => o.has_fold(sm),
+            Op::F2f64(o) => o.has_fold(sm),
+            Op::F2i(o) => o.has_fold(sm),
+            Op::F2i64(o) => o.has_fold(sm),
             Op::Fadd(o) => o.has_fold(sm),
             Op::Fadd32i(o) => o.has_fold(sm),
             Op::Ffma(o) => o.has_fold(sm),
@@ -3697,19 +4768,31 @@ impl Op {
             Op::Fmul32i(o) => o.has_fold(sm),
             Op::Fsel(o) => o.has_fold(sm),
             Op::Fsetp(o) => o.has_fold(sm),
+            Op::I2f(o) => o.has_fold(sm),
+            Op::I2f64(o) => o.has_fold(sm),
             Op::Iadd3(o) => o.has_fold(sm),
             Op::Iadd3x(o) => o.has_fold(sm),
+            Op::Imad(o) => o.has_fold(sm),
+            Op::ImadHi(o) => o.has_fold(sm),
+            Op::ImadWide(o) => o.has_fold(sm),
+            Op::ImadWideX(o) => o.has_fold(sm),
+            Op::Imadx(o) => o.has_fold(sm),
             Op::Isetp(o) => o.has_fold(sm),
+            Op::Lop(o) => o.has_fold(sm),
             Op::Lop3(o) => o.has_fold(sm),
+            Op::Lop32i(o) => o.has_fold(sm),
             Op::Mov(o) => o.has_fold(sm),
             Op::Mov32i(o) => o.has_fold(sm),
             Op::Mufu(o) => o.has_fold(sm),
             Op::Nop(o) => o.has_fold(sm),
+            Op::Plop3(o) => o.has_fold(sm),
             Op::Popc(o) => o.has_fold(sm),
             Op::Prmt(o) => o.has_fold(sm),
             Op::S2r(o) => o.has_fold(sm),
             Op::Sel(o) => o.has_fold(sm),
             Op::Shf(o) => o.has_fold(sm),
+            Op::Shl(o) => o.has_fold(sm),
+            Op::Shr(o) => o.has_fold(sm),
         }
     }
     /// Rewrite the op until it encodes on `sm`; may replace it with another op.
@@ -3723,6 +4806,10 @@ impl Op {
             Op::Brev(o) => o.legalize(sm, cx)?,
             Op::Cs2r(o) => o.legalize(sm, cx)?,
             Op::Exit(o) => o.legalize(sm, cx)?,
+            Op::F2f(o) => o.legalize(sm, cx)?,
+            Op::F2f64(o) => o.legalize(sm, cx)?,
+            Op::F2i(o) => o.legalize(sm, cx)?,
+            Op::F2i64(o) => o.legalize(sm, cx)?,
             Op::Fadd(o) => o.legalize(sm, cx)?,
             Op::Fadd32i(o) => o.legalize(sm, cx)?,
             Op::Ffma(o) => o.legalize(sm, cx)?,
@@ -3732,19 +4819,31 @@ impl Op {
             Op::Fmul32i(o) => o.legalize(sm, cx)?,
             Op::Fsel(o) => o.legalize(sm, cx)?,
             Op::Fsetp(o) => o.legalize(sm, cx)?,
+            Op::I2f(o) => o.legalize(sm, cx)?,
+            Op::I2f64(o) => o.legalize(sm, cx)?,
             Op::Iadd3(o) => o.legalize(sm, cx)?,
             Op::Iadd3x(o) => o.legalize(sm, cx)?,
+            Op::Imad(o) => o.legalize(sm, cx)?,
+            Op::ImadHi(o) => o.legalize(sm, cx)?,
+            Op::ImadWide(o) => o.legalize(sm, cx)?,
+            Op::ImadWideX(o) => o.legalize(sm, cx)?,
+            Op::Imadx(o) => o.legalize(sm, cx)?,
             Op::Isetp(o) => o.legalize(sm, cx)?,
+            Op::Lop(o) => o.legalize(sm, cx)?,
             Op::Lop3(o) => o.legalize(sm, cx)?,
+            Op::Lop32i(o) => o.legalize(sm, cx)?,
             Op::Mov(o) => o.legalize(sm, cx)?,
             Op::Mov32i(o) => o.legalize(sm, cx)?,
             Op::Mufu(o) => o.legalize(sm, cx)?,
             Op::Nop(o) => o.legalize(sm, cx)?,
+            Op::Plop3(o) => o.legalize(sm, cx)?,
             Op::Popc(o) => o.legalize(sm, cx)?,
             Op::Prmt(o) => o.legalize(sm, cx)?,
             Op::S2r(o) => o.legalize(sm, cx)?,
             Op::Sel(o) => o.legalize(sm, cx)?,
             Op::Shf(o) => o.legalize(sm, cx)?,
+            Op::Shl(o) => o.legalize(sm, cx)?,
+            Op::Shr(o) => o.legalize(sm, cx)?,
         };
         if let Some(n) = new {
             *self = n;
@@ -3813,6 +4912,54 @@ pub fn parse(
                 return Ok((Op::Exit(o), c));
             }
             first.get_or_insert((Op::Exit(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpF2f::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::F2f(o), c));
+            }
+            first.get_or_insert((Op::F2f(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpF2f64::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::F2f64(o), c));
+            }
+            first.get_or_insert((Op::F2f64(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpF2i::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::F2i(o), c));
+            }
+            first.get_or_insert((Op::F2i(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpF2i64::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::F2i64(o), c));
+            }
+            first.get_or_insert((Op::F2i64(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -3926,6 +5073,30 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpI2f::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::I2f(o), c));
+            }
+            first.get_or_insert((Op::I2f(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpI2f64::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::I2f64(o), c));
+            }
+            first.get_or_insert((Op::I2f64(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpIadd3::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -3950,6 +5121,66 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpImad::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Imad(o), c));
+            }
+            first.get_or_insert((Op::Imad(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImadHi::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::ImadHi(o), c));
+            }
+            first.get_or_insert((Op::ImadHi(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImadWide::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::ImadWide(o), c));
+            }
+            first.get_or_insert((Op::ImadWide(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImadWideX::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::ImadWideX(o), c));
+            }
+            first.get_or_insert((Op::ImadWideX(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImadx::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Imadx(o), c));
+            }
+            first.get_or_insert((Op::Imadx(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpIsetp::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -3962,6 +5193,18 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpLop::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Lop(o), c));
+            }
+            first.get_or_insert((Op::Lop(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpLop3::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -3969,6 +5212,18 @@ pub fn parse(
                 return Ok((Op::Lop3(o), c));
             }
             first.get_or_insert((Op::Lop3(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpLop32i::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Lop32i(o), c));
+            }
+            first.get_or_insert((Op::Lop32i(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4017,6 +5272,18 @@ pub fn parse(
                 return Ok((Op::Nop(o), c));
             }
             first.get_or_insert((Op::Nop(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpPlop3::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Plop3(o), c));
+            }
+            first.get_or_insert((Op::Plop3(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -4082,6 +5349,30 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpShl::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Shl(o), c));
+            }
+            first.get_or_insert((Op::Shl(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpShr::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Shr(o), c));
+            }
+            first.get_or_insert((Op::Shr(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     if let Some(f) = first {
         return Ok(f);
     }
@@ -4103,6 +5394,15 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpMov32i::decode_f0(w, sm) {
                     return Some((Op::Mov32i(o), c));
+                }
+            }
+        }
+        4 => {
+            if w & 18379190079298994176 == 288230376151711744
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop32i::decode_f0(w, sm) {
+                    return Some((Op::Lop32i(o), c));
                 }
             }
         }
@@ -4133,7 +5433,23 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        48 => {
+            if w & 17436389782178496512 == 3528570308044783616
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
+        }
         50 => {
+            if w & 17436389782178496512 == 3528570308044783616
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
             if w & 18356812818650497024 == 3638908498915360768
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -4151,7 +5467,30 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        52 => {
+            if w & 17436389782178496512 == 3528570308044783616
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
+        }
         54 => {
+            if w & 17436389782178496512 == 3528570308044783616
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
+            if w & 18372575417346293760 == 3945153273576554496
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpPrmt::decode_f8(w, sm) {
+                    return Some((Op::Prmt(o), c));
+                }
+            }
             if w & 18370182880044253184 == 3940649673949184000
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -4161,6 +5500,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         55 => {
+            if w & 18372575417346293760 == 3945153273576554496
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpPrmt::decode_f8(w, sm) {
+                    return Some((Op::Prmt(o), c));
+                }
+            }
             if w & 18370182880044253184 == 3940649673949184000
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -4170,6 +5516,48 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         56 => {
+            if w & 18374685929915875072 == 4037477065937649664
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpPopc::decode_f5(w, sm) {
+                    return Some((Op::Popc(o), c));
+                }
+            }
+            if w & 18374402255915908864 == 4048736065006075904
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFlo::decode_f5(w, sm) {
+                    return Some((Op::Flo(o), c));
+                }
+            }
+            if w & 17436389782178496512 == 3528570308044783616
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
+            if w & 18374685380159995904 == 4055491464447131648
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShl::decode_f1(w, sm) {
+                    return Some((Op::Shl(o), c));
+                }
+            }
+            if w & 18374403905183285248 == 4046484265192390656
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShr::decode_f1(w, sm) {
+                    return Some((Op::Shr(o), c));
+                }
+            }
+            if w & 18374677683578601472 == 4080261262397669376
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpSel::decode_f5(w, sm) {
+                    return Some((Op::Sel(o), c));
+                }
+            }
             if w & 18373259313578770432 == 4064498663701872640
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -4184,15 +5572,57 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fadd(o), c));
                 }
             }
+            if w & 18372655681695121408 == 4053239664633446400
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop::decode_f1(w, sm) {
+                    return Some((Op::Lop(o), c));
+                }
+            }
             if w & 18373710113346158592 == 4062246863888187392
                 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f9(w, sm) {
+                if let Some((o, c)) = OpFmnmx::decode_f13(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
         }
         57 => {
+            if w & 18374685929915875072 == 4037477065937649664
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpPopc::decode_f5(w, sm) {
+                    return Some((Op::Popc(o), c));
+                }
+            }
+            if w & 18374402255915908864 == 4048736065006075904
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFlo::decode_f5(w, sm) {
+                    return Some((Op::Flo(o), c));
+                }
+            }
+            if w & 18374685380159995904 == 4055491464447131648
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShl::decode_f1(w, sm) {
+                    return Some((Op::Shl(o), c));
+                }
+            }
+            if w & 18374403905183285248 == 4046484265192390656
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShr::decode_f1(w, sm) {
+                    return Some((Op::Shr(o), c));
+                }
+            }
+            if w & 18374677683578601472 == 4080261262397669376
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpSel::decode_f5(w, sm) {
+                    return Some((Op::Sel(o), c));
+                }
+            }
             if w & 18373259313578770432 == 4064498663701872640
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -4207,11 +5637,45 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fadd(o), c));
                 }
             }
+            if w & 18372655681695121408 == 4053239664633446400
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop::decode_f1(w, sm) {
+                    return Some((Op::Lop(o), c));
+                }
+            }
             if w & 18373710113346158592 == 4062246863888187392
                 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f9(w, sm) {
+                if let Some((o, c)) = OpFmnmx::decode_f13(w, sm) {
                     return Some((Op::Fmnmx(o), c));
+                }
+            }
+        }
+        58 => {
+            if w & 17436389782178496512 == 3528570308044783616
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
+        }
+        60 => {
+            if w & 17436389782178496512 == 3528570308044783616
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
+        }
+        62 => {
+            if w & 17436389782178496512 == 3528570308044783616
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
+                    return Some((Op::Shf(o), c));
                 }
             }
         }
@@ -4225,6 +5689,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         75 => {
+            if w & 18444633011384221696 == 5458362748373041152
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpPrmt::decode_f9(w, sm) {
+                    return Some((Op::Prmt(o), c));
+                }
+            }
             if w & 18442240474082181120 == 5453859148745670656
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -4234,11 +5705,46 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         76 => {
+            if w & 18446742424442175232 == 5478628946696208384
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpPopc::decode_f6(w, sm) {
+                    return Some((Op::Popc(o), c));
+                }
+            }
+            if w & 18446458750442209024 == 5489887945764634624
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFlo::decode_f6(w, sm) {
+                    return Some((Op::Flo(o), c));
+                }
+            }
             if w & 18446735277616594688 == 5519161343342542848
                 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpMov::decode_f5(w, sm) {
                     return Some((Op::Mov(o), c));
+                }
+            }
+            if w & 18446742974197923840 == 5496643345205690368
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShl::decode_f2(w, sm) {
+                    return Some((Op::Shl(o), c));
+                }
+            }
+            if w & 18446461499221213184 == 5487636145950949376
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShr::decode_f2(w, sm) {
+                    return Some((Op::Shr(o), c));
+                }
+            }
+            if w & 18446735277616529408 == 5521413143156228096
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpSel::decode_f6(w, sm) {
+                    return Some((Op::Sel(o), c));
                 }
             }
             if w & 18445316907616698368 == 5505650544460431360
@@ -4258,8 +5764,15 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 18445767707384086528 == 5503398744646746112
                 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f10(w, sm) {
+                if let Some((o, c)) = OpFmnmx::decode_f14(w, sm) {
                     return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 18444712176221421568 == 5494391545392005120
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop::decode_f2(w, sm) {
+                    return Some((Op::Lop(o), c));
                 }
             }
         }
@@ -4281,6 +5794,24 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        83 => {
+            if w & 18444633011384221696 == 6034823500676464640
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpPrmt::decode_f10(w, sm) {
+                    return Some((Op::Prmt(o), c));
+                }
+            }
+        }
+        88 => {
+            if w & 17940792940242665472 == 6410874069561901056
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
+        }
         89 => {
             if w & 18428870962175803392 == 6449154666394550272
                 && matches!(sm, 50 | 52 | 60)
@@ -4289,8 +5820,31 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Ffma(o), c));
                 }
             }
+            if w & 17940792940242665472 == 6410874069561901056
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
+        }
+        90 => {
+            if w & 17940792940242665472 == 6410874069561901056
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
         }
         91 => {
+            if w & 18444633560871600128 == 6611284252979888128
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpPrmt::decode_f7(w, sm) {
+                    return Some((Op::Prmt(o), c));
+                }
+            }
             if w & 18442241023569559552 == 6606780653352517632
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -4298,13 +5852,55 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fsetp(o), c));
                 }
             }
+            if w & 17940792940242665472 == 6410874069561901056
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
         }
         92 => {
+            if w & 18446742973929553664 == 6631550451303055360
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpPopc::decode_f4(w, sm) {
+                    return Some((Op::Popc(o), c));
+                }
+            }
+            if w & 18446459299929587456 == 6642809450371481600
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFlo::decode_f4(w, sm) {
+                    return Some((Op::Flo(o), c));
+                }
+            }
             if w & 18446735827103973120 == 6672082847949389824
                 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpMov::decode_f4(w, sm) {
                     return Some((Op::Mov(o), c));
+                }
+            }
+            if w & 18446743523685302272 == 6649564849812537344
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShl::decode_f0(w, sm) {
+                    return Some((Op::Shl(o), c));
+                }
+            }
+            if w & 18446462048708591616 == 6640557650557796352
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShr::decode_f0(w, sm) {
+                    return Some((Op::Shr(o), c));
+                }
+            }
+            if w & 18446735827103907840 == 6674334647763075072
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpSel::decode_f4(w, sm) {
+                    return Some((Op::Sel(o), c));
                 }
             }
             if w & 18445317457104076800 == 6658572049067278336
@@ -4324,8 +5920,49 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 18445768256871464960 == 6656320249253593088
                 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f8(w, sm) {
+                if let Some((o, c)) = OpFmnmx::decode_f12(w, sm) {
                     return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 18444712725708800000 == 6647313049998852096
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop::decode_f0(w, sm) {
+                    return Some((Op::Lop(o), c));
+                }
+            }
+            if w & 17940792940242665472 == 6410874069561901056
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
+        }
+        93 => {
+            if w & 17940792940242665472 == 6410874069561901056
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
+        }
+        94 => {
+            if w & 17940792940242665472 == 6410874069561901056
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
+                    return Some((Op::Shf(o), c));
+                }
+            }
+        }
+        95 => {
+            if w & 17940792940242665472 == 6410874069561901056
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
+                    return Some((Op::Shf(o), c));
                 }
             }
         }
@@ -4397,10 +6034,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 40562489593068008949711114342399 == 521
-                && matches!(sm, 80 | 86 | 89 | 90 | 100 | 120)
-            {
+            if w & 40562489593068008949711114342399 == 521 && matches!(sm, 80) {
                 if let Some((o, c)) = OpFmnmx::decode_f4(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 40562489593068008949711114342399 == 521
+                && matches!(sm, 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f8(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
@@ -4493,6 +6135,47 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        548 => {
+            if w & 40564819155375756279302603149311 == 2338062535134692823881744932
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImad::decode_f0(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498017802096191287167291391 == 16943850940536287026741796
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadx::decode_f0(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        549 => {
+            if w & 40564802230414281674494157262847 == 2321137573660088015435858469
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f0(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481092840621586478721404927 == 18889465931478580855333
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f0(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        551 => {
+            if w & 40564802230414281674494157262847 == 2321137573660088015435858471
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f0(w, sm) {
+                    return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
         768 => {
             if w & 40564802253998443972736097193983 == 768
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -4511,18 +6194,50 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        776 => {
-            if w & 40564818003082593892470636941311 == 776
-                && matches!(sm, 70 | 75 | 80 | 86 | 89)
+        772 => {
+            if w & 40564681427521542819461411639295 == 772
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
+                if let Some((o, c)) = OpF2f::decode_f0(w, sm) {
+                    return Some((Op::F2f(o), c));
+                }
+            }
+        }
+        773 => {
+            if w & 40564681422799176336591766425599 == 773
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpF2i::decode_f0(w, sm) {
+                    return Some((Op::F2i(o), c));
+                }
+            }
+        }
+        774 => {
+            if w & 40564759988824186896934468849663 == 774
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpI2f::decode_f0(w, sm) {
+                    return Some((Op::I2f(o), c));
+                }
+            }
+        }
+        776 => {
+            if w & 40564818003082593892470636941311 == 776 && matches!(sm, 70) {
                 if let Some((o, c)) = OpMufu::decode_f0(w, sm) {
+                    return Some((Op::Mufu(o), c));
+                }
+            }
+            if w & 40564818003082593892470636941311 == 776
+                && matches!(sm, 75 | 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpMufu::decode_f3(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
             if w & 40564818003082593892470636941311 == 776
                 && matches!(sm, 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpMufu::decode_f4(w, sm) {
+                if let Some((o, c)) = OpMufu::decode_f7(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
@@ -4533,6 +6248,33 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpPopc::decode_f0(w, sm) {
                     return Some((Op::Popc(o), c));
+                }
+            }
+        }
+        784 => {
+            if w & 40564681427521542819461411639295 == 784
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpF2f64::decode_f0(w, sm) {
+                    return Some((Op::F2f64(o), c));
+                }
+            }
+        }
+        785 => {
+            if w & 40564681422799176336591766425599 == 785
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpF2i64::decode_f0(w, sm) {
+                    return Some((Op::F2i64(o), c));
+                }
+            }
+        }
+        786 => {
+            if w & 40564759988824186896934468849663 == 786
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpI2f64::decode_f0(w, sm) {
+                    return Some((Op::I2f64(o), c));
                 }
             }
         }
@@ -4572,6 +6314,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        1060 => {
+            if w & 40564819193136241399285566935039 == 2338062535134692823881745444
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImad::decode_f4(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498055562581311270131077119 == 16943850940536287026742308
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadx::decode_f4(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
         1558 => {
             if w & 40564819169542279269353963655167 == 1558
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -4605,6 +6363,47 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFfma::decode_f5(w, sm) {
                     return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        1572 => {
+            if w & 40564819193144888311665334947839 == 2338062535134692823881745956
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImad::decode_f5(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498055571228223649899089919 == 16943850940536287026742820
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadx::decode_f5(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        1573 => {
+            if w & 40564802268183413706856889061375 == 2321137573660088015435859493
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f4(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481130609753618841453203455 == 18889465931478580856357
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f4(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        1575 => {
+            if w & 40564802268183413706856889061375 == 2321137573660088015435859495
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f4(w, sm) {
+                    return Some((Op::ImadHi(o), c));
                 }
             }
         }
@@ -4650,10 +6449,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 40562489593063397264792198582271 == 2057
-                && matches!(sm, 80 | 86 | 89 | 90 | 100 | 120)
-            {
+            if w & 40562489593063397264792198582271 == 2057 && matches!(sm, 80) {
                 if let Some((o, c)) = OpFmnmx::decode_f5(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 40562489593063397264792198582271 == 2057
+                && matches!(sm, 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f9(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
@@ -4719,6 +6523,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        2076 => {
+            if w & 40562343327390790784008073515007 == 2076
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpPlop3::decode_f0(w, sm) {
+                    return Some((Op::Plop3(o), c));
+                }
+            }
+        }
         2080 => {
             if w & 40564816926381882877782154809343 == 77371252455336267181197344
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -4734,6 +6547,47 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFfma::decode_f1(w, sm) {
                     return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        2084 => {
+            if w & 40564819155357309536328405225471 == 2338062535134692823881746468
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImad::decode_f1(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498017783649448312969367551 == 16943850940536287026743332
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadx::decode_f1(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        2085 => {
+            if w & 40564802230395834931519959339007 == 2321137573660088015435860005
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f1(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481092822174843504523481087 == 18889465931478580856869
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f1(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        2087 => {
+            if w & 40564802230395834931519959339007 == 2321137573660088015435860007
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f1(w, sm) {
+                    return Some((Op::ImadHi(o), c));
                 }
             }
         }
@@ -4755,18 +6609,50 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2312 => {
-            if w & 40564818003081440972065541722111 == 2312
-                && matches!(sm, 70 | 75 | 80 | 86 | 89)
+        2308 => {
+            if w & 40564681427520389899056316420095 == 2308
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
+                if let Some((o, c)) = OpF2f::decode_f1(w, sm) {
+                    return Some((Op::F2f(o), c));
+                }
+            }
+        }
+        2309 => {
+            if w & 40564681422798023416186671206399 == 2309
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpF2i::decode_f1(w, sm) {
+                    return Some((Op::F2i(o), c));
+                }
+            }
+        }
+        2310 => {
+            if w & 40564759988809198918474091466751 == 2310
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpI2f::decode_f1(w, sm) {
+                    return Some((Op::I2f(o), c));
+                }
+            }
+        }
+        2312 => {
+            if w & 40564818003081440972065541722111 == 2312 && matches!(sm, 70) {
                 if let Some((o, c)) = OpMufu::decode_f1(w, sm) {
+                    return Some((Op::Mufu(o), c));
+                }
+            }
+            if w & 40564818003081440972065541722111 == 2312
+                && matches!(sm, 75 | 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpMufu::decode_f4(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
             if w & 40564818003081440972065541722111 == 2312
                 && matches!(sm, 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpMufu::decode_f5(w, sm) {
+                if let Some((o, c)) = OpMufu::decode_f8(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
@@ -4777,6 +6663,33 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpPopc::decode_f1(w, sm) {
                     return Some((Op::Popc(o), c));
+                }
+            }
+        }
+        2320 => {
+            if w & 40564681427520389899056316420095 == 2320
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpF2f64::decode_f1(w, sm) {
+                    return Some((Op::F2f64(o), c));
+                }
+            }
+        }
+        2321 => {
+            if w & 40564681422798023416186671206399 == 2321
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpF2i64::decode_f1(w, sm) {
+                    return Some((Op::F2i64(o), c));
+                }
+            }
+        }
+        2322 => {
+            if w & 40564759988809198918474091466751 == 2322
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpI2f64::decode_f1(w, sm) {
+                    return Some((Op::I2f64(o), c));
                 }
             }
         }
@@ -4856,10 +6769,14 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 40562489593067432491153539207167 == 2569
-                && matches!(sm, 80 | 86 | 89 | 90)
-            {
+            if w & 40562489593067432491153539207167 == 2569 && matches!(sm, 80) {
                 if let Some((o, c)) = OpFmnmx::decode_f6(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 40562489593067432491153539207167 == 2569 && matches!(sm, 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f10(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
@@ -4943,6 +6860,47 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        2596 => {
+            if w & 40564819155375179820745028014079 == 2338062535134692823881746980
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImad::decode_f2(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498017801519732729592156159 == 16943850940536287026743844
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadx::decode_f2(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        2597 => {
+            if w & 40564802230413705215936582127615 == 2321137573660088015435860517
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f2(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481092840045127921146269695 == 18889465931478580857381
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f2(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        2599 => {
+            if w & 40564802230413705215936582127615 == 2321137573660088015435860519
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f2(w, sm) {
+                    return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
         2816 => {
             if w & 40564802253997867514178522058751 == 2816
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -4961,16 +6919,48 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2824 => {
-            if w & 40564818003085476198426882347007 == 2824
-                && matches!(sm, 70 | 75 | 80 | 86 | 89)
+        2820 => {
+            if w & 40564681427524425125417657044991 == 2820
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
+                if let Some((o, c)) = OpF2f::decode_f2(w, sm) {
+                    return Some((Op::F2f(o), c));
+                }
+            }
+        }
+        2821 => {
+            if w & 40564681422802058642548011831295 == 2821
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpF2i::decode_f2(w, sm) {
+                    return Some((Op::F2i(o), c));
+                }
+            }
+        }
+        2822 => {
+            if w & 40564759988827069202890714255359 == 2822
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpI2f::decode_f2(w, sm) {
+                    return Some((Op::I2f(o), c));
+                }
+            }
+        }
+        2824 => {
+            if w & 40564818003085476198426882347007 == 2824 && matches!(sm, 70) {
                 if let Some((o, c)) = OpMufu::decode_f2(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
+            if w & 40564818003085476198426882347007 == 2824
+                && matches!(sm, 75 | 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpMufu::decode_f5(w, sm) {
+                    return Some((Op::Mufu(o), c));
+                }
+            }
             if w & 40564818003085476198426882347007 == 2824 && matches!(sm, 90) {
-                if let Some((o, c)) = OpMufu::decode_f6(w, sm) {
+                if let Some((o, c)) = OpMufu::decode_f9(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
@@ -4981,6 +6971,33 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpPopc::decode_f2(w, sm) {
                     return Some((Op::Popc(o), c));
+                }
+            }
+        }
+        2832 => {
+            if w & 40564681427524425125417657044991 == 2832
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpF2f64::decode_f2(w, sm) {
+                    return Some((Op::F2f64(o), c));
+                }
+            }
+        }
+        2833 => {
+            if w & 40564681422802058642548011831295 == 2833
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpF2i64::decode_f2(w, sm) {
+                    return Some((Op::F2i64(o), c));
+                }
+            }
+        }
+        2834 => {
+            if w & 40564759988827069202890714255359 == 2834
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpI2f64::decode_f2(w, sm) {
+                    return Some((Op::I2f64(o), c));
                 }
             }
         }
@@ -5020,9 +7037,16 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
             if w & 40562489593068008949711114342399 == 2475880078570760549798251529
-                && matches!(sm, 80 | 86 | 89 | 90 | 100 | 120)
+                && matches!(sm, 80)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f7(w, sm) {
+                    return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 40562489593068008949711114342399 == 2475880078570760549798251529
+                && matches!(sm, 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpFmnmx::decode_f11(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
@@ -5106,6 +7130,47 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        3108 => {
+            if w & 40564819155375756279302603149311 == 4813942613705453373679995940
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImad::decode_f3(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498017802096191287167291391 == 2492823929511296836824992804
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadx::decode_f3(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        3109 => {
+            if w & 40564802230414281674494157262847 == 4797017652230848565234109477
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f3(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481092840621586478721404927 == 2475898968036692028379106341
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f3(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        3111 => {
+            if w & 40564802230414281674494157262847 == 4797017652230848565234109479
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f3(w, sm) {
+                    return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
         3328 => {
             if w & 40564802253998443972736097193983 == 2475880078570760549798251776
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -5124,18 +7189,45 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        3332 => {
+            if w & 40564681427521542819461411639295 == 2475880078570760549798251780
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpF2f::decode_f3(w, sm) {
+                    return Some((Op::F2f(o), c));
+                }
+            }
+        }
+        3333 => {
+            if w & 40564681422799176336591766425599 == 2475880078570760549798251781
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpF2i::decode_f3(w, sm) {
+                    return Some((Op::F2i(o), c));
+                }
+            }
+        }
+        3334 => {
+            if w & 40564759988824186896934468849663 == 2475880078570760549798251782
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpI2f::decode_f3(w, sm) {
+                    return Some((Op::I2f(o), c));
+                }
+            }
+        }
         3336 => {
             if w & 40564818003086052656984457482239 == 2475880078570760549798251784
                 && matches!(sm, 75 | 80 | 86 | 89)
             {
-                if let Some((o, c)) = OpMufu::decode_f3(w, sm) {
+                if let Some((o, c)) = OpMufu::decode_f6(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
             if w & 40564818003086052656984457482239 == 2475880078570760549798251784
                 && matches!(sm, 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpMufu::decode_f7(w, sm) {
+                if let Some((o, c)) = OpMufu::decode_f10(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
@@ -5146,6 +7238,33 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpPopc::decode_f3(w, sm) {
                     return Some((Op::Popc(o), c));
+                }
+            }
+        }
+        3344 => {
+            if w & 40564681427521542819461411639295 == 2475880078570760549798251792
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpF2f64::decode_f3(w, sm) {
+                    return Some((Op::F2f64(o), c));
+                }
+            }
+        }
+        3345 => {
+            if w & 40564681422799176336591766425599 == 2475880078570760549798251793
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpF2i64::decode_f3(w, sm) {
+                    return Some((Op::F2i64(o), c));
+                }
+            }
+        }
+        3346 => {
+            if w & 40564759988824186896934468849663 == 2475880078570760549798251794
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpI2f64::decode_f3(w, sm) {
+                    return Some((Op::I2f64(o), c));
                 }
             }
         }
@@ -5182,6 +7301,47 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFfma::decode_f6(w, sm) {
                     return Some((Op::Ffma(o), c));
+                }
+            }
+        }
+        3620 => {
+            if w & 40564819193145464770222910083071 == 4813942613705453373679996452
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImad::decode_f6(w, sm) {
+                    return Some((Op::Imad(o), c));
+                }
+            }
+            if w & 40562498055571804682207474225151 == 2492823929511296836824993316
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadx::decode_f6(w, sm) {
+                    return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        3621 => {
+            if w & 40564802268183990165414464196607 == 4797017652230848565234109989
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWide::decode_f5(w, sm) {
+                    return Some((Op::ImadWide(o), c));
+                }
+            }
+            if w & 40562481130610330077399028338687 == 2475898968036692028379106853
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadWideX::decode_f5(w, sm) {
+                    return Some((Op::ImadWideX(o), c));
+                }
+            }
+        }
+        3623 => {
+            if w & 40564802268183990165414464196607 == 4797017652230848565234109991
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpImadHi::decode_f5(w, sm) {
+                    return Some((Op::ImadHi(o), c));
                 }
             }
         }
@@ -5300,6 +7460,182 @@ pub const FORMS: &[FormInfo] = &[
         value: 16357073846609641487,
         unknown: 0,
         srcs: &[None],
+    },
+    FormInfo {
+        op: "f2f",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681427521542819461411639295,
+        value: 772,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "f2f",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681427520389899056316420095,
+        value: 2308,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "f2f",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564681427524425125417657044991,
+        value: 2820,
+        unknown: 0,
+        srcs: &[Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "f2f",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681427521542819461411639295,
+        value: 2475880078570760549798251780,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "f2f64",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681427521542819461411639295,
+        value: 784,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "f2f64",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681427520389899056316420095,
+        value: 2320,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "f2f64",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564681427524425125417657044991,
+        value: 2832,
+        unknown: 0,
+        srcs: &[Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "f2f64",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681427521542819461411639295,
+        value: 2475880078570760549798251792,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "f2i",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681422799176336591766425599,
+        value: 773,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "f2i",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681422798023416186671206399,
+        value: 2309,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "f2i",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564681422802058642548011831295,
+        value: 2821,
+        unknown: 0,
+        srcs: &[Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "f2i",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681422799176336591766425599,
+        value: 2475880078570760549798251781,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "f2i64",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681422799176336591766425599,
+        value: 785,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "f2i64",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681422798023416186671206399,
+        value: 2321,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "f2i64",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564681422802058642548011831295,
+        value: 2833,
+        unknown: 0,
+        srcs: &[Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "f2i64",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564681422799176336591766425599,
+        value: 2475880078570760549798251793,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
         op: "fadd",
@@ -5555,6 +7891,39 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
+        op: "flo",
+        form: "r",
+        id: 4,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446459299929587456,
+        value: 6642809450371481600,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "flo",
+        form: "i",
+        id: 5,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18374402255915908864,
+        value: 4048736065006075904,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "flo",
+        form: "c",
+        id: 6,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446458750442209024,
+        value: 5489887945764634624,
+        unknown: 0,
+        srcs: &[Some(SlotKind::CBuf)],
+    },
+    FormInfo {
         op: "fmnmx",
         form: "rrr",
         id: 0,
@@ -5603,7 +7972,51 @@ pub const FORMS: &[FormInfo] = &[
         form: "rrr",
         id: 4,
         family: Family::Sm70,
-        sms: &[80, 86, 89, 90, 100, 120],
+        sms: &[80],
+        mask: 40562489593068008949711114342399,
+        value: 521,
+        unknown: 4835703278458516698824704,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rir",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[80],
+        mask: 40562489593063397264792198582271,
+        value: 2057,
+        unknown: 4835703278458516698824704,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rcr",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[80],
+        mask: 40562489593067432491153539207167,
+        value: 2569,
+        unknown: 4835703278458516698824704,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rur",
+        id: 7,
+        family: Family::Sm70,
+        sms: &[80],
+        mask: 40562489593068008949711114342399,
+        value: 2475880078570760549798251529,
+        unknown: 4835703278458516698824704,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "fmnmx",
+        form: "rrr",
+        id: 8,
+        family: Family::Sm70,
+        sms: &[86, 89, 90, 100, 120],
         mask: 40562489593068008949711114342399,
         value: 521,
         unknown: 0,
@@ -5612,9 +8025,9 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo {
         op: "fmnmx",
         form: "rir",
-        id: 5,
+        id: 9,
         family: Family::Sm70,
-        sms: &[80, 86, 89, 90, 100, 120],
+        sms: &[86, 89, 90, 100, 120],
         mask: 40562489593063397264792198582271,
         value: 2057,
         unknown: 0,
@@ -5623,9 +8036,9 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo {
         op: "fmnmx",
         form: "rcr",
-        id: 6,
+        id: 10,
         family: Family::Sm70,
-        sms: &[80, 86, 89, 90],
+        sms: &[86, 89, 90],
         mask: 40562489593067432491153539207167,
         value: 2569,
         unknown: 0,
@@ -5634,9 +8047,9 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo {
         op: "fmnmx",
         form: "rur",
-        id: 7,
+        id: 11,
         family: Family::Sm70,
-        sms: &[80, 86, 89, 90, 100, 120],
+        sms: &[86, 89, 90, 100, 120],
         mask: 40562489593068008949711114342399,
         value: 2475880078570760549798251529,
         unknown: 0,
@@ -5645,7 +8058,7 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo {
         op: "fmnmx",
         form: "r",
-        id: 8,
+        id: 12,
         family: Family::Sm50,
         sms: &[50, 52, 60],
         mask: 18445768256871464960,
@@ -5656,7 +8069,7 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo {
         op: "fmnmx",
         form: "i",
-        id: 9,
+        id: 13,
         family: Family::Sm50,
         sms: &[50, 52, 60],
         mask: 18373710113346158592,
@@ -5667,7 +8080,7 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo {
         op: "fmnmx",
         form: "c",
-        id: 10,
+        id: 14,
         family: Family::Sm50,
         sms: &[50, 52, 60],
         mask: 18445767707384086528,
@@ -5885,6 +8298,94 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
+        op: "i2f",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564759988824186896934468849663,
+        value: 774,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "i2f",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564759988809198918474091466751,
+        value: 2310,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "i2f",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564759988827069202890714255359,
+        value: 2822,
+        unknown: 0,
+        srcs: &[Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "i2f",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564759988824186896934468849663,
+        value: 2475880078570760549798251782,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "i2f64",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564759988824186896934468849663,
+        value: 786,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "i2f64",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564759988809198918474091466751,
+        value: 2322,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "i2f64",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564759988827069202890714255359,
+        value: 2834,
+        unknown: 0,
+        srcs: &[Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "i2f64",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564759988824186896934468849663,
+        value: 2475880078570760549798251794,
+        unknown: 3458764513820540928,
+        srcs: &[Some(SlotKind::UGpr)],
+    },
+    FormInfo {
         op: "iadd3",
         form: "rrr",
         id: 0,
@@ -5997,6 +8498,423 @@ pub const FORMS: &[FormInfo] = &[
         ],
     },
     FormInfo {
+        op: "imad",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819155375756279302603149311,
+        value: 2338062535134692823881744932,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819155357309536328405225471,
+        value: 2338062535134692823881746468,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564819155375179820745028014079,
+        value: 2338062535134692823881746980,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819155375756279302603149311,
+        value: 4813942613705453373679995940,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad",
+        form: "rri",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819193136241399285566935039,
+        value: 2338062535134692823881745444,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "imad",
+        form: "rrc",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564819193144888311665334947839,
+        value: 2338062535134692823881745956,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "imad",
+        form: "rru",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819193145464770222910083071,
+        value: 4813942613705453373679996452,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230414281674494157262847,
+        value: 2321137573660088015435858471,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230395834931519959339007,
+        value: 2321137573660088015435860007,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564802230413705215936582127615,
+        value: 2321137573660088015435860519,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230414281674494157262847,
+        value: 4797017652230848565234109479,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rrc",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564802268183413706856889061375,
+        value: 2321137573660088015435859495,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "imad_hi",
+        form: "rru",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802268183990165414464196607,
+        value: 4797017652230848565234109991,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230414281674494157262847,
+        value: 2321137573660088015435858469,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230395834931519959339007,
+        value: 2321137573660088015435860005,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564802230413705215936582127615,
+        value: 2321137573660088015435860517,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802230414281674494157262847,
+        value: 4797017652230848565234109477,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rrc",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564802268183413706856889061375,
+        value: 2321137573660088015435859493,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "imad_wide",
+        form: "rru",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564802268183990165414464196607,
+        value: 4797017652230848565234109989,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562481092840621586478721404927,
+        value: 18889465931478580855333,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562481092822174843504523481087,
+        value: 18889465931478580856869,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Imm),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562481092840045127921146269695,
+        value: 18889465931478580857381,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::CBuf),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562481092840621586478721404927,
+        value: 2475898968036692028379106341,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::UGpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rrc",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562481130609753618841453203455,
+        value: 18889465931478580856357,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::CBuf),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imad_wide_x",
+        form: "rru",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562481130610330077399028338687,
+        value: 2475898968036692028379106853,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::UGpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498017802096191287167291391,
+        value: 16943850940536287026741796,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498017783649448312969367551,
+        value: 16943850940536287026743332,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Imm),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562498017801519732729592156159,
+        value: 16943850940536287026743844,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::CBuf),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498017802096191287167291391,
+        value: 2492823929511296836824992804,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::UGpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rri",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498055562581311270131077119,
+        value: 16943850940536287026742308,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Imm),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rrc",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562498055571228223649899089919,
+        value: 16943850940536287026742820,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::CBuf),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "imadx",
+        form: "rru",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562498055571804682207474225151,
+        value: 2492823929511296836824993316,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::UGpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
         op: "isetp",
         form: "rrr",
         id: 0,
@@ -6061,6 +8979,39 @@ pub const FORMS: &[FormInfo] = &[
         ],
     },
     FormInfo {
+        op: "lop",
+        form: "r",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18444712725708800000,
+        value: 6647313049998852096,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "lop",
+        form: "i",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18372655681695121408,
+        value: 4053239664633446400,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "lop",
+        form: "c",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18444712176221421568,
+        value: 5494391545392005120,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
         op: "lop3",
         form: "rrr",
         id: 0,
@@ -6123,6 +9074,17 @@ pub const FORMS: &[FormInfo] = &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Pred),
         ],
+    },
+    FormInfo {
+        op: "lop32i",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18379190079298994176,
+        value: 288230376151711744,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
         op: "mov",
@@ -6206,10 +9168,10 @@ pub const FORMS: &[FormInfo] = &[
         form: "rrr",
         id: 0,
         family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89],
+        sms: &[70],
         mask: 40564818003082593892470636941311,
         value: 776,
-        unknown: 3458764513820540928,
+        unknown: 14170558213122756182016,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -6217,10 +9179,10 @@ pub const FORMS: &[FormInfo] = &[
         form: "rir",
         id: 1,
         family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89],
+        sms: &[70],
         mask: 40564818003081440972065541722111,
         value: 2312,
-        unknown: 0,
+        unknown: 14167099448608935641088,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -6228,27 +9190,60 @@ pub const FORMS: &[FormInfo] = &[
         form: "rcr",
         id: 2,
         family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89],
+        sms: &[70],
         mask: 40564818003085476198426882347007,
         value: 2824,
-        unknown: 0,
+        unknown: 14167099448608935641088,
+        srcs: &[Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "mufu",
+        form: "rrr",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89],
+        mask: 40564818003082593892470636941311,
+        value: 776,
+        unknown: 4725825247383465754624,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "mufu",
+        form: "rir",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89],
+        mask: 40564818003081440972065541722111,
+        value: 2312,
+        unknown: 4722366482869645213696,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "mufu",
+        form: "rcr",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89],
+        mask: 40564818003085476198426882347007,
+        value: 2824,
+        unknown: 4722366482869645213696,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
         op: "mufu",
         form: "rur",
-        id: 3,
+        id: 6,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89],
         mask: 40564818003086052656984457482239,
         value: 2475880078570760549798251784,
-        unknown: 0,
+        unknown: 4722366482869645213696,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
         op: "mufu",
         form: "rrr",
-        id: 4,
+        id: 7,
         family: Family::Sm70,
         sms: &[90, 100, 120],
         mask: 40564818003082593892470636941311,
@@ -6259,7 +9254,7 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo {
         op: "mufu",
         form: "rir",
-        id: 5,
+        id: 8,
         family: Family::Sm70,
         sms: &[90, 100, 120],
         mask: 40564818003081440972065541722111,
@@ -6270,7 +9265,7 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo {
         op: "mufu",
         form: "rcr",
-        id: 6,
+        id: 9,
         family: Family::Sm70,
         sms: &[90],
         mask: 40564818003085476198426882347007,
@@ -6281,7 +9276,7 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo {
         op: "mufu",
         form: "rur",
-        id: 7,
+        id: 10,
         family: Family::Sm70,
         sms: &[90, 100, 120],
         mask: 40564818003086052656984457482239,
@@ -6310,6 +9305,17 @@ pub const FORMS: &[FormInfo] = &[
         value: 5814147118935314176,
         unknown: 0,
         srcs: &[],
+    },
+    FormInfo {
+        op: "plop3",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562343327390790784008073515007,
+        value: 2076,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::Pred)],
     },
     FormInfo {
         op: "popc",
@@ -6354,6 +9360,39 @@ pub const FORMS: &[FormInfo] = &[
         value: 2475880078570760549798251785,
         unknown: 0,
         srcs: &[Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "popc",
+        form: "r",
+        id: 4,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446742973929553664,
+        value: 6631550451303055360,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "popc",
+        form: "i",
+        id: 5,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18374685929915875072,
+        value: 4037477065937649664,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "popc",
+        form: "c",
+        id: 6,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446742424442175232,
+        value: 5478628946696208384,
+        unknown: 0,
+        srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
         op: "prmt",
@@ -6433,6 +9472,50 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
+        op: "prmt",
+        form: "r",
+        id: 7,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18444633560871600128,
+        value: 6611284252979888128,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "prmt",
+        form: "i",
+        id: 8,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18372575417346293760,
+        value: 3945153273576554496,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "prmt",
+        form: "c",
+        id: 9,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18444633011384221696,
+        value: 5458362748373041152,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "prmt",
+        form: "c2",
+        id: 10,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18444633011384221696,
+        value: 6034823500676464640,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
         op: "s2r",
         form: "fixed",
         id: 0,
@@ -6497,6 +9580,39 @@ pub const FORMS: &[FormInfo] = &[
         value: 2475880078570760549798251527,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "sel",
+        form: "r",
+        id: 4,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446735827103907840,
+        value: 6674334647763075072,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "sel",
+        form: "i",
+        id: 5,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18374677683578601472,
+        value: 4080261262397669376,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "sel",
+        form: "c",
+        id: 6,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446735277616529408,
+        value: 5521413143156228096,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
         op: "shf",
@@ -6575,11 +9691,103 @@ pub const FORMS: &[FormInfo] = &[
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
+    FormInfo {
+        op: "shf",
+        form: "fixed",
+        id: 7,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 17940792940242665472,
+        value: 6410874069561901056,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "shf",
+        form: "fixed",
+        id: 8,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 17436389782178496512,
+        value: 3528570308044783616,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "shl",
+        form: "r",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446743523685302272,
+        value: 6649564849812537344,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "shl",
+        form: "i",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18374685380159995904,
+        value: 4055491464447131648,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "shl",
+        form: "c",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446742974197923840,
+        value: 5496643345205690368,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "shr",
+        form: "r",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446462048708591616,
+        value: 6640557650557796352,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "shr",
+        form: "i",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18374403905183285248,
+        value: 4046484265192390656,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "shr",
+        form: "c",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446461499221213184,
+        value: 5487636145950949376,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2f64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2i64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ffma.rs"));
@@ -6589,16 +9797,28 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fmul.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop3.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lop32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mufu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_plop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_popc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shf.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));

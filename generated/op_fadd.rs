@@ -1280,7 +1280,6 @@ impl OpFadd {
         };
         let reuse_b = match form {
             Some(0) => c.ctrl >> 19 & 1 != 0,
-            Some(3) => c.ctrl >> 19 & 1 != 0,
             _ => false,
         };
         write_guard(out, &c.guard);
@@ -1469,7 +1468,6 @@ impl OpFadd {
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 19,
-                Some(3) => ctrl |= 1u32 << 19,
                 _ => {}
             }
         }

@@ -2500,7 +2500,6 @@ impl OpFfma {
         };
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
             Some(4) => c.ctrl >> 18 & 1 != 0,
             Some(5) => c.ctrl >> 18 & 1 != 0,
             Some(6) => c.ctrl >> 18 & 1 != 0,
@@ -2511,7 +2510,6 @@ impl OpFfma {
             Some(1) => c.ctrl >> 19 & 1 != 0,
             Some(2) => c.ctrl >> 19 & 1 != 0,
             Some(3) => c.ctrl >> 19 & 1 != 0,
-            Some(6) => c.ctrl >> 19 & 1 != 0,
             _ => false,
         };
         write_guard(out, &c.guard);
@@ -2730,7 +2728,6 @@ impl OpFfma {
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
                 Some(4) => ctrl |= 1u32 << 18,
                 Some(5) => ctrl |= 1u32 << 18,
                 Some(6) => ctrl |= 1u32 << 18,
@@ -2743,7 +2740,6 @@ impl OpFfma {
                 Some(1) => ctrl |= 1u32 << 19,
                 Some(2) => ctrl |= 1u32 << 19,
                 Some(3) => ctrl |= 1u32 << 19,
-                Some(6) => ctrl |= 1u32 << 19,
                 _ => {}
             }
         }

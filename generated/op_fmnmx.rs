@@ -107,48 +107,71 @@ impl OpFmnmx {
         {
             return Some(3);
         }
-        if matches!(sm, 80 | 86 | 89 | 90 | 100 | 120)
-            && self.a.slot_kind() == SlotKind::Gpr && self.b.slot_kind() == SlotKind::Gpr
+        if matches!(sm, 80) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Gpr
             && self.p.slot_kind() == SlotKind::Pred
         {
             return Some(4);
         }
-        if matches!(sm, 80 | 86 | 89 | 90 | 100 | 120)
-            && self.a.slot_kind() == SlotKind::Gpr && self.b.slot_kind() == SlotKind::Imm
+        if matches!(sm, 80) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Imm
             && self.p.slot_kind() == SlotKind::Pred
         {
             return Some(5);
         }
-        if matches!(sm, 80 | 86 | 89 | 90) && self.a.slot_kind() == SlotKind::Gpr
+        if matches!(sm, 80) && self.a.slot_kind() == SlotKind::Gpr
             && self.b.slot_kind() == SlotKind::CBuf
             && self.p.slot_kind() == SlotKind::Pred
         {
             return Some(6);
         }
-        if matches!(sm, 80 | 86 | 89 | 90 | 100 | 120)
-            && self.a.slot_kind() == SlotKind::Gpr
+        if matches!(sm, 80) && self.a.slot_kind() == SlotKind::Gpr
             && self.b.slot_kind() == SlotKind::UGpr
             && self.p.slot_kind() == SlotKind::Pred
         {
             return Some(7);
         }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+        if matches!(sm, 86 | 89 | 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Gpr
             && self.b.slot_kind() == SlotKind::Gpr
             && self.p.slot_kind() == SlotKind::Pred
         {
             return Some(8);
         }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+        if matches!(sm, 86 | 89 | 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Gpr
             && self.b.slot_kind() == SlotKind::Imm
             && self.p.slot_kind() == SlotKind::Pred
         {
             return Some(9);
         }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+        if matches!(sm, 86 | 89 | 90) && self.a.slot_kind() == SlotKind::Gpr
             && self.b.slot_kind() == SlotKind::CBuf
             && self.p.slot_kind() == SlotKind::Pred
         {
             return Some(10);
+        }
+        if matches!(sm, 86 | 89 | 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::UGpr
+            && self.p.slot_kind() == SlotKind::Pred
+        {
+            return Some(11);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Gpr
+            && self.p.slot_kind() == SlotKind::Pred
+        {
+            return Some(12);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Imm
+            && self.p.slot_kind() == SlotKind::Pred
+        {
+            return Some(13);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::CBuf
+            && self.p.slot_kind() == SlotKind::Pred
+        {
+            return Some(14);
         }
         None
     }
@@ -166,6 +189,10 @@ impl OpFmnmx {
             Some(8) => self.encode_f8(sm, c),
             Some(9) => self.encode_f9(sm, c),
             Some(10) => self.encode_f10(sm, c),
+            Some(11) => self.encode_f11(sm, c),
+            Some(12) => self.encode_f12(sm, c),
+            Some(13) => self.encode_f13(sm, c),
+            Some(14) => self.encode_f14(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -858,9 +885,665 @@ impl OpFmnmx {
         }
         Ok(w)
     }
-    ///Form `rrr` on SM [80, 86, 89, 90, 100, 120].
+    ///Form `rrr` on SM [80].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.p.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                ),
+            );
+        }
+        if self.p.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "p", sm
+                    ),
+                ),
+            );
+        }
+        if self.xorsign != false {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 521;
+        w |= c.raw & 4835703278458516698824704;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 24;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "b",
+                reg_index(
+                    Self::NAME,
+                    "b",
+                    src_reg(Self::NAME, "b", &self.b)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 32;
+        }
+        {
+            let v: u128 = self.b.abs as u128;
+            w |= (v & 1) << 62;
+        }
+        {
+            let v: u128 = self.b.neg as u128;
+            w |= (v & 1) << 63;
+        }
+        {
+            let v: u128 = self.a.neg as u128;
+            w |= (v & 1) << 72;
+        }
+        {
+            let v: u128 = self.a.abs as u128;
+            w |= (v & 1) << 73;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 16;
+        }
+        {
+            let v: u128 = self.ftz as u128;
+            w |= (v & 1) << 80;
+        }
+        {
+            let v: u128 = self.nan as u128;
+            w |= (v & 1) << 81;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "p",
+                reg_index(
+                    Self::NAME,
+                    "p",
+                    src_reg(Self::NAME, "p", &self.p)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 87;
+        }
+        {
+            let v: u128 = self.p.not as u128;
+            w |= (v & 1) << 90;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
+            w |= (v & 8388607) << 105;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 12;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 15;
+        }
+        Ok(w)
+    }
+    ///Form `rir` on SM [80].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.p.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                ),
+            );
+        }
+        if self.p.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "p", sm
+                    ),
+                ),
+            );
+        }
+        if self.xorsign != false {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 2057;
+        w |= c.raw & 4835703278458516698824704;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 24;
+        }
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be an immediate", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 4294967295) << 32;
+        }
+        {
+            let v: u128 = self.a.neg as u128;
+            w |= (v & 1) << 72;
+        }
+        {
+            let v: u128 = self.a.abs as u128;
+            w |= (v & 1) << 73;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 16;
+        }
+        {
+            let v: u128 = self.ftz as u128;
+            w |= (v & 1) << 80;
+        }
+        {
+            let v: u128 = self.nan as u128;
+            w |= (v & 1) << 81;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "p",
+                reg_index(
+                    Self::NAME,
+                    "p",
+                    src_reg(Self::NAME, "p", &self.p)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 87;
+        }
+        {
+            let v: u128 = self.p.not as u128;
+            w |= (v & 1) << 90;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
+            w |= (v & 8388607) << 105;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 12;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 15;
+        }
+        Ok(w)
+    }
+    ///Form `rcr` on SM [80].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.p.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                ),
+            );
+        }
+        if self.p.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "p", sm
+                    ),
+                ),
+            );
+        }
+        if self.xorsign != false {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 2569;
+        w |= c.raw & 4835703278458516698824704;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 24;
+        }
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::CBuf(c) => {
+                    if c.offset % 4u32 != 0 {
+                        return Err(
+                            EncodeError::new(
+                                Self::NAME,
+                                format!(
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
+                                    .offset, 4u32
+                                ),
+                            ),
+                        );
+                    }
+                    fit_signed(
+                        Self::NAME,
+                        "b",
+                        (c.offset as i32 / 4u32 as i32) as i64,
+                        14u32,
+                    )?
+                }
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 16383) << 40;
+        }
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 31) << 54;
+        }
+        {
+            let v: u128 = self.b.abs as u128;
+            w |= (v & 1) << 62;
+        }
+        {
+            let v: u128 = self.b.neg as u128;
+            w |= (v & 1) << 63;
+        }
+        {
+            let v: u128 = self.a.neg as u128;
+            w |= (v & 1) << 72;
+        }
+        {
+            let v: u128 = self.a.abs as u128;
+            w |= (v & 1) << 73;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 16;
+        }
+        {
+            let v: u128 = self.ftz as u128;
+            w |= (v & 1) << 80;
+        }
+        {
+            let v: u128 = self.nan as u128;
+            w |= (v & 1) << 81;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "p",
+                reg_index(
+                    Self::NAME,
+                    "p",
+                    src_reg(Self::NAME, "p", &self.p)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 87;
+        }
+        {
+            let v: u128 = self.p.not as u128;
+            w |= (v & 1) << 90;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
+            w |= (v & 8388607) << 105;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 12;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 15;
+        }
+        Ok(w)
+    }
+    ///Form `rur` on SM [80].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.p.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                ),
+            );
+        }
+        if self.p.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "p", sm
+                    ),
+                ),
+            );
+        }
+        if self.xorsign != false {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 2475880078570760549798251529;
+        w |= c.raw & 4835703278458516698824704;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 24;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "b",
+                reg_index(
+                    Self::NAME,
+                    "b",
+                    src_reg(Self::NAME, "b", &self.b)?,
+                    RegFile::UGpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 32;
+        }
+        {
+            let v: u128 = self.b.abs as u128;
+            w |= (v & 1) << 62;
+        }
+        {
+            let v: u128 = self.b.neg as u128;
+            w |= (v & 1) << 63;
+        }
+        {
+            let v: u128 = self.a.neg as u128;
+            w |= (v & 1) << 72;
+        }
+        {
+            let v: u128 = self.a.abs as u128;
+            w |= (v & 1) << 73;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 16;
+        }
+        {
+            let v: u128 = self.ftz as u128;
+            w |= (v & 1) << 80;
+        }
+        {
+            let v: u128 = self.nan as u128;
+            w |= (v & 1) << 81;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "p",
+                reg_index(
+                    Self::NAME,
+                    "p",
+                    src_reg(Self::NAME, "p", &self.p)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 87;
+        }
+        {
+            let v: u128 = self.p.not as u128;
+            w |= (v & 1) << 90;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
+            w |= (v & 8388607) << 105;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 12;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 15;
+        }
+        Ok(w)
+    }
+    ///Form `rrr` on SM [86, 89, 90, 100, 120].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
                 EncodeError::new(
@@ -1008,9 +1691,9 @@ impl OpFmnmx {
         }
         Ok(w)
     }
-    ///Form `rir` on SM [80, 86, 89, 90, 100, 120].
+    ///Form `rir` on SM [86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
                 EncodeError::new(
@@ -1167,9 +1850,9 @@ impl OpFmnmx {
         }
         Ok(w)
     }
-    ///Form `rcr` on SM [80, 86, 89, 90].
+    ///Form `rcr` on SM [86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
                 EncodeError::new(
@@ -1348,9 +2031,9 @@ impl OpFmnmx {
         }
         Ok(w)
     }
-    ///Form `rur` on SM [80, 86, 89, 90, 100, 120].
+    ///Form `rur` on SM [86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
                 EncodeError::new(
@@ -1500,7 +2183,7 @@ impl OpFmnmx {
     }
     ///Form `r` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
                 EncodeError::new(
@@ -1654,7 +2337,7 @@ impl OpFmnmx {
     }
     ///Form `i` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
                 EncodeError::new(
@@ -1808,7 +2491,7 @@ impl OpFmnmx {
     }
     ///Form `c` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
                 EncodeError::new(
@@ -2188,6 +2871,180 @@ impl OpFmnmx {
         };
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = (((w >> 81) & 1)) != 0;
+        let xorsign: bool = false;
+        Some((
+            Self {
+                d,
+                a,
+                b,
+                p,
+                ftz,
+                nan,
+                xorsign,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 8388607)) as u32,
+                raw: w & 4835703278458516698824704,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let p: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 90) & 1)) != 0,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let nan: bool = (((w >> 81) & 1)) != 0;
+        let xorsign: bool = false;
+        Some((
+            Self {
+                d,
+                a,
+                b,
+                p,
+                ftz,
+                nan,
+                xorsign,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 8388607)) as u32,
+                raw: w & 4835703278458516698824704,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 54) & 31)) as u8,
+                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
+            not: false,
+        };
+        let p: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 90) & 1)) != 0,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let nan: bool = (((w >> 81) & 1)) != 0;
+        let xorsign: bool = false;
+        Some((
+            Self {
+                d,
+                a,
+                b,
+                p,
+                ftz,
+                nan,
+                xorsign,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 8388607)) as u32,
+                raw: w & 4835703278458516698824704,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
+            not: false,
+        };
+        let p: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 90) & 1)) != 0,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let nan: bool = (((w >> 81) & 1)) != 0;
+        let xorsign: bool = false;
+        Some((
+            Self {
+                d,
+                a,
+                b,
+                p,
+                ftz,
+                nan,
+                xorsign,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 8388607)) as u32,
+                raw: w & 4835703278458516698824704,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
+            not: false,
+        };
+        let p: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 90) & 1)) != 0,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
         Some((
             Self {
@@ -2208,7 +3065,7 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
@@ -2252,7 +3109,7 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
@@ -2298,7 +3155,7 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
@@ -2340,7 +3197,7 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
@@ -2382,7 +3239,7 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
@@ -2431,7 +3288,7 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
@@ -2490,13 +3347,16 @@ impl OpFmnmx {
             Some(5) => c.ctrl >> 17 & 1 != 0,
             Some(6) => c.ctrl >> 17 & 1 != 0,
             Some(7) => c.ctrl >> 17 & 1 != 0,
+            Some(8) => c.ctrl >> 17 & 1 != 0,
+            Some(9) => c.ctrl >> 17 & 1 != 0,
+            Some(10) => c.ctrl >> 17 & 1 != 0,
+            Some(11) => c.ctrl >> 17 & 1 != 0,
             _ => false,
         };
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
             Some(4) => c.ctrl >> 18 & 1 != 0,
-            Some(7) => c.ctrl >> 18 & 1 != 0,
+            Some(8) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         let reuse_p = false;
@@ -2705,15 +3565,18 @@ impl OpFmnmx {
                 Some(5) => ctrl |= 1u32 << 17,
                 Some(6) => ctrl |= 1u32 << 17,
                 Some(7) => ctrl |= 1u32 << 17,
+                Some(8) => ctrl |= 1u32 << 17,
+                Some(9) => ctrl |= 1u32 << 17,
+                Some(10) => ctrl |= 1u32 << 17,
+                Some(11) => ctrl |= 1u32 << 17,
                 _ => {}
             }
         }
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
                 Some(4) => ctrl |= 1u32 << 18,
-                Some(7) => ctrl |= 1u32 << 18,
+                Some(8) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }

@@ -1328,7 +1328,6 @@ impl OpFmul {
         };
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         write_guard(out, &c.guard);
@@ -1517,7 +1516,6 @@ impl OpFmul {
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }

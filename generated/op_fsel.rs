@@ -942,7 +942,6 @@ impl OpFsel {
         };
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         let reuse_cond = false;
@@ -1138,7 +1137,6 @@ impl OpFsel {
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }

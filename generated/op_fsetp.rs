@@ -1905,7 +1905,6 @@ impl OpFsetp {
         };
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         let reuse_acc = false;
@@ -2180,7 +2179,6 @@ impl OpFsetp {
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }

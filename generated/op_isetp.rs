@@ -17,7 +17,7 @@ pub struct OpIsetp {
     pub b: Src,
     /// Source (pred).
     pub acc: Src,
-    /// Source (pred). Low-word compare result (read with .EX); nvdisasm prints it whenever it is not PT.
+    /// Source (pred). Low-word compare result (read with .EX); nvdisasm prints it when not PT (SM70/75) or with .EX (SM80+).
     pub lc: Src,
     /// Modifier.
     pub cmp: Icmp,
@@ -1425,13 +1425,52 @@ impl OpIsetp {
         };
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         let reuse_acc = false;
         let reuse_lc = false;
         write_guard(out, &c.guard);
         match sm {
+            80 | 86 | 89 | 90 | 100 | 120 => {
+                out.push_str("ISETP");
+                out.push_str(self.cmp.text_sm(sm));
+                out.push_str(self.ty.text_sm(sm));
+                out.push_str(self.setop.text_sm(sm));
+                if self.ex {
+                    out.push_str(".EX");
+                }
+                let mut first = true;
+                if true {
+                    out.push_str(if first { " " } else { ", " });
+                    first = false;
+                    write_reg(out, self.d);
+                }
+                if true {
+                    out.push_str(if first { " " } else { ", " });
+                    first = false;
+                    write_reg(out, self.d2);
+                }
+                if true {
+                    out.push_str(if first { " " } else { ", " });
+                    first = false;
+                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                }
+                if true {
+                    out.push_str(if first { " " } else { ", " });
+                    first = false;
+                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                }
+                if true {
+                    out.push_str(if first { " " } else { ", " });
+                    first = false;
+                    write_src(out, &self.acc, reuse_acc, ImmStyle::Hex);
+                }
+                if self.ex == true {
+                    out.push_str(if first { " " } else { ", " });
+                    first = false;
+                    write_src(out, &self.lc, reuse_lc, ImmStyle::Hex);
+                }
+            }
             _ => {
                 out.push_str("ISETP");
                 out.push_str(self.cmp.text_sm(sm));
@@ -1484,6 +1523,7 @@ impl OpIsetp {
         addr: u64,
     ) -> Option<Result<(Self, Common), AsmError>> {
         match sm {
+            80 | 86 | 89 | 90 | 100 | 120 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -1729,7 +1769,267 @@ impl OpIsetp {
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
+                _ => {}
+            }
+        }
+        if reuse_acc {
+            match form {
+                _ => {}
+            }
+        }
+        if reuse_lc {
+            match form {
+                _ => {}
+            }
+        }
+        Some(
+            Ok((
+                op,
+                Common {
+                    guard: line.guard,
+                    ctrl,
+                    raw: 0,
+                },
+            )),
+        )
+    }
+    #[allow(
+        unused_variables,
+        unused_mut,
+        unused_assignments,
+        unused_parens,
+        clippy::nonminimal_bool,
+        clippy::needless_late_init
+    )]
+    fn parse_syntax1(
+        line: &Line,
+        sm: u32,
+        addr: u64,
+    ) -> Option<Result<(Self, Common), AsmError>> {
+        const CANDS: &[&[&str]] = &[&["ISETP"]];
+        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let mut cur = 0usize;
+        let cmp: Icmp = if take_suffix(rest, &mut cur, ".LT") {
+            Icmp::Lt
+        } else if take_suffix(rest, &mut cur, ".EQ") {
+            Icmp::Eq
+        } else if take_suffix(rest, &mut cur, ".LE") {
+            Icmp::Le
+        } else if take_suffix(rest, &mut cur, ".GT") {
+            Icmp::Gt
+        } else if take_suffix(rest, &mut cur, ".NE") {
+            Icmp::Ne
+        } else if take_suffix(rest, &mut cur, ".GE") {
+            Icmp::Ge
+        } else if take_suffix(rest, &mut cur, ".F") {
+            Icmp::F
+        } else if take_suffix(rest, &mut cur, ".T") {
+            Icmp::T
+        } else {
+            return None;
+        };
+        let ty: IsetpType = if take_suffix(rest, &mut cur, ".U32") {
+            IsetpType::U32
+        } else {
+            IsetpType::S32
+        };
+        let setop: Setop = if take_suffix(rest, &mut cur, ".AND") {
+            Setop::And
+        } else if take_suffix(rest, &mut cur, ".XOR") {
+            Setop::Xor
+        } else if take_suffix(rest, &mut cur, ".OR") {
+            Setop::Or
+        } else {
+            return None;
+        };
+        let ex: bool = take_suffix(rest, &mut cur, ".EX");
+        if cur != rest.len() {
+            return None;
+        }
+        let ops = &line.operands;
+        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize
+            + ((ex == true) as usize);
+        let optional: usize = 0;
+        if ops.len() < required || ops.len() > required + optional {
+            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
+            return Some(
+                Err(AsmError {
+                    col,
+                    message: format!(
+                        "`{}` takes {} operands, found {}", line.parts.join("."), if
+                        optional == 0 { required.to_string() } else { format!("{} to {}",
+                        required, required + optional) }, ops.len()
+                    ),
+                }),
+            );
+        }
+        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+        let mut extra = ops.len() - required;
+        let mut it = 0usize;
+        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
+        let names: [&str; 6usize] = ["d", "d2", "a", "b", "acc", "lc"];
+        let mut k = 0usize;
+        let before = it;
+        let v_d = {
+            let tok = &ops[it];
+            it += 1;
+            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
+                Some(r) => r,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("{} must be a register", "d"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_d2 = {
+            let tok = &ops[it];
+            it += 1;
+            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
+                Some(r) => r,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("{} must be a register", "d2"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_a = {
+            let tok = &ops[it];
+            it += 1;
+            match to_src(tok, ImmStyle::SignedHex) {
+                Some(s) => s,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "a"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_b = {
+            let tok = &ops[it];
+            it += 1;
+            match to_src(tok, ImmStyle::SignedHex) {
+                Some(s) => s,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "b"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_acc = {
+            let tok = &ops[it];
+            it += 1;
+            match to_src(tok, ImmStyle::Hex) {
+                Some(s) => s,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "acc"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_lc = if ex == true {
+            {
+                let tok = &ops[it];
+                it += 1;
+                match to_src(tok, ImmStyle::Hex) {
+                    Some(s) => s,
+                    None => {
+                        return Some(
+                            Err(AsmError {
+                                col: tok.col,
+                                message: format!("bad operand for {}", "lc"),
+                            }),
+                        );
+                    }
+                }
+            }
+        } else {
+            Src::PT
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let _ = (&mut taken, &mut k);
+        let reuse_marks: Vec<&str> = names
+            .iter()
+            .zip(taken.iter())
+            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
+            .map(|(n, _)| *n)
+            .collect();
+        let op = Self {
+            d: v_d,
+            d2: v_d2,
+            a: v_a,
+            b: v_b,
+            acc: v_acc,
+            lc: v_lc,
+            cmp: cmp,
+            ty: ty,
+            setop: setop,
+            ex: ex,
+        };
+        let form = op.form_id(sm);
+        let mut ctrl = 0u32;
+        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
+        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
+        let reuse_acc = reuse_marks.iter().any(|n| *n == "acc");
+        let reuse_lc = reuse_marks.iter().any(|n| *n == "lc");
+        if reuse_a {
+            match form {
+                Some(0) => ctrl |= 1u32 << 17,
+                Some(1) => ctrl |= 1u32 << 17,
+                Some(2) => ctrl |= 1u32 << 17,
+                Some(3) => ctrl |= 1u32 << 17,
+                _ => {}
+            }
+        }
+        if reuse_b {
+            match form {
+                Some(0) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }

@@ -1273,7 +1273,6 @@ impl OpLop3 {
         };
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         let reuse_c = match form {
@@ -1583,7 +1582,6 @@ impl OpLop3 {
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }

@@ -804,7 +804,6 @@ impl OpMov {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         write_guard(out, &c.guard);
@@ -984,7 +983,6 @@ impl OpMov {
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }

@@ -59,29 +59,38 @@ impl OpMufu {
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 70 | 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::Gpr {
+        if matches!(sm, 70) && self.a.slot_kind() == SlotKind::Gpr {
             return Some(0);
         }
-        if matches!(sm, 70 | 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::Imm {
+        if matches!(sm, 70) && self.a.slot_kind() == SlotKind::Imm {
             return Some(1);
         }
-        if matches!(sm, 70 | 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::CBuf {
+        if matches!(sm, 70) && self.a.slot_kind() == SlotKind::CBuf {
             return Some(2);
         }
-        if matches!(sm, 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::UGpr {
+        if matches!(sm, 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::Gpr {
             return Some(3);
         }
-        if matches!(sm, 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Gpr {
+        if matches!(sm, 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::Imm {
             return Some(4);
         }
-        if matches!(sm, 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Imm {
+        if matches!(sm, 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::CBuf {
             return Some(5);
         }
-        if matches!(sm, 90) && self.a.slot_kind() == SlotKind::CBuf {
+        if matches!(sm, 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::UGpr {
             return Some(6);
         }
-        if matches!(sm, 90 | 100 | 120) && self.a.slot_kind() == SlotKind::UGpr {
+        if matches!(sm, 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Gpr {
             return Some(7);
+        }
+        if matches!(sm, 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Imm {
+            return Some(8);
+        }
+        if matches!(sm, 90) && self.a.slot_kind() == SlotKind::CBuf {
+            return Some(9);
+        }
+        if matches!(sm, 90 | 100 | 120) && self.a.slot_kind() == SlotKind::UGpr {
+            return Some(10);
         }
         None
     }
@@ -96,6 +105,9 @@ impl OpMufu {
             Some(5) => self.encode_f5(sm, c),
             Some(6) => self.encode_f6(sm, c),
             Some(7) => self.encode_f7(sm, c),
+            Some(8) => self.encode_f8(sm, c),
+            Some(9) => self.encode_f9(sm, c),
+            Some(10) => self.encode_f10(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -112,7 +124,7 @@ impl OpMufu {
             }
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89].
+    ///Form `rrr` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
@@ -123,8 +135,16 @@ impl OpMufu {
                 ),
             );
         }
+        if self.fmt != MufuFmt::F32 {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("modifier {} is not encodable on SM{}", "fmt", sm),
+                ),
+            );
+        }
         let mut w: u128 = 776;
-        w |= c.raw & 3458764513820540928;
+        w |= c.raw & 14170558213122756182016;
         {
             let v: u128 = fit(
                 Self::NAME,
@@ -159,13 +179,6 @@ impl OpMufu {
         }
         {
             let v: u128 = {
-                const CODES: &[u128] = &[0, 2, 1];
-                CODES[self.fmt.index()]
-            };
-            w |= (v & 3) << 72;
-        }
-        {
-            let v: u128 = {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
@@ -196,7 +209,7 @@ impl OpMufu {
         }
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89].
+    ///Form `rir` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
@@ -225,8 +238,16 @@ impl OpMufu {
                 ),
             );
         }
+        if self.fmt != MufuFmt::F32 {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("modifier {} is not encodable on SM{}", "fmt", sm),
+                ),
+            );
+        }
         let mut w: u128 = 2312;
-        w |= c.raw & 0;
+        w |= c.raw & 14167099448608935641088;
         {
             let v: u128 = match self.a.kind {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "a", v, 32u32, 0u32, false)?,
@@ -249,13 +270,6 @@ impl OpMufu {
                 8u32,
             )?;
             w |= (v & 255) << 16;
-        }
-        {
-            let v: u128 = {
-                const CODES: &[u128] = &[0, 2, 1];
-                CODES[self.fmt.index()]
-            };
-            w |= (v & 3) << 72;
         }
         {
             let v: u128 = {
@@ -289,7 +303,7 @@ impl OpMufu {
         }
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89].
+    ///Form `rcr` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
@@ -300,8 +314,16 @@ impl OpMufu {
                 ),
             );
         }
+        if self.fmt != MufuFmt::F32 {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("modifier {} is not encodable on SM{}", "fmt", sm),
+                ),
+            );
+        }
         let mut w: u128 = 2824;
-        w |= c.raw & 0;
+        w |= c.raw & 14167099448608935641088;
         {
             let v: u128 = match self.a.kind {
                 SrcKind::CBuf(c) => {
@@ -367,10 +389,331 @@ impl OpMufu {
         }
         {
             let v: u128 = {
-                const CODES: &[u128] = &[0, 2, 1];
-                CODES[self.fmt.index()]
+                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+                CODES[self.op.index()]
             };
-            w |= (v & 3) << 72;
+            w |= (v & 63) << 74;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
+            w |= (v & 8388607) << 105;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 12;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 15;
+        }
+        Ok(w)
+    }
+    ///Form `rrr` on SM [75, 80, 86, 89].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 776;
+        w |= c.raw & 4725825247383465754624;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 32;
+        }
+        {
+            let v: u128 = self.a.abs as u128;
+            w |= (v & 1) << 62;
+        }
+        {
+            let v: u128 = self.a.neg as u128;
+            w |= (v & 1) << 63;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 16;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
+                match CODES[self.fmt.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            EncodeError::new(
+                                Self::NAME,
+                                format!(
+                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            };
+            w |= (v & 1) << 73;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+                CODES[self.op.index()]
+            };
+            w |= (v & 63) << 74;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
+            w |= (v & 8388607) << 105;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 12;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 15;
+        }
+        Ok(w)
+    }
+    ///Form `rir` on SM [75, 80, 86, 89].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 2312;
+        w |= c.raw & 4722366482869645213696;
+        {
+            let v: u128 = match self.a.kind {
+                SrcKind::Imm(v) => imm_field(Self::NAME, "a", v, 32u32, 0u32, false)?,
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be an immediate", "a"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 4294967295) << 32;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 16;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
+                match CODES[self.fmt.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            EncodeError::new(
+                                Self::NAME,
+                                format!(
+                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            };
+            w |= (v & 1) << 73;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+                CODES[self.op.index()]
+            };
+            w |= (v & 63) << 74;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
+            w |= (v & 8388607) << 105;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 12;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 15;
+        }
+        Ok(w)
+    }
+    ///Form `rcr` on SM [75, 80, 86, 89].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 2824;
+        w |= c.raw & 4722366482869645213696;
+        {
+            let v: u128 = match self.a.kind {
+                SrcKind::CBuf(c) => {
+                    if c.offset % 4u32 != 0 {
+                        return Err(
+                            EncodeError::new(
+                                Self::NAME,
+                                format!(
+                                    "{}: constant offset {:#x} is not a multiple of {}", "a", c
+                                    .offset, 4u32
+                                ),
+                            ),
+                        );
+                    }
+                    fit_signed(
+                        Self::NAME,
+                        "a",
+                        (c.offset as i32 / 4u32 as i32) as i64,
+                        14u32,
+                    )?
+                }
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be a constant buffer", "a"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 16383) << 40;
+        }
+        {
+            let v: u128 = match self.a.kind {
+                SrcKind::CBuf(c) => fit(Self::NAME, "a", c.index as u128, 5u32)?,
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be a constant buffer", "a"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 31) << 54;
+        }
+        {
+            let v: u128 = self.a.abs as u128;
+            w |= (v & 1) << 62;
+        }
+        {
+            let v: u128 = self.a.neg as u128;
+            w |= (v & 1) << 63;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 16;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
+                match CODES[self.fmt.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            EncodeError::new(
+                                Self::NAME,
+                                format!(
+                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            };
+            w |= (v & 1) << 73;
         }
         {
             let v: u128 = {
@@ -406,7 +749,7 @@ impl OpMufu {
     }
     ///Form `rur` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
                 EncodeError::new(
@@ -416,7 +759,7 @@ impl OpMufu {
             );
         }
         let mut w: u128 = 2475880078570760549798251784;
-        w |= c.raw & 0;
+        w |= c.raw & 4722366482869645213696;
         {
             let v: u128 = fit(
                 Self::NAME,
@@ -451,10 +794,22 @@ impl OpMufu {
         }
         {
             let v: u128 = {
-                const CODES: &[u128] = &[0, 2, 1];
-                CODES[self.fmt.index()]
+                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
+                match CODES[self.fmt.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            EncodeError::new(
+                                Self::NAME,
+                                format!(
+                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             };
-            w |= (v & 3) << 72;
+            w |= (v & 1) << 73;
         }
         {
             let v: u128 = {
@@ -490,7 +845,7 @@ impl OpMufu {
     }
     ///Form `rrr` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
                 EncodeError::new(
@@ -574,7 +929,7 @@ impl OpMufu {
     }
     ///Form `rir` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
                 EncodeError::new(
@@ -667,7 +1022,7 @@ impl OpMufu {
     }
     ///Form `rcr` on SM [90].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
                 EncodeError::new(
@@ -782,7 +1137,7 @@ impl OpMufu {
     }
     ///Form `rur` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
                 EncodeError::new(
@@ -886,19 +1241,14 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
-            0 => MufuFmt::F32,
-            2 => MufuFmt::F16,
-            1 => MufuFmt::Bf16,
-            _ => return None,
-        };
+        let fmt: MufuFmt = MufuFmt::F32;
         Some((
             Self { d, a, op, fmt },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 3458764513820540928,
+                raw: w & 14170558213122756182016,
             },
         ))
     }
@@ -926,19 +1276,14 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
-            0 => MufuFmt::F32,
-            2 => MufuFmt::F16,
-            1 => MufuFmt::Bf16,
-            _ => return None,
-        };
+        let fmt: MufuFmt = MufuFmt::F32;
         Some((
             Self { d, a, op, fmt },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 0,
+                raw: w & 14167099448608935641088,
             },
         ))
     }
@@ -968,10 +1313,42 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
+        let fmt: MufuFmt = MufuFmt::F32;
+        Some((
+            Self { d, a, op, fmt },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 8388607)) as u32,
+                raw: w & 14167099448608935641088,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
+            not: false,
+        };
+        let op: MufuOp = match (((w >> 74) & 63)) {
+            0 => MufuOp::Cos,
+            1 => MufuOp::Sin,
+            2 => MufuOp::Ex2,
+            3 => MufuOp::Lg2,
+            4 => MufuOp::Rcp,
+            5 => MufuOp::Rsq,
+            6 => MufuOp::Rcp64h,
+            7 => MufuOp::Rsq64h,
+            8 => MufuOp::Sqrt,
+            9 => MufuOp::Tanh,
+            _ => return None,
+        };
+        let fmt: MufuFmt = match (((w >> 73) & 1)) {
             0 => MufuFmt::F32,
-            2 => MufuFmt::F16,
-            1 => MufuFmt::Bf16,
+            1 => MufuFmt::F16,
             _ => return None,
         };
         Some((
@@ -980,12 +1357,92 @@ impl OpMufu {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 0,
+                raw: w & 4725825247383465754624,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let op: MufuOp = match (((w >> 74) & 63)) {
+            0 => MufuOp::Cos,
+            1 => MufuOp::Sin,
+            2 => MufuOp::Ex2,
+            3 => MufuOp::Lg2,
+            4 => MufuOp::Rcp,
+            5 => MufuOp::Rsq,
+            6 => MufuOp::Rcp64h,
+            7 => MufuOp::Rsq64h,
+            8 => MufuOp::Sqrt,
+            9 => MufuOp::Tanh,
+            _ => return None,
+        };
+        let fmt: MufuFmt = match (((w >> 73) & 1)) {
+            0 => MufuFmt::F32,
+            1 => MufuFmt::F16,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, op, fmt },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 8388607)) as u32,
+                raw: w & 4722366482869645213696,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 54) & 31)) as u8,
+                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
+            not: false,
+        };
+        let op: MufuOp = match (((w >> 74) & 63)) {
+            0 => MufuOp::Cos,
+            1 => MufuOp::Sin,
+            2 => MufuOp::Ex2,
+            3 => MufuOp::Lg2,
+            4 => MufuOp::Rcp,
+            5 => MufuOp::Rsq,
+            6 => MufuOp::Rcp64h,
+            7 => MufuOp::Rsq64h,
+            8 => MufuOp::Sqrt,
+            9 => MufuOp::Tanh,
+            _ => return None,
+        };
+        let fmt: MufuFmt = match (((w >> 73) & 1)) {
+            0 => MufuFmt::F32,
+            1 => MufuFmt::F16,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, op, fmt },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 8388607)) as u32,
+                raw: w & 4722366482869645213696,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
@@ -1006,10 +1463,9 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
+        let fmt: MufuFmt = match (((w >> 73) & 1)) {
             0 => MufuFmt::F32,
-            2 => MufuFmt::F16,
-            1 => MufuFmt::Bf16,
+            1 => MufuFmt::F16,
             _ => return None,
         };
         Some((
@@ -1018,12 +1474,12 @@ impl OpMufu {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 0,
+                raw: w & 4722366482869645213696,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
@@ -1061,7 +1517,7 @@ impl OpMufu {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Imm(
@@ -1101,7 +1557,7 @@ impl OpMufu {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let a: Src = Src {
             kind: SrcKind::CBuf(CBuf {
@@ -1143,7 +1599,7 @@ impl OpMufu {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
@@ -1188,7 +1644,6 @@ impl OpMufu {
         let reuse_a = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
             Some(3) => c.ctrl >> 18 & 1 != 0,
-            Some(4) => c.ctrl >> 18 & 1 != 0,
             Some(7) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
@@ -1356,7 +1811,6 @@ impl OpMufu {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
                 Some(3) => ctrl |= 1u32 << 18,
-                Some(4) => ctrl |= 1u32 << 18,
                 Some(7) => ctrl |= 1u32 << 18,
                 _ => {}
             }

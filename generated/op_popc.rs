@@ -4,7 +4,7 @@
 
 /// `POPC`: Population count.
 ///
-/// Spec: isa-spec/spec/ops/popc.toml (op `popc`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/popc.toml (op `popc`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPopc {
     /// Destination (u32).
@@ -17,7 +17,7 @@ impl OpPopc {
     pub const MNEMONIC: &'static str = "POPC";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo {
             name: "b",
@@ -75,6 +75,15 @@ impl OpPopc {
         {
             return Some(3);
         }
+        if matches!(sm, 50 | 52 | 60) && self.b.slot_kind() == SlotKind::Gpr {
+            return Some(4);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.b.slot_kind() == SlotKind::Imm {
+            return Some(5);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.b.slot_kind() == SlotKind::CBuf {
+            return Some(6);
+        }
         None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
@@ -84,6 +93,9 @@ impl OpPopc {
             Some(1) => self.encode_f1(sm, c),
             Some(2) => self.encode_f2(sm, c),
             Some(3) => self.encode_f3(sm, c),
+            Some(4) => self.encode_f4(sm, c),
+            Some(5) => self.encode_f5(sm, c),
+            Some(6) => self.encode_f6(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -438,6 +450,257 @@ impl OpPopc {
         }
         Ok(w)
     }
+    ///Form `r` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.b.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        let mut w: u128 = 6631550451303055360;
+        w |= c.raw & 0;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "b",
+                reg_index(
+                    Self::NAME,
+                    "b",
+                    src_reg(Self::NAME, "b", &self.b)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 20;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 0;
+        }
+        {
+            let v: u128 = self.b.not as u128;
+            w |= (v & 1) << 40;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
+    ///Form `i` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.b.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 4037477065937649664;
+        w |= c.raw & 0;
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 20u32, 0u32, true)?,
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be an immediate", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 524287) << 20;
+            w |= ((v >> 19) & 1) << 56;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 0;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
+    ///Form `c` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.b.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        let mut w: u128 = 5478628946696208384;
+        w |= c.raw & 0;
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::CBuf(c) => {
+                    if c.offset % 4u32 != 0 {
+                        return Err(
+                            EncodeError::new(
+                                Self::NAME,
+                                format!(
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
+                                    .offset, 4u32
+                                ),
+                            ),
+                        );
+                    }
+                    fit_signed(
+                        Self::NAME,
+                        "b",
+                        (c.offset as i32 / 4u32 as i32) as i64,
+                        14u32,
+                    )?
+                }
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 16383) << 20;
+        }
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 31) << 34;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 0;
+        }
+        {
+            let v: u128 = self.b.not as u128;
+            w |= (v & 1) << 40;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
@@ -520,6 +783,74 @@ impl OpPopc {
             },
         ))
     }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 40) & 1)) != 0,
+        };
+        Some((
+            Self { d, b },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let b: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field(
+                    (((w >> 20) & 524287) | (((w >> 56) & 1) << 19)),
+                    20u32,
+                    0u32,
+                    true,
+                ),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        Some((
+            Self { d, b },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let b: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 34) & 31)) as u8,
+                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: false,
+            abs: false,
+            not: (((w >> 40) & 1)) != 0,
+        };
+        Some((
+            Self { d, b },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
@@ -527,7 +858,6 @@ impl OpPopc {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         write_guard(out, &c.guard);
@@ -543,7 +873,16 @@ impl OpPopc {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                    write_src(
+                        out,
+                        &self.b,
+                        reuse_b,
+                        if matches!(sm, 50 | 52 | 60) {
+                            ImmStyle::SignedHex
+                        } else {
+                            ImmStyle::Hex
+                        },
+                    );
                 }
             }
         }
@@ -656,7 +995,6 @@ impl OpPopc {
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }

@@ -4,7 +4,7 @@
 
 /// `PRMT`: Byte permute of the pair (c:a) (a holds bytes 0..3); b is the selector.
 ///
-/// Spec: isa-spec/spec/ops/prmt.toml (op `prmt`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/prmt.toml (op `prmt`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPrmt {
     /// Destination (b32).
@@ -23,7 +23,7 @@ impl OpPrmt {
     pub const MNEMONIC: &'static str = "PRMT";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo {
             name: "a",
@@ -123,6 +123,28 @@ impl OpPrmt {
         {
             return Some(6);
         }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Gpr && self.c.slot_kind() == SlotKind::Gpr
+        {
+            return Some(7);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Imm && self.c.slot_kind() == SlotKind::Gpr
+        {
+            return Some(8);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::CBuf
+            && self.c.slot_kind() == SlotKind::Gpr
+        {
+            return Some(9);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Gpr
+            && self.c.slot_kind() == SlotKind::CBuf
+        {
+            return Some(10);
+        }
         None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
@@ -135,6 +157,10 @@ impl OpPrmt {
             Some(4) => self.encode_f4(sm, c),
             Some(5) => self.encode_f5(sm, c),
             Some(6) => self.encode_f6(sm, c),
+            Some(7) => self.encode_f7(sm, c),
+            Some(8) => self.encode_f8(sm, c),
+            Some(9) => self.encode_f9(sm, c),
+            Some(10) => self.encode_f10(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -1398,6 +1424,728 @@ impl OpPrmt {
         }
         Ok(w)
     }
+    ///Form `r` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.c.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.c.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "c", sm
+                    ),
+                ),
+            );
+        }
+        if self.c.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 6611284252979888128;
+        w |= c.raw & 0;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "b",
+                reg_index(
+                    Self::NAME,
+                    "b",
+                    src_reg(Self::NAME, "b", &self.b)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 20;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "c",
+                reg_index(
+                    Self::NAME,
+                    "c",
+                    src_reg(Self::NAME, "c", &self.c)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 39;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 0;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
+                CODES[self.mode.index()]
+            };
+            w |= (v & 7) << 48;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
+    ///Form `i` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.c.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.c.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "c", sm
+                    ),
+                ),
+            );
+        }
+        if self.c.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 3945153273576554496;
+        w |= c.raw & 0;
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 20u32, 0u32, true)?,
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be an immediate", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 524287) << 20;
+            w |= ((v >> 19) & 1) << 56;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "c",
+                reg_index(
+                    Self::NAME,
+                    "c",
+                    src_reg(Self::NAME, "c", &self.c)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 39;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 0;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
+                CODES[self.mode.index()]
+            };
+            w |= (v & 7) << 48;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
+    ///Form `c` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.c.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.c.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "c", sm
+                    ),
+                ),
+            );
+        }
+        if self.c.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 5458362748373041152;
+        w |= c.raw & 0;
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::CBuf(c) => {
+                    if c.offset % 4u32 != 0 {
+                        return Err(
+                            EncodeError::new(
+                                Self::NAME,
+                                format!(
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
+                                    .offset, 4u32
+                                ),
+                            ),
+                        );
+                    }
+                    fit_signed(
+                        Self::NAME,
+                        "b",
+                        (c.offset as i32 / 4u32 as i32) as i64,
+                        14u32,
+                    )?
+                }
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 16383) << 20;
+        }
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 31) << 34;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "c",
+                reg_index(
+                    Self::NAME,
+                    "c",
+                    src_reg(Self::NAME, "c", &self.c)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 39;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 0;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
+                CODES[self.mode.index()]
+            };
+            w |= (v & 7) << 48;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
+    ///Form `c2` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.c.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.c.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "c", sm
+                    ),
+                ),
+            );
+        }
+        if self.c.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 6034823500676464640;
+        w |= c.raw & 0;
+        {
+            let v: u128 = match self.c.kind {
+                SrcKind::CBuf(c) => {
+                    if c.offset % 4u32 != 0 {
+                        return Err(
+                            EncodeError::new(
+                                Self::NAME,
+                                format!(
+                                    "{}: constant offset {:#x} is not a multiple of {}", "c", c
+                                    .offset, 4u32
+                                ),
+                            ),
+                        );
+                    }
+                    fit_signed(
+                        Self::NAME,
+                        "c",
+                        (c.offset as i32 / 4u32 as i32) as i64,
+                        14u32,
+                    )?
+                }
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be a constant buffer", "c"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 16383) << 20;
+        }
+        {
+            let v: u128 = match self.c.kind {
+                SrcKind::CBuf(c) => fit(Self::NAME, "c", c.index as u128, 5u32)?,
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be a constant buffer", "c"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 31) << 34;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "b",
+                reg_index(
+                    Self::NAME,
+                    "b",
+                    src_reg(Self::NAME, "b", &self.b)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 39;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 0;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
+                CODES[self.mode.index()]
+            };
+            w |= (v & 7) << 48;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
@@ -1697,6 +2445,185 @@ impl OpPrmt {
             },
         ))
     }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let mode: PrmtMode = match (((w >> 48) & 7)) {
+            0 => PrmtMode::Idx,
+            1 => PrmtMode::F4e,
+            2 => PrmtMode::B4e,
+            3 => PrmtMode::Rc8,
+            4 => PrmtMode::Ecl,
+            5 => PrmtMode::Ecr,
+            6 => PrmtMode::Rc16,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, b, c, mode },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field(
+                    (((w >> 20) & 524287) | (((w >> 56) & 1) << 19)),
+                    20u32,
+                    0u32,
+                    true,
+                ),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let mode: PrmtMode = match (((w >> 48) & 7)) {
+            0 => PrmtMode::Idx,
+            1 => PrmtMode::F4e,
+            2 => PrmtMode::B4e,
+            3 => PrmtMode::Rc8,
+            4 => PrmtMode::Ecl,
+            5 => PrmtMode::Ecr,
+            6 => PrmtMode::Rc16,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, b, c, mode },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 34) & 31)) as u8,
+                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let mode: PrmtMode = match (((w >> 48) & 7)) {
+            0 => PrmtMode::Idx,
+            1 => PrmtMode::F4e,
+            2 => PrmtMode::B4e,
+            3 => PrmtMode::Rc8,
+            4 => PrmtMode::Ecl,
+            5 => PrmtMode::Ecr,
+            6 => PrmtMode::Rc16,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, b, c, mode },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 34) & 31)) as u8,
+                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let mode: PrmtMode = match (((w >> 48) & 7)) {
+            0 => PrmtMode::Idx,
+            1 => PrmtMode::F4e,
+            2 => PrmtMode::B4e,
+            3 => PrmtMode::Rc8,
+            4 => PrmtMode::Ecl,
+            5 => PrmtMode::Ecr,
+            6 => PrmtMode::Rc16,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, b, c, mode },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
@@ -1714,7 +2641,6 @@ impl OpPrmt {
         };
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
             Some(4) => c.ctrl >> 18 & 1 != 0,
             Some(5) => c.ctrl >> 18 & 1 != 0,
             Some(6) => c.ctrl >> 18 & 1 != 0,
@@ -1725,7 +2651,6 @@ impl OpPrmt {
             Some(1) => c.ctrl >> 19 & 1 != 0,
             Some(2) => c.ctrl >> 19 & 1 != 0,
             Some(3) => c.ctrl >> 19 & 1 != 0,
-            Some(6) => c.ctrl >> 19 & 1 != 0,
             _ => false,
         };
         write_guard(out, &c.guard);
@@ -1747,7 +2672,16 @@ impl OpPrmt {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                    write_src(
+                        out,
+                        &self.b,
+                        reuse_b,
+                        if matches!(sm, 50 | 52 | 60) {
+                            ImmStyle::SignedHex
+                        } else {
+                            ImmStyle::Hex
+                        },
+                    );
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
@@ -1940,7 +2874,6 @@ impl OpPrmt {
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
                 Some(4) => ctrl |= 1u32 << 18,
                 Some(5) => ctrl |= 1u32 << 18,
                 Some(6) => ctrl |= 1u32 << 18,
@@ -1953,7 +2886,6 @@ impl OpPrmt {
                 Some(1) => ctrl |= 1u32 << 19,
                 Some(2) => ctrl |= 1u32 << 19,
                 Some(3) => ctrl |= 1u32 << 19,
-                Some(6) => ctrl |= 1u32 << 19,
                 _ => {}
             }
         }

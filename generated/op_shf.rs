@@ -4,14 +4,14 @@
 
 /// `SHF`: Funnel shift: shifts the pair (c:a) (a is the low word) left or right by b; returns the low word, or the high word with .HI.
 ///
-/// Spec: isa-spec/spec/ops/shf.toml (op `shf`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/shf.toml (op `shf`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShf {
     /// Destination (b32).
     pub d: Reg,
     /// Source (b32).
     pub a: Src,
-    /// Source (u32).
+    /// Source (b32).
     pub b: Src,
     /// Source (b32).
     pub c: Src,
@@ -29,7 +29,7 @@ impl OpShf {
     pub const MNEMONIC: &'static str = "SHF";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo {
             name: "a",
@@ -42,7 +42,7 @@ impl OpShf {
         },
         OperandInfo {
             name: "b",
-            ty: ValueType::U32,
+            ty: ValueType::B32,
             neg: false,
             abs: false,
             not: false,
@@ -129,6 +129,16 @@ impl OpShf {
         {
             return Some(6);
         }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Gpr && self.c.slot_kind() == SlotKind::Gpr
+        {
+            return Some(7);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Imm && self.c.slot_kind() == SlotKind::Gpr
+        {
+            return Some(8);
+        }
         None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
@@ -141,6 +151,8 @@ impl OpShf {
             Some(4) => self.encode_f4(sm, c),
             Some(5) => self.encode_f5(sm, c),
             Some(6) => self.encode_f6(sm, c),
+            Some(7) => self.encode_f7(sm, c),
+            Some(8) => self.encode_f8(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -1509,6 +1521,365 @@ impl OpShf {
         }
         Ok(w)
     }
+    ///Form `fixed` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.c.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.c.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "c", sm
+                    ),
+                ),
+            );
+        }
+        if self.c.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 6410874069561901056;
+        w |= c.raw & 0;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 0;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "b",
+                reg_index(
+                    Self::NAME,
+                    "b",
+                    src_reg(Self::NAME, "b", &self.b)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 20;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[3, 2, 1, 0];
+                CODES[self.ty.index()]
+            };
+            w |= (v & 3) << 37;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "c",
+                reg_index(
+                    Self::NAME,
+                    "c",
+                    src_reg(Self::NAME, "c", &self.c)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 39;
+        }
+        {
+            let v: u128 = self.hi as u128;
+            w |= (v & 1) << 48;
+        }
+        {
+            let v: u128 = self.wrap as u128;
+            w |= (v & 1) << 50;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[3, 4];
+                CODES[self.dir.index()]
+            };
+            w |= (v & 7) << 56;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
+    ///Form `fixed` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.c.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.c.abs {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} cannot take an absolute value in this form on SM{}", "c", sm
+                    ),
+                ),
+            );
+        }
+        if self.c.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 3528570308044783616;
+        w |= c.raw & 0;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 255) << 0;
+        }
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 6u32, 0u32, false)?,
+                _ => {
+                    return Err(
+                        EncodeError::new(
+                            Self::NAME,
+                            format!("{} must be an immediate", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 63) << 20;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[3, 2, 1, 0];
+                CODES[self.ty.index()]
+            };
+            w |= (v & 3) << 37;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "c",
+                reg_index(
+                    Self::NAME,
+                    "c",
+                    src_reg(Self::NAME, "c", &self.c)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 39;
+        }
+        {
+            let v: u128 = self.hi as u128;
+            w |= (v & 1) << 48;
+        }
+        {
+            let v: u128 = self.wrap as u128;
+            w |= (v & 1) << 50;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[3, 4];
+                CODES[self.dir.index()]
+            };
+            w |= (v & 7) << 57;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 255) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
@@ -1899,6 +2270,114 @@ impl OpShf {
             },
         ))
     }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let dir: ShfDir = match (((w >> 56) & 7)) {
+            3 => ShfDir::L,
+            4 => ShfDir::R,
+            _ => return None,
+        };
+        let wrap: bool = (((w >> 50) & 1)) != 0;
+        let ty: ShfType = match (((w >> 37) & 3)) {
+            3 => ShfType::S64,
+            2 => ShfType::U64,
+            1 => ShfType::S32,
+            0 => ShfType::U32,
+            _ => return None,
+        };
+        let hi: bool = (((w >> 48) & 1)) != 0;
+        Some((
+            Self {
+                d,
+                a,
+                b,
+                c,
+                dir,
+                wrap,
+                ty,
+                hi,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Imm(imm_from_field((((w >> 20) & 63)), 6u32, 0u32, false)),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 255)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let dir: ShfDir = match (((w >> 57) & 7)) {
+            3 => ShfDir::L,
+            4 => ShfDir::R,
+            _ => return None,
+        };
+        let wrap: bool = (((w >> 50) & 1)) != 0;
+        let ty: ShfType = match (((w >> 37) & 3)) {
+            3 => ShfType::S64,
+            2 => ShfType::U64,
+            1 => ShfType::S32,
+            0 => ShfType::U32,
+            _ => return None,
+        };
+        let hi: bool = (((w >> 48) & 1)) != 0;
+        Some((
+            Self {
+                d,
+                a,
+                b,
+                c,
+                dir,
+                wrap,
+                ty,
+                hi,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
@@ -1916,7 +2395,6 @@ impl OpShf {
         };
         let reuse_b = match form {
             Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
             Some(4) => c.ctrl >> 18 & 1 != 0,
             Some(5) => c.ctrl >> 18 & 1 != 0,
             Some(6) => c.ctrl >> 18 & 1 != 0,
@@ -1927,7 +2405,6 @@ impl OpShf {
             Some(1) => c.ctrl >> 19 & 1 != 0,
             Some(2) => c.ctrl >> 19 & 1 != 0,
             Some(3) => c.ctrl >> 19 & 1 != 0,
-            Some(6) => c.ctrl >> 19 & 1 != 0,
             _ => false,
         };
         write_guard(out, &c.guard);
@@ -1956,7 +2433,7 @@ impl OpShf {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
@@ -2084,7 +2561,7 @@ impl OpShf {
         let v_b = {
             let tok = &ops[it];
             it += 1;
-            match to_src(tok, ImmStyle::SignedHex) {
+            match to_src(tok, ImmStyle::Hex) {
                 Some(s) => s,
                 None => {
                     return Some(
@@ -2157,7 +2634,6 @@ impl OpShf {
         if reuse_b {
             match form {
                 Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
                 Some(4) => ctrl |= 1u32 << 18,
                 Some(5) => ctrl |= 1u32 << 18,
                 Some(6) => ctrl |= 1u32 << 18,
@@ -2170,7 +2646,6 @@ impl OpShf {
                 Some(1) => ctrl |= 1u32 << 19,
                 Some(2) => ctrl |= 1u32 << 19,
                 Some(3) => ctrl |= 1u32 << 19,
-                Some(6) => ctrl |= 1u32 << 19,
                 _ => {}
             }
         }
@@ -2188,6 +2663,7 @@ impl OpShf {
     /// Whether this op has fold semantics on `sm`.
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
+            Some(Family::Sm50) => true,
             _ => true,
         }
     }
@@ -2249,6 +2725,29 @@ impl OpShf {
         let ty = self.ty;
         let hi = self.hi;
         match family_of(sm) {
+            Some(Family::Sm50) => {
+                let bits = match ty {
+                    ShfType::S64 | ShfType::U64 => 64,
+                    _ => 32,
+                };
+                let s = shift_amount(b, bits, wrap);
+                let x = ((c as u64) << 32) | a as u64;
+                let r: u64 = match dir {
+                    ShfDir::L => ((x as u128) << s) as u64,
+                    ShfDir::R => {
+                        match ty {
+                            ShfType::S64 => ((x as i64 as i128) >> s) as u64,
+                            _ => ((x as u128) >> s) as u64,
+                        }
+                    }
+                };
+                let out_d: u32 = if hi || dir == ShfDir::L {
+                    (r >> 32) as u32
+                } else {
+                    r as u32
+                };
+                Ok(FoldOut::new(&[out_d.into_value()]))
+            }
             _ => {
                 let bits = match ty {
                     ShfType::S64 | ShfType::U64 => 64,
@@ -2289,7 +2788,7 @@ impl OpShf {
         }
         let mut t = *self;
         fold_imm_mods(&mut t.a, ValueType::B32);
-        fold_imm_mods(&mut t.b, ValueType::U32);
+        fold_imm_mods(&mut t.b, ValueType::B32);
         fold_imm_mods(&mut t.c, ValueType::B32);
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
@@ -2301,7 +2800,7 @@ impl OpShf {
         }
         const TYS: [ValueType; 3usize] = [
             ValueType::B32,
-            ValueType::U32,
+            ValueType::B32,
             ValueType::B32,
         ];
         let n = 3usize;

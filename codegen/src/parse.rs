@@ -280,7 +280,6 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
         };
         let _ = pos;
         let v = ident(&format!("reuse_{}", s.name));
-<<<<<<< HEAD
         let arms: Vec<TokenStream> = fs
             .iter()
             .filter_map(|f| {
@@ -290,23 +289,6 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 Some(quote!(Some(#id) => ctrl |= 1u32 << #bit))
             })
             .collect();
-=======
-        let mut arms = Vec::new();
-        for f in &fs {
-            let fl = f.form.fields.iter().find(|x| {
-                matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr } if idx == i)
-            });
-            if let Some(fl) = fl
-                && let Some((_, bit)) = f.form.reuse.iter().find(|(l, _)| *l == fl.bits.ranges[0].0)
-            {
-                {
-                    let id = Literal::u8_unsuffixed(f.id as u8);
-                    let bit = Literal::u32_unsuffixed(*bit);
-                    arms.push(quote!(Some(#id) => ctrl |= 1u32 << #bit));
-                }
-            }
-        }
->>>>>>> spec-intarith2
         reuse.push(quote!(if #v { match form { #(#arms,)* _ => {} } }));
     }
     // Which tokens carried `.reuse`: track per source while assigning.

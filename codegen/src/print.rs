@@ -129,7 +129,6 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     // `.reuse` flag per source: the control bit for its register field in the chosen form.
     let mut reuse_lets = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
-<<<<<<< HEAD
         let arms: Vec<TokenStream> = fs
             .iter()
             .filter_map(|f| {
@@ -139,22 +138,6 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                 Some(quote!(Some(#id) => c.ctrl >> #bit & 1 != 0))
             })
             .collect();
-=======
-        let mut arms = Vec::new();
-        for f in &fs {
-            let fl = f.form.fields.iter().find(|x| {
-                matches!(x.target, FieldTarget::SrcReg { idx, kind: SlotKindClass::Gpr } if idx == i)
-            });
-            if let Some(fl) = fl {
-                let lo = fl.bits.ranges[0].0;
-                if let Some((_, bit)) = f.form.reuse.iter().find(|(l, _)| *l == lo) {
-                    let id = Literal::u8_unsuffixed(f.id as u8);
-                    let bit = Literal::u32_unsuffixed(*bit);
-                    arms.push(quote!(Some(#id) => c.ctrl >> #bit & 1 != 0));
-                }
-            }
-        }
->>>>>>> spec-intarith2
         let v = crate::names::ident(&format!("reuse_{}", s.name));
         if arms.is_empty() {
             reuse_lets.push(quote!(let #v = false;));

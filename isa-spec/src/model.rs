@@ -477,14 +477,8 @@ pub struct Form {
     /// Per source: the kind of slot that holds it in this form, or None when
     /// the form does not encode it (it must then hold its default).
     pub src_kinds: Vec<Option<SlotKindClass>>,
-<<<<<<< HEAD
     /// Per source: the control bit that marks its register `.reuse`.
     pub reuse: Vec<Option<u32>>,
-=======
-    /// (low bit of a source register field, control bit marking it `.reuse`):
-    /// the family's table with the preset form's overrides applied.
-    pub reuse: Vec<(u32, u32)>,
->>>>>>> spec-intarith2
     pub loc: Loc,
 }
 

@@ -205,21 +205,10 @@ pub(crate) fn resolve_family(
                     Err(e) => cx.err("S0101", k, e),
                 }
             }
-            let mut reuse = Vec::new();
-            for (k, v) in &fr.reuse {
-                match k.parse() {
-                    Ok(lo) => reuse.push((lo, *v)),
-                    Err(_) => cx.report.push(
-                        Diagnostic::error("S0101", format!("reuse key `{k}` is not a bit number"))
-                            .at(cx.loc(f)),
-                    ),
-                }
-            }
             forms.push(PresetFormR {
                 name: fr.name.get_ref().clone(),
                 sms: fsms,
                 fields,
-                reuse,
                 loc: cx.loc(f),
             });
         }
@@ -262,7 +251,6 @@ pub(crate) struct PresetFormR {
     pub sms: Vec<u32>,
     pub fields: Vec<(Bits, String, Loc)>,
     /// Reuse-flag overrides (field low bit, control bit).
-    pub reuse: Vec<(u32, u32)>,
     pub loc: Loc,
 }
 
@@ -1145,11 +1133,7 @@ fn resolve_encoding(
                 sms: sms.clone(),
                 fields,
                 src_kinds,
-<<<<<<< HEAD
                 reuse,
-=======
-                reuse: fam.reuse.clone(),
->>>>>>> spec-intarith2
                 loc: cx.loc(e),
             });
         }
@@ -1274,17 +1258,7 @@ fn resolve_encoding(
                 merged.extend(final_extra);
                 merged.extend(fam.common.iter().cloned());
                 let src_kinds = src_kinds_of(op, &merged);
-<<<<<<< HEAD
                 let reuse = reuse_of(op, fam, &merged, &reuse_over);
-=======
-                let mut reuse: Vec<(u32, u32)> = fam
-                    .reuse
-                    .iter()
-                    .filter(|(lo, _)| pf.reuse.iter().all(|(l, _)| l != lo))
-                    .copied()
-                    .collect();
-                reuse.extend(pf.reuse.iter().copied());
->>>>>>> spec-intarith2
                 forms.push(Form {
                     name: pf.name.clone(),
                     sms: fsms,
@@ -1421,7 +1395,7 @@ fn reuse_of(
     for f in fields {
         if let FieldTarget::SrcReg {
             idx,
-            kind: SlotKindClass::Gpr | SlotKindClass::Ugpr,
+            kind: SlotKindClass::Gpr,
         } = f.target
         {
             let by_slot = f

@@ -59,10 +59,6 @@ pub struct PresetForm {
     /// SM range where this form exists, e.g. `"75.."`.
     pub sms: Option<S<String>>,
     pub fields: BTreeMap<S<String>, S<String>>,
-    /// Reuse-flag overrides for this form (low bit of a register field ->
-    /// control bit), replacing the family's `reuse` entries for those fields.
-    #[serde(default)]
-    pub reuse: BTreeMap<String, u32>,
 }
 
 /// `isa-spec/spec/enums.toml`: enums shared by many ops.
