@@ -594,14 +594,32 @@ impl OpBra {
         const CANDS: &[&[&str]] = &[&["BRA"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let mode: BraMode = if take_suffix(rest, &mut cur, ".CONV") {
+        let mode: BraMode = if !BraMode::Conv.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, BraMode::Conv.text_sm(sm))
+        {
             BraMode::Conv
-        } else if take_suffix(rest, &mut cur, ".DIV") {
+        } else if !BraMode::Div.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, BraMode::Div.text_sm(sm))
+        {
             BraMode::Div
-        } else if take_suffix(rest, &mut cur, ".U") {
+        } else if !BraMode::U.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, BraMode::U.text_sm(sm))
+        {
             BraMode::U
-        } else {
+        } else if !BraMode::None.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, BraMode::None.text_sm(sm))
+        {
             BraMode::None
+        } else if BraMode::None.text_sm(sm).is_empty() {
+            BraMode::None
+        } else if BraMode::U.text_sm(sm).is_empty() {
+            BraMode::U
+        } else if BraMode::Div.text_sm(sm).is_empty() {
+            BraMode::Div
+        } else if BraMode::Conv.text_sm(sm).is_empty() {
+            BraMode::Conv
+        } else {
+            return None;
         };
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
         if cur != rest.len() {
@@ -740,14 +758,32 @@ impl OpBra {
         const CANDS: &[&[&str]] = &[&["BRA"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let mode: BraMode = if take_suffix(rest, &mut cur, ".CONV") {
+        let mode: BraMode = if !BraMode::Conv.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, BraMode::Conv.text_sm(sm))
+        {
             BraMode::Conv
-        } else if take_suffix(rest, &mut cur, ".DIV") {
+        } else if !BraMode::Div.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, BraMode::Div.text_sm(sm))
+        {
             BraMode::Div
-        } else if take_suffix(rest, &mut cur, ".U") {
+        } else if !BraMode::U.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, BraMode::U.text_sm(sm))
+        {
             BraMode::U
-        } else {
+        } else if !BraMode::None.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, BraMode::None.text_sm(sm))
+        {
             BraMode::None
+        } else if BraMode::None.text_sm(sm).is_empty() {
+            BraMode::None
+        } else if BraMode::U.text_sm(sm).is_empty() {
+            BraMode::U
+        } else if BraMode::Div.text_sm(sm).is_empty() {
+            BraMode::Div
+        } else if BraMode::Conv.text_sm(sm).is_empty() {
+            BraMode::Conv
+        } else {
+            return None;
         };
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
         if cur != rest.len() {

@@ -473,10 +473,20 @@ impl OpCs2r {
         const CANDS: &[&[&str]] = &[&["CS2R"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let width: Cs2rWidth = if take_suffix(rest, &mut cur, ".32") {
+        let width: Cs2rWidth = if !Cs2rWidth::B32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Cs2rWidth::B32.text_sm(sm))
+        {
+            Cs2rWidth::B32
+        } else if !Cs2rWidth::B64.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Cs2rWidth::B64.text_sm(sm))
+        {
+            Cs2rWidth::B64
+        } else if Cs2rWidth::B64.text_sm(sm).is_empty() {
+            Cs2rWidth::B64
+        } else if Cs2rWidth::B32.text_sm(sm).is_empty() {
             Cs2rWidth::B32
         } else {
-            Cs2rWidth::B64
+            return None;
         };
         if cur != rest.len() {
             return None;

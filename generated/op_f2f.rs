@@ -781,32 +781,74 @@ impl OpF2f {
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let dtype: CvtFtypeShown32 = if take_suffix(rest, &mut cur, ".BF16") {
+        let dtype: CvtFtypeShown32 = if !CvtFtypeShown32::Bf16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown32::Bf16.text_sm(sm))
+        {
             CvtFtypeShown32::Bf16
-        } else if take_suffix(rest, &mut cur, ".F32") {
+        } else if !CvtFtypeShown32::F32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown32::F32.text_sm(sm))
+        {
             CvtFtypeShown32::F32
-        } else if take_suffix(rest, &mut cur, ".F16") {
+        } else if !CvtFtypeShown32::F16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown32::F16.text_sm(sm))
+        {
             CvtFtypeShown32::F16
+        } else if CvtFtypeShown32::F32.text_sm(sm).is_empty() {
+            CvtFtypeShown32::F32
+        } else if CvtFtypeShown32::F16.text_sm(sm).is_empty() {
+            CvtFtypeShown32::F16
+        } else if CvtFtypeShown32::Bf16.text_sm(sm).is_empty() {
+            CvtFtypeShown32::Bf16
         } else {
             return None;
         };
-        let stype: CvtFtypeShown32 = if take_suffix(rest, &mut cur, ".BF16") {
+        let stype: CvtFtypeShown32 = if !CvtFtypeShown32::Bf16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown32::Bf16.text_sm(sm))
+        {
             CvtFtypeShown32::Bf16
-        } else if take_suffix(rest, &mut cur, ".F32") {
+        } else if !CvtFtypeShown32::F32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown32::F32.text_sm(sm))
+        {
             CvtFtypeShown32::F32
-        } else if take_suffix(rest, &mut cur, ".F16") {
+        } else if !CvtFtypeShown32::F16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown32::F16.text_sm(sm))
+        {
             CvtFtypeShown32::F16
+        } else if CvtFtypeShown32::F32.text_sm(sm).is_empty() {
+            CvtFtypeShown32::F32
+        } else if CvtFtypeShown32::F16.text_sm(sm).is_empty() {
+            CvtFtypeShown32::F16
+        } else if CvtFtypeShown32::Bf16.text_sm(sm).is_empty() {
+            CvtFtypeShown32::Bf16
         } else {
             return None;
         };
-        let rnd: Rnd = if take_suffix(rest, &mut cur, ".RM") {
+        let rnd: Rnd = if !Rnd::Rm.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rm.text_sm(sm))
+        {
             Rnd::Rm
-        } else if take_suffix(rest, &mut cur, ".RP") {
+        } else if !Rnd::Rp.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rp.text_sm(sm))
+        {
             Rnd::Rp
-        } else if take_suffix(rest, &mut cur, ".RZ") {
+        } else if !Rnd::Rz.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rz.text_sm(sm))
+        {
+            Rnd::Rz
+        } else if !Rnd::Rn.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rn.text_sm(sm))
+        {
+            Rnd::Rn
+        } else if Rnd::Rn.text_sm(sm).is_empty() {
+            Rnd::Rn
+        } else if Rnd::Rm.text_sm(sm).is_empty() {
+            Rnd::Rm
+        } else if Rnd::Rp.text_sm(sm).is_empty() {
+            Rnd::Rp
+        } else if Rnd::Rz.text_sm(sm).is_empty() {
             Rnd::Rz
         } else {
-            Rnd::Rn
+            return None;
         };
         if cur != rest.len() {
             return None;

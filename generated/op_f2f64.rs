@@ -789,36 +789,86 @@ impl OpF2f64 {
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let dtype: CvtFtypeShown = if take_suffix(rest, &mut cur, ".BF16") {
+        let dtype: CvtFtypeShown = if !CvtFtypeShown::Bf16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown::Bf16.text_sm(sm))
+        {
             CvtFtypeShown::Bf16
-        } else if take_suffix(rest, &mut cur, ".F32") {
+        } else if !CvtFtypeShown::F32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown::F32.text_sm(sm))
+        {
             CvtFtypeShown::F32
-        } else if take_suffix(rest, &mut cur, ".F16") {
+        } else if !CvtFtypeShown::F16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown::F16.text_sm(sm))
+        {
             CvtFtypeShown::F16
-        } else if take_suffix(rest, &mut cur, ".F64") {
+        } else if !CvtFtypeShown::F64.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown::F64.text_sm(sm))
+        {
+            CvtFtypeShown::F64
+        } else if CvtFtypeShown::F32.text_sm(sm).is_empty() {
+            CvtFtypeShown::F32
+        } else if CvtFtypeShown::F16.text_sm(sm).is_empty() {
+            CvtFtypeShown::F16
+        } else if CvtFtypeShown::Bf16.text_sm(sm).is_empty() {
+            CvtFtypeShown::Bf16
+        } else if CvtFtypeShown::F64.text_sm(sm).is_empty() {
             CvtFtypeShown::F64
         } else {
             return None;
         };
-        let stype: CvtFtypeShown = if take_suffix(rest, &mut cur, ".BF16") {
+        let stype: CvtFtypeShown = if !CvtFtypeShown::Bf16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown::Bf16.text_sm(sm))
+        {
             CvtFtypeShown::Bf16
-        } else if take_suffix(rest, &mut cur, ".F32") {
+        } else if !CvtFtypeShown::F32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown::F32.text_sm(sm))
+        {
             CvtFtypeShown::F32
-        } else if take_suffix(rest, &mut cur, ".F16") {
+        } else if !CvtFtypeShown::F16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown::F16.text_sm(sm))
+        {
             CvtFtypeShown::F16
-        } else if take_suffix(rest, &mut cur, ".F64") {
+        } else if !CvtFtypeShown::F64.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtypeShown::F64.text_sm(sm))
+        {
+            CvtFtypeShown::F64
+        } else if CvtFtypeShown::F32.text_sm(sm).is_empty() {
+            CvtFtypeShown::F32
+        } else if CvtFtypeShown::F16.text_sm(sm).is_empty() {
+            CvtFtypeShown::F16
+        } else if CvtFtypeShown::Bf16.text_sm(sm).is_empty() {
+            CvtFtypeShown::Bf16
+        } else if CvtFtypeShown::F64.text_sm(sm).is_empty() {
             CvtFtypeShown::F64
         } else {
             return None;
         };
-        let rnd: Rnd = if take_suffix(rest, &mut cur, ".RM") {
+        let rnd: Rnd = if !Rnd::Rm.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rm.text_sm(sm))
+        {
             Rnd::Rm
-        } else if take_suffix(rest, &mut cur, ".RP") {
+        } else if !Rnd::Rp.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rp.text_sm(sm))
+        {
             Rnd::Rp
-        } else if take_suffix(rest, &mut cur, ".RZ") {
+        } else if !Rnd::Rz.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rz.text_sm(sm))
+        {
+            Rnd::Rz
+        } else if !Rnd::Rn.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rn.text_sm(sm))
+        {
+            Rnd::Rn
+        } else if Rnd::Rn.text_sm(sm).is_empty() {
+            Rnd::Rn
+        } else if Rnd::Rm.text_sm(sm).is_empty() {
+            Rnd::Rm
+        } else if Rnd::Rp.text_sm(sm).is_empty() {
+            Rnd::Rp
+        } else if Rnd::Rz.text_sm(sm).is_empty() {
             Rnd::Rz
         } else {
-            Rnd::Rn
+            return None;
         };
         if cur != rest.len() {
             return None;

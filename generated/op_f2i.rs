@@ -826,34 +826,92 @@ impl OpF2i {
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let dtype: CvtItype32 = if take_suffix(rest, &mut cur, ".U32") {
+        let dtype: CvtItype32 = if !CvtItype32::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::U32.text_sm(sm))
+        {
             CvtItype32::U32
-        } else if take_suffix(rest, &mut cur, ".S16") {
+        } else if !CvtItype32::S16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::S16.text_sm(sm))
+        {
             CvtItype32::S16
-        } else if take_suffix(rest, &mut cur, ".U16") {
+        } else if !CvtItype32::U16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::U16.text_sm(sm))
+        {
             CvtItype32::U16
-        } else if take_suffix(rest, &mut cur, ".S8") {
+        } else if !CvtItype32::S8.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::S8.text_sm(sm))
+        {
             CvtItype32::S8
-        } else if take_suffix(rest, &mut cur, ".U8") {
+        } else if !CvtItype32::U8.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::U8.text_sm(sm))
+        {
+            CvtItype32::U8
+        } else if !CvtItype32::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::S32.text_sm(sm))
+        {
+            CvtItype32::S32
+        } else if CvtItype32::S32.text_sm(sm).is_empty() {
+            CvtItype32::S32
+        } else if CvtItype32::U32.text_sm(sm).is_empty() {
+            CvtItype32::U32
+        } else if CvtItype32::S16.text_sm(sm).is_empty() {
+            CvtItype32::S16
+        } else if CvtItype32::U16.text_sm(sm).is_empty() {
+            CvtItype32::U16
+        } else if CvtItype32::S8.text_sm(sm).is_empty() {
+            CvtItype32::S8
+        } else if CvtItype32::U8.text_sm(sm).is_empty() {
             CvtItype32::U8
         } else {
-            CvtItype32::S32
+            return None;
         };
-        let stype: CvtFtype32 = if take_suffix(rest, &mut cur, ".BF16") {
+        let stype: CvtFtype32 = if !CvtFtype32::Bf16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype32::Bf16.text_sm(sm))
+        {
             CvtFtype32::Bf16
-        } else if take_suffix(rest, &mut cur, ".F16") {
+        } else if !CvtFtype32::F16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype32::F16.text_sm(sm))
+        {
             CvtFtype32::F16
-        } else {
+        } else if !CvtFtype32::F32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype32::F32.text_sm(sm))
+        {
             CvtFtype32::F32
-        };
-        let rnd: F2iRnd = if take_suffix(rest, &mut cur, ".FLOOR") {
-            F2iRnd::Floor
-        } else if take_suffix(rest, &mut cur, ".TRUNC") {
-            F2iRnd::Trunc
-        } else if take_suffix(rest, &mut cur, ".CEIL") {
-            F2iRnd::Ceil
+        } else if CvtFtype32::F32.text_sm(sm).is_empty() {
+            CvtFtype32::F32
+        } else if CvtFtype32::F16.text_sm(sm).is_empty() {
+            CvtFtype32::F16
+        } else if CvtFtype32::Bf16.text_sm(sm).is_empty() {
+            CvtFtype32::Bf16
         } else {
+            return None;
+        };
+        let rnd: F2iRnd = if !F2iRnd::Floor.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, F2iRnd::Floor.text_sm(sm))
+        {
+            F2iRnd::Floor
+        } else if !F2iRnd::Trunc.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, F2iRnd::Trunc.text_sm(sm))
+        {
+            F2iRnd::Trunc
+        } else if !F2iRnd::Ceil.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, F2iRnd::Ceil.text_sm(sm))
+        {
+            F2iRnd::Ceil
+        } else if !F2iRnd::Rn.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, F2iRnd::Rn.text_sm(sm))
+        {
             F2iRnd::Rn
+        } else if F2iRnd::Rn.text_sm(sm).is_empty() {
+            F2iRnd::Rn
+        } else if F2iRnd::Floor.text_sm(sm).is_empty() {
+            F2iRnd::Floor
+        } else if F2iRnd::Ceil.text_sm(sm).is_empty() {
+            F2iRnd::Ceil
+        } else if F2iRnd::Trunc.text_sm(sm).is_empty() {
+            F2iRnd::Trunc
+        } else {
+            return None;
         };
         let ntz: bool = take_suffix(rest, &mut cur, ".NTZ");
         if cur != rest.len() {

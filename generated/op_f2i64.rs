@@ -838,40 +838,110 @@ impl OpF2i64 {
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let dtype: CvtItype = if take_suffix(rest, &mut cur, ".U32") {
+        let dtype: CvtItype = if !CvtItype::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::U32.text_sm(sm))
+        {
             CvtItype::U32
-        } else if take_suffix(rest, &mut cur, ".S16") {
+        } else if !CvtItype::S16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::S16.text_sm(sm))
+        {
             CvtItype::S16
-        } else if take_suffix(rest, &mut cur, ".U16") {
+        } else if !CvtItype::U16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::U16.text_sm(sm))
+        {
             CvtItype::U16
-        } else if take_suffix(rest, &mut cur, ".S64") {
+        } else if !CvtItype::S64.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::S64.text_sm(sm))
+        {
             CvtItype::S64
-        } else if take_suffix(rest, &mut cur, ".U64") {
+        } else if !CvtItype::U64.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::U64.text_sm(sm))
+        {
             CvtItype::U64
-        } else if take_suffix(rest, &mut cur, ".S8") {
+        } else if !CvtItype::S8.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::S8.text_sm(sm))
+        {
             CvtItype::S8
-        } else if take_suffix(rest, &mut cur, ".U8") {
+        } else if !CvtItype::U8.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::U8.text_sm(sm))
+        {
             CvtItype::U8
-        } else {
+        } else if !CvtItype::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::S32.text_sm(sm))
+        {
             CvtItype::S32
+        } else if CvtItype::S32.text_sm(sm).is_empty() {
+            CvtItype::S32
+        } else if CvtItype::U32.text_sm(sm).is_empty() {
+            CvtItype::U32
+        } else if CvtItype::S16.text_sm(sm).is_empty() {
+            CvtItype::S16
+        } else if CvtItype::U16.text_sm(sm).is_empty() {
+            CvtItype::U16
+        } else if CvtItype::S8.text_sm(sm).is_empty() {
+            CvtItype::S8
+        } else if CvtItype::U8.text_sm(sm).is_empty() {
+            CvtItype::U8
+        } else if CvtItype::S64.text_sm(sm).is_empty() {
+            CvtItype::S64
+        } else if CvtItype::U64.text_sm(sm).is_empty() {
+            CvtItype::U64
+        } else {
+            return None;
         };
-        let stype: CvtFtype = if take_suffix(rest, &mut cur, ".BF16") {
+        let stype: CvtFtype = if !CvtFtype::Bf16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype::Bf16.text_sm(sm))
+        {
             CvtFtype::Bf16
-        } else if take_suffix(rest, &mut cur, ".F16") {
+        } else if !CvtFtype::F16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype::F16.text_sm(sm))
+        {
             CvtFtype::F16
-        } else if take_suffix(rest, &mut cur, ".F64") {
+        } else if !CvtFtype::F64.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype::F64.text_sm(sm))
+        {
+            CvtFtype::F64
+        } else if !CvtFtype::F32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype::F32.text_sm(sm))
+        {
+            CvtFtype::F32
+        } else if CvtFtype::F32.text_sm(sm).is_empty() {
+            CvtFtype::F32
+        } else if CvtFtype::F16.text_sm(sm).is_empty() {
+            CvtFtype::F16
+        } else if CvtFtype::Bf16.text_sm(sm).is_empty() {
+            CvtFtype::Bf16
+        } else if CvtFtype::F64.text_sm(sm).is_empty() {
             CvtFtype::F64
         } else {
-            CvtFtype::F32
+            return None;
         };
-        let rnd: F2iRnd = if take_suffix(rest, &mut cur, ".FLOOR") {
+        let rnd: F2iRnd = if !F2iRnd::Floor.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, F2iRnd::Floor.text_sm(sm))
+        {
             F2iRnd::Floor
-        } else if take_suffix(rest, &mut cur, ".TRUNC") {
+        } else if !F2iRnd::Trunc.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, F2iRnd::Trunc.text_sm(sm))
+        {
             F2iRnd::Trunc
-        } else if take_suffix(rest, &mut cur, ".CEIL") {
+        } else if !F2iRnd::Ceil.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, F2iRnd::Ceil.text_sm(sm))
+        {
             F2iRnd::Ceil
-        } else {
+        } else if !F2iRnd::Rn.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, F2iRnd::Rn.text_sm(sm))
+        {
             F2iRnd::Rn
+        } else if F2iRnd::Rn.text_sm(sm).is_empty() {
+            F2iRnd::Rn
+        } else if F2iRnd::Floor.text_sm(sm).is_empty() {
+            F2iRnd::Floor
+        } else if F2iRnd::Ceil.text_sm(sm).is_empty() {
+            F2iRnd::Ceil
+        } else if F2iRnd::Trunc.text_sm(sm).is_empty() {
+            F2iRnd::Trunc
+        } else {
+            return None;
         };
         let ntz: bool = take_suffix(rest, &mut cur, ".NTZ");
         if cur != rest.len() {

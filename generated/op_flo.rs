@@ -1126,10 +1126,20 @@ impl OpFlo {
         const CANDS: &[&[&str]] = &[&["FLO"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let ty: FloType = if take_suffix(rest, &mut cur, ".U32") {
+        let ty: FloType = if !FloType::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, FloType::U32.text_sm(sm))
+        {
             FloType::U32
-        } else {
+        } else if !FloType::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, FloType::S32.text_sm(sm))
+        {
             FloType::S32
+        } else if FloType::U32.text_sm(sm).is_empty() {
+            FloType::U32
+        } else if FloType::S32.text_sm(sm).is_empty() {
+            FloType::S32
+        } else {
+            return None;
         };
         let sh: bool = take_suffix(rest, &mut cur, ".SH");
         if cur != rest.len() {

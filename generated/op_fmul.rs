@@ -1390,14 +1390,32 @@ impl OpFmul {
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let rnd: Rnd = if take_suffix(rest, &mut cur, ".RM") {
+        let rnd: Rnd = if !Rnd::Rm.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rm.text_sm(sm))
+        {
             Rnd::Rm
-        } else if take_suffix(rest, &mut cur, ".RP") {
+        } else if !Rnd::Rp.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rp.text_sm(sm))
+        {
             Rnd::Rp
-        } else if take_suffix(rest, &mut cur, ".RZ") {
+        } else if !Rnd::Rz.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rz.text_sm(sm))
+        {
+            Rnd::Rz
+        } else if !Rnd::Rn.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rn.text_sm(sm))
+        {
+            Rnd::Rn
+        } else if Rnd::Rn.text_sm(sm).is_empty() {
+            Rnd::Rn
+        } else if Rnd::Rm.text_sm(sm).is_empty() {
+            Rnd::Rm
+        } else if Rnd::Rp.text_sm(sm).is_empty() {
+            Rnd::Rp
+        } else if Rnd::Rz.text_sm(sm).is_empty() {
             Rnd::Rz
         } else {
-            Rnd::Rn
+            return None;
         };
         let sat: bool = take_suffix(rest, &mut cur, ".SAT");
         if cur != rest.len() {

@@ -1975,48 +1975,124 @@ impl OpFsetp {
         const CANDS: &[&[&str]] = &[&["FSETP"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let cmp: Fcmp = if take_suffix(rest, &mut cur, ".NUM") {
+        let cmp: Fcmp = if !Fcmp::Num.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Num.text_sm(sm))
+        {
             Fcmp::Num
-        } else if take_suffix(rest, &mut cur, ".NAN") {
+        } else if !Fcmp::Nan.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Nan.text_sm(sm))
+        {
             Fcmp::Nan
-        } else if take_suffix(rest, &mut cur, ".LTU") {
+        } else if !Fcmp::Ltu.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Ltu.text_sm(sm))
+        {
             Fcmp::Ltu
-        } else if take_suffix(rest, &mut cur, ".EQU") {
+        } else if !Fcmp::Equ.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Equ.text_sm(sm))
+        {
             Fcmp::Equ
-        } else if take_suffix(rest, &mut cur, ".LEU") {
+        } else if !Fcmp::Leu.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Leu.text_sm(sm))
+        {
             Fcmp::Leu
-        } else if take_suffix(rest, &mut cur, ".GTU") {
+        } else if !Fcmp::Gtu.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Gtu.text_sm(sm))
+        {
             Fcmp::Gtu
-        } else if take_suffix(rest, &mut cur, ".NEU") {
+        } else if !Fcmp::Neu.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Neu.text_sm(sm))
+        {
             Fcmp::Neu
-        } else if take_suffix(rest, &mut cur, ".GEU") {
+        } else if !Fcmp::Geu.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Geu.text_sm(sm))
+        {
             Fcmp::Geu
-        } else if take_suffix(rest, &mut cur, ".LT") {
+        } else if !Fcmp::Lt.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Lt.text_sm(sm))
+        {
             Fcmp::Lt
-        } else if take_suffix(rest, &mut cur, ".EQ") {
+        } else if !Fcmp::Eq.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Eq.text_sm(sm))
+        {
             Fcmp::Eq
-        } else if take_suffix(rest, &mut cur, ".LE") {
+        } else if !Fcmp::Le.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Le.text_sm(sm))
+        {
             Fcmp::Le
-        } else if take_suffix(rest, &mut cur, ".GT") {
+        } else if !Fcmp::Gt.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Gt.text_sm(sm))
+        {
             Fcmp::Gt
-        } else if take_suffix(rest, &mut cur, ".NE") {
+        } else if !Fcmp::Ne.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Ne.text_sm(sm))
+        {
             Fcmp::Ne
-        } else if take_suffix(rest, &mut cur, ".GE") {
+        } else if !Fcmp::Ge.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::Ge.text_sm(sm))
+        {
             Fcmp::Ge
-        } else if take_suffix(rest, &mut cur, ".F") {
+        } else if !Fcmp::F.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::F.text_sm(sm))
+        {
             Fcmp::F
-        } else if take_suffix(rest, &mut cur, ".T") {
+        } else if !Fcmp::T.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Fcmp::T.text_sm(sm))
+        {
+            Fcmp::T
+        } else if Fcmp::F.text_sm(sm).is_empty() {
+            Fcmp::F
+        } else if Fcmp::Lt.text_sm(sm).is_empty() {
+            Fcmp::Lt
+        } else if Fcmp::Eq.text_sm(sm).is_empty() {
+            Fcmp::Eq
+        } else if Fcmp::Le.text_sm(sm).is_empty() {
+            Fcmp::Le
+        } else if Fcmp::Gt.text_sm(sm).is_empty() {
+            Fcmp::Gt
+        } else if Fcmp::Ne.text_sm(sm).is_empty() {
+            Fcmp::Ne
+        } else if Fcmp::Ge.text_sm(sm).is_empty() {
+            Fcmp::Ge
+        } else if Fcmp::Num.text_sm(sm).is_empty() {
+            Fcmp::Num
+        } else if Fcmp::Nan.text_sm(sm).is_empty() {
+            Fcmp::Nan
+        } else if Fcmp::Ltu.text_sm(sm).is_empty() {
+            Fcmp::Ltu
+        } else if Fcmp::Equ.text_sm(sm).is_empty() {
+            Fcmp::Equ
+        } else if Fcmp::Leu.text_sm(sm).is_empty() {
+            Fcmp::Leu
+        } else if Fcmp::Gtu.text_sm(sm).is_empty() {
+            Fcmp::Gtu
+        } else if Fcmp::Neu.text_sm(sm).is_empty() {
+            Fcmp::Neu
+        } else if Fcmp::Geu.text_sm(sm).is_empty() {
+            Fcmp::Geu
+        } else if Fcmp::T.text_sm(sm).is_empty() {
             Fcmp::T
         } else {
             return None;
         };
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let setop: Setop = if take_suffix(rest, &mut cur, ".AND") {
+        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
+        {
             Setop::And
-        } else if take_suffix(rest, &mut cur, ".XOR") {
+        } else if !Setop::Xor.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
+        {
             Setop::Xor
-        } else if take_suffix(rest, &mut cur, ".OR") {
+        } else if !Setop::Or.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
+        {
             Setop::Or
+        } else if Setop::And.text_sm(sm).is_empty() {
+            Setop::And
+        } else if Setop::Or.text_sm(sm).is_empty() {
+            Setop::Or
+        } else if Setop::Xor.text_sm(sm).is_empty() {
+            Setop::Xor
         } else {
             return None;
         };

@@ -773,34 +773,92 @@ impl OpI2f {
         const CANDS: &[&[&str]] = &[&["I2F"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let dtype: CvtFtype32 = if take_suffix(rest, &mut cur, ".BF16") {
+        let dtype: CvtFtype32 = if !CvtFtype32::Bf16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype32::Bf16.text_sm(sm))
+        {
             CvtFtype32::Bf16
-        } else if take_suffix(rest, &mut cur, ".F16") {
+        } else if !CvtFtype32::F16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype32::F16.text_sm(sm))
+        {
             CvtFtype32::F16
-        } else {
+        } else if !CvtFtype32::F32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype32::F32.text_sm(sm))
+        {
             CvtFtype32::F32
+        } else if CvtFtype32::F32.text_sm(sm).is_empty() {
+            CvtFtype32::F32
+        } else if CvtFtype32::F16.text_sm(sm).is_empty() {
+            CvtFtype32::F16
+        } else if CvtFtype32::Bf16.text_sm(sm).is_empty() {
+            CvtFtype32::Bf16
+        } else {
+            return None;
         };
-        let stype: CvtItype32 = if take_suffix(rest, &mut cur, ".U32") {
+        let stype: CvtItype32 = if !CvtItype32::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::U32.text_sm(sm))
+        {
             CvtItype32::U32
-        } else if take_suffix(rest, &mut cur, ".S16") {
+        } else if !CvtItype32::S16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::S16.text_sm(sm))
+        {
             CvtItype32::S16
-        } else if take_suffix(rest, &mut cur, ".U16") {
+        } else if !CvtItype32::U16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::U16.text_sm(sm))
+        {
             CvtItype32::U16
-        } else if take_suffix(rest, &mut cur, ".S8") {
+        } else if !CvtItype32::S8.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::S8.text_sm(sm))
+        {
             CvtItype32::S8
-        } else if take_suffix(rest, &mut cur, ".U8") {
+        } else if !CvtItype32::U8.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::U8.text_sm(sm))
+        {
+            CvtItype32::U8
+        } else if !CvtItype32::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype32::S32.text_sm(sm))
+        {
+            CvtItype32::S32
+        } else if CvtItype32::S32.text_sm(sm).is_empty() {
+            CvtItype32::S32
+        } else if CvtItype32::U32.text_sm(sm).is_empty() {
+            CvtItype32::U32
+        } else if CvtItype32::S16.text_sm(sm).is_empty() {
+            CvtItype32::S16
+        } else if CvtItype32::U16.text_sm(sm).is_empty() {
+            CvtItype32::U16
+        } else if CvtItype32::S8.text_sm(sm).is_empty() {
+            CvtItype32::S8
+        } else if CvtItype32::U8.text_sm(sm).is_empty() {
             CvtItype32::U8
         } else {
-            CvtItype32::S32
+            return None;
         };
-        let rnd: Rnd = if take_suffix(rest, &mut cur, ".RM") {
+        let rnd: Rnd = if !Rnd::Rm.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rm.text_sm(sm))
+        {
             Rnd::Rm
-        } else if take_suffix(rest, &mut cur, ".RP") {
+        } else if !Rnd::Rp.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rp.text_sm(sm))
+        {
             Rnd::Rp
-        } else if take_suffix(rest, &mut cur, ".RZ") {
+        } else if !Rnd::Rz.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rz.text_sm(sm))
+        {
+            Rnd::Rz
+        } else if !Rnd::Rn.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rn.text_sm(sm))
+        {
+            Rnd::Rn
+        } else if Rnd::Rn.text_sm(sm).is_empty() {
+            Rnd::Rn
+        } else if Rnd::Rm.text_sm(sm).is_empty() {
+            Rnd::Rm
+        } else if Rnd::Rp.text_sm(sm).is_empty() {
+            Rnd::Rp
+        } else if Rnd::Rz.text_sm(sm).is_empty() {
             Rnd::Rz
         } else {
-            Rnd::Rn
+            return None;
         };
         if cur != rest.len() {
             return None;

@@ -785,40 +785,110 @@ impl OpI2f64 {
         const CANDS: &[&[&str]] = &[&["I2F"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let dtype: CvtFtype = if take_suffix(rest, &mut cur, ".BF16") {
+        let dtype: CvtFtype = if !CvtFtype::Bf16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype::Bf16.text_sm(sm))
+        {
             CvtFtype::Bf16
-        } else if take_suffix(rest, &mut cur, ".F16") {
+        } else if !CvtFtype::F16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype::F16.text_sm(sm))
+        {
             CvtFtype::F16
-        } else if take_suffix(rest, &mut cur, ".F64") {
+        } else if !CvtFtype::F64.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype::F64.text_sm(sm))
+        {
+            CvtFtype::F64
+        } else if !CvtFtype::F32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtFtype::F32.text_sm(sm))
+        {
+            CvtFtype::F32
+        } else if CvtFtype::F32.text_sm(sm).is_empty() {
+            CvtFtype::F32
+        } else if CvtFtype::F16.text_sm(sm).is_empty() {
+            CvtFtype::F16
+        } else if CvtFtype::Bf16.text_sm(sm).is_empty() {
+            CvtFtype::Bf16
+        } else if CvtFtype::F64.text_sm(sm).is_empty() {
             CvtFtype::F64
         } else {
-            CvtFtype::F32
+            return None;
         };
-        let stype: CvtItype = if take_suffix(rest, &mut cur, ".U32") {
+        let stype: CvtItype = if !CvtItype::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::U32.text_sm(sm))
+        {
             CvtItype::U32
-        } else if take_suffix(rest, &mut cur, ".S16") {
+        } else if !CvtItype::S16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::S16.text_sm(sm))
+        {
             CvtItype::S16
-        } else if take_suffix(rest, &mut cur, ".U16") {
+        } else if !CvtItype::U16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::U16.text_sm(sm))
+        {
             CvtItype::U16
-        } else if take_suffix(rest, &mut cur, ".S64") {
+        } else if !CvtItype::S64.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::S64.text_sm(sm))
+        {
             CvtItype::S64
-        } else if take_suffix(rest, &mut cur, ".U64") {
+        } else if !CvtItype::U64.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::U64.text_sm(sm))
+        {
             CvtItype::U64
-        } else if take_suffix(rest, &mut cur, ".S8") {
+        } else if !CvtItype::S8.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::S8.text_sm(sm))
+        {
             CvtItype::S8
-        } else if take_suffix(rest, &mut cur, ".U8") {
+        } else if !CvtItype::U8.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::U8.text_sm(sm))
+        {
             CvtItype::U8
-        } else {
+        } else if !CvtItype::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, CvtItype::S32.text_sm(sm))
+        {
             CvtItype::S32
+        } else if CvtItype::S32.text_sm(sm).is_empty() {
+            CvtItype::S32
+        } else if CvtItype::U32.text_sm(sm).is_empty() {
+            CvtItype::U32
+        } else if CvtItype::S16.text_sm(sm).is_empty() {
+            CvtItype::S16
+        } else if CvtItype::U16.text_sm(sm).is_empty() {
+            CvtItype::U16
+        } else if CvtItype::S8.text_sm(sm).is_empty() {
+            CvtItype::S8
+        } else if CvtItype::U8.text_sm(sm).is_empty() {
+            CvtItype::U8
+        } else if CvtItype::S64.text_sm(sm).is_empty() {
+            CvtItype::S64
+        } else if CvtItype::U64.text_sm(sm).is_empty() {
+            CvtItype::U64
+        } else {
+            return None;
         };
-        let rnd: Rnd = if take_suffix(rest, &mut cur, ".RM") {
+        let rnd: Rnd = if !Rnd::Rm.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rm.text_sm(sm))
+        {
             Rnd::Rm
-        } else if take_suffix(rest, &mut cur, ".RP") {
+        } else if !Rnd::Rp.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rp.text_sm(sm))
+        {
             Rnd::Rp
-        } else if take_suffix(rest, &mut cur, ".RZ") {
+        } else if !Rnd::Rz.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rz.text_sm(sm))
+        {
+            Rnd::Rz
+        } else if !Rnd::Rn.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rn.text_sm(sm))
+        {
+            Rnd::Rn
+        } else if Rnd::Rn.text_sm(sm).is_empty() {
+            Rnd::Rn
+        } else if Rnd::Rm.text_sm(sm).is_empty() {
+            Rnd::Rm
+        } else if Rnd::Rp.text_sm(sm).is_empty() {
+            Rnd::Rp
+        } else if Rnd::Rz.text_sm(sm).is_empty() {
             Rnd::Rz
         } else {
-            Rnd::Rn
+            return None;
         };
         if cur != rest.len() {
             return None;

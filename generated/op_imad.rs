@@ -1765,21 +1765,27 @@ impl OpImad {
         addr: u64,
     ) -> Option<Result<(Self, Common), AsmError>> {
         const CANDS: &[&[&str]] = &[
-            &["IMAD"],
             &["IMAD", "MOV"],
-            &["IMAD", "MOV"],
-            &["IMAD", "MOV"],
-            &["IMAD", "MOV"],
-            &["IMAD"],
             &["IMAD", "SHL"],
             &["IMAD", "IADD"],
+            &["IMAD"],
         ];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let ty: IntType = if take_suffix(rest, &mut cur, ".U32") {
+        let ty: IntType = if !IntType::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IntType::U32.text_sm(sm))
+        {
+            IntType::U32
+        } else if !IntType::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IntType::S32.text_sm(sm))
+        {
+            IntType::S32
+        } else if IntType::S32.text_sm(sm).is_empty() {
+            IntType::S32
+        } else if IntType::U32.text_sm(sm).is_empty() {
             IntType::U32
         } else {
-            IntType::S32
+            return None;
         };
         if cur != rest.len() {
             return None;

@@ -2117,12 +2117,26 @@ impl OpImadx {
         const CANDS: &[&[&str]] = &[&["IMAD"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let ty: IntType = if take_suffix(rest, &mut cur, ".U32") {
+        let ty: IntType = if !IntType::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IntType::U32.text_sm(sm))
+        {
+            IntType::U32
+        } else if !IntType::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IntType::S32.text_sm(sm))
+        {
+            IntType::S32
+        } else if IntType::S32.text_sm(sm).is_empty() {
+            IntType::S32
+        } else if IntType::U32.text_sm(sm).is_empty() {
             IntType::U32
         } else {
-            IntType::S32
+            return None;
         };
-        let x: XFlag = if take_suffix(rest, &mut cur, ".X") {
+        let x: XFlag = if !XFlag::X.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, XFlag::X.text_sm(sm))
+        {
+            XFlag::X
+        } else if XFlag::X.text_sm(sm).is_empty() {
             XFlag::X
         } else {
             return None;

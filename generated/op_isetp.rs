@@ -1543,36 +1543,90 @@ impl OpIsetp {
         const CANDS: &[&[&str]] = &[&["ISETP"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let cmp: Icmp = if take_suffix(rest, &mut cur, ".LT") {
+        let cmp: Icmp = if !Icmp::Lt.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Lt.text_sm(sm))
+        {
             Icmp::Lt
-        } else if take_suffix(rest, &mut cur, ".EQ") {
+        } else if !Icmp::Eq.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Eq.text_sm(sm))
+        {
             Icmp::Eq
-        } else if take_suffix(rest, &mut cur, ".LE") {
+        } else if !Icmp::Le.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Le.text_sm(sm))
+        {
             Icmp::Le
-        } else if take_suffix(rest, &mut cur, ".GT") {
+        } else if !Icmp::Gt.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Gt.text_sm(sm))
+        {
             Icmp::Gt
-        } else if take_suffix(rest, &mut cur, ".NE") {
+        } else if !Icmp::Ne.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Ne.text_sm(sm))
+        {
             Icmp::Ne
-        } else if take_suffix(rest, &mut cur, ".GE") {
+        } else if !Icmp::Ge.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Ge.text_sm(sm))
+        {
             Icmp::Ge
-        } else if take_suffix(rest, &mut cur, ".F") {
+        } else if !Icmp::F.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::F.text_sm(sm))
+        {
             Icmp::F
-        } else if take_suffix(rest, &mut cur, ".T") {
+        } else if !Icmp::T.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::T.text_sm(sm))
+        {
+            Icmp::T
+        } else if Icmp::F.text_sm(sm).is_empty() {
+            Icmp::F
+        } else if Icmp::Lt.text_sm(sm).is_empty() {
+            Icmp::Lt
+        } else if Icmp::Eq.text_sm(sm).is_empty() {
+            Icmp::Eq
+        } else if Icmp::Le.text_sm(sm).is_empty() {
+            Icmp::Le
+        } else if Icmp::Gt.text_sm(sm).is_empty() {
+            Icmp::Gt
+        } else if Icmp::Ne.text_sm(sm).is_empty() {
+            Icmp::Ne
+        } else if Icmp::Ge.text_sm(sm).is_empty() {
+            Icmp::Ge
+        } else if Icmp::T.text_sm(sm).is_empty() {
             Icmp::T
         } else {
             return None;
         };
-        let ty: IsetpType = if take_suffix(rest, &mut cur, ".U32") {
+        let ty: IsetpType = if !IsetpType::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IsetpType::U32.text_sm(sm))
+        {
+            IsetpType::U32
+        } else if !IsetpType::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IsetpType::S32.text_sm(sm))
+        {
+            IsetpType::S32
+        } else if IsetpType::S32.text_sm(sm).is_empty() {
+            IsetpType::S32
+        } else if IsetpType::U32.text_sm(sm).is_empty() {
             IsetpType::U32
         } else {
-            IsetpType::S32
+            return None;
         };
-        let setop: Setop = if take_suffix(rest, &mut cur, ".AND") {
+        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
+        {
             Setop::And
-        } else if take_suffix(rest, &mut cur, ".XOR") {
+        } else if !Setop::Xor.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
+        {
             Setop::Xor
-        } else if take_suffix(rest, &mut cur, ".OR") {
+        } else if !Setop::Or.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
+        {
             Setop::Or
+        } else if Setop::And.text_sm(sm).is_empty() {
+            Setop::And
+        } else if Setop::Or.text_sm(sm).is_empty() {
+            Setop::Or
+        } else if Setop::Xor.text_sm(sm).is_empty() {
+            Setop::Xor
         } else {
             return None;
         };
@@ -1809,36 +1863,90 @@ impl OpIsetp {
         const CANDS: &[&[&str]] = &[&["ISETP"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let cmp: Icmp = if take_suffix(rest, &mut cur, ".LT") {
+        let cmp: Icmp = if !Icmp::Lt.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Lt.text_sm(sm))
+        {
             Icmp::Lt
-        } else if take_suffix(rest, &mut cur, ".EQ") {
+        } else if !Icmp::Eq.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Eq.text_sm(sm))
+        {
             Icmp::Eq
-        } else if take_suffix(rest, &mut cur, ".LE") {
+        } else if !Icmp::Le.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Le.text_sm(sm))
+        {
             Icmp::Le
-        } else if take_suffix(rest, &mut cur, ".GT") {
+        } else if !Icmp::Gt.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Gt.text_sm(sm))
+        {
             Icmp::Gt
-        } else if take_suffix(rest, &mut cur, ".NE") {
+        } else if !Icmp::Ne.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Ne.text_sm(sm))
+        {
             Icmp::Ne
-        } else if take_suffix(rest, &mut cur, ".GE") {
+        } else if !Icmp::Ge.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Ge.text_sm(sm))
+        {
             Icmp::Ge
-        } else if take_suffix(rest, &mut cur, ".F") {
+        } else if !Icmp::F.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::F.text_sm(sm))
+        {
             Icmp::F
-        } else if take_suffix(rest, &mut cur, ".T") {
+        } else if !Icmp::T.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::T.text_sm(sm))
+        {
+            Icmp::T
+        } else if Icmp::F.text_sm(sm).is_empty() {
+            Icmp::F
+        } else if Icmp::Lt.text_sm(sm).is_empty() {
+            Icmp::Lt
+        } else if Icmp::Eq.text_sm(sm).is_empty() {
+            Icmp::Eq
+        } else if Icmp::Le.text_sm(sm).is_empty() {
+            Icmp::Le
+        } else if Icmp::Gt.text_sm(sm).is_empty() {
+            Icmp::Gt
+        } else if Icmp::Ne.text_sm(sm).is_empty() {
+            Icmp::Ne
+        } else if Icmp::Ge.text_sm(sm).is_empty() {
+            Icmp::Ge
+        } else if Icmp::T.text_sm(sm).is_empty() {
             Icmp::T
         } else {
             return None;
         };
-        let ty: IsetpType = if take_suffix(rest, &mut cur, ".U32") {
+        let ty: IsetpType = if !IsetpType::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IsetpType::U32.text_sm(sm))
+        {
+            IsetpType::U32
+        } else if !IsetpType::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IsetpType::S32.text_sm(sm))
+        {
+            IsetpType::S32
+        } else if IsetpType::S32.text_sm(sm).is_empty() {
+            IsetpType::S32
+        } else if IsetpType::U32.text_sm(sm).is_empty() {
             IsetpType::U32
         } else {
-            IsetpType::S32
+            return None;
         };
-        let setop: Setop = if take_suffix(rest, &mut cur, ".AND") {
+        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
+        {
             Setop::And
-        } else if take_suffix(rest, &mut cur, ".XOR") {
+        } else if !Setop::Xor.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
+        {
             Setop::Xor
-        } else if take_suffix(rest, &mut cur, ".OR") {
+        } else if !Setop::Or.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
+        {
             Setop::Or
+        } else if Setop::And.text_sm(sm).is_empty() {
+            Setop::And
+        } else if Setop::Or.text_sm(sm).is_empty() {
+            Setop::Or
+        } else if Setop::Xor.text_sm(sm).is_empty() {
+            Setop::Xor
         } else {
             return None;
         };

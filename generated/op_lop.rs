@@ -760,25 +760,59 @@ impl OpLop {
         const CANDS: &[&[&str]] = &[&["LOP"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let op: LopOp = if take_suffix(rest, &mut cur, ".PASS_B") {
+        let op: LopOp = if !LopOp::PassB.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, LopOp::PassB.text_sm(sm))
+        {
             LopOp::PassB
-        } else if take_suffix(rest, &mut cur, ".AND") {
+        } else if !LopOp::And.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, LopOp::And.text_sm(sm))
+        {
             LopOp::And
-        } else if take_suffix(rest, &mut cur, ".XOR") {
+        } else if !LopOp::Xor.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, LopOp::Xor.text_sm(sm))
+        {
             LopOp::Xor
-        } else if take_suffix(rest, &mut cur, ".OR") {
+        } else if !LopOp::Or.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, LopOp::Or.text_sm(sm))
+        {
             LopOp::Or
+        } else if LopOp::And.text_sm(sm).is_empty() {
+            LopOp::And
+        } else if LopOp::Or.text_sm(sm).is_empty() {
+            LopOp::Or
+        } else if LopOp::Xor.text_sm(sm).is_empty() {
+            LopOp::Xor
+        } else if LopOp::PassB.text_sm(sm).is_empty() {
+            LopOp::PassB
         } else {
             return None;
         };
-        let pop: PredOp = if take_suffix(rest, &mut cur, ".NZ") {
+        let pop: PredOp = if !PredOp::Nz.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PredOp::Nz.text_sm(sm))
+        {
             PredOp::Nz
-        } else if take_suffix(rest, &mut cur, ".T") {
+        } else if !PredOp::T.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PredOp::T.text_sm(sm))
+        {
             PredOp::T
-        } else if take_suffix(rest, &mut cur, ".Z") {
+        } else if !PredOp::Z.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PredOp::Z.text_sm(sm))
+        {
             PredOp::Z
-        } else {
+        } else if !PredOp::F.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PredOp::F.text_sm(sm))
+        {
             PredOp::F
+        } else if PredOp::F.text_sm(sm).is_empty() {
+            PredOp::F
+        } else if PredOp::T.text_sm(sm).is_empty() {
+            PredOp::T
+        } else if PredOp::Z.text_sm(sm).is_empty() {
+            PredOp::Z
+        } else if PredOp::Nz.text_sm(sm).is_empty() {
+            PredOp::Nz
+        } else {
+            return None;
         };
         if cur != rest.len() {
             return None;

@@ -311,14 +311,30 @@ impl OpLop32i {
         const CANDS: &[&[&str]] = &[&["LOP32I"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let op: LopOp = if take_suffix(rest, &mut cur, ".PASS_B") {
+        let op: LopOp = if !LopOp::PassB.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, LopOp::PassB.text_sm(sm))
+        {
             LopOp::PassB
-        } else if take_suffix(rest, &mut cur, ".AND") {
+        } else if !LopOp::And.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, LopOp::And.text_sm(sm))
+        {
             LopOp::And
-        } else if take_suffix(rest, &mut cur, ".XOR") {
+        } else if !LopOp::Xor.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, LopOp::Xor.text_sm(sm))
+        {
             LopOp::Xor
-        } else if take_suffix(rest, &mut cur, ".OR") {
+        } else if !LopOp::Or.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, LopOp::Or.text_sm(sm))
+        {
             LopOp::Or
+        } else if LopOp::And.text_sm(sm).is_empty() {
+            LopOp::And
+        } else if LopOp::Or.text_sm(sm).is_empty() {
+            LopOp::Or
+        } else if LopOp::Xor.text_sm(sm).is_empty() {
+            LopOp::Xor
+        } else if LopOp::PassB.text_sm(sm).is_empty() {
+            LopOp::PassB
         } else {
             return None;
         };

@@ -1696,35 +1696,89 @@ impl OpMufu {
         const CANDS: &[&[&str]] = &[&["MUFU"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let op: MufuOp = if take_suffix(rest, &mut cur, ".RCP64H") {
+        let op: MufuOp = if !MufuOp::Rcp64h.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuOp::Rcp64h.text_sm(sm))
+        {
             MufuOp::Rcp64h
-        } else if take_suffix(rest, &mut cur, ".RSQ64H") {
+        } else if !MufuOp::Rsq64h.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuOp::Rsq64h.text_sm(sm))
+        {
             MufuOp::Rsq64h
-        } else if take_suffix(rest, &mut cur, ".SQRT") {
+        } else if !MufuOp::Sqrt.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuOp::Sqrt.text_sm(sm))
+        {
             MufuOp::Sqrt
-        } else if take_suffix(rest, &mut cur, ".TANH") {
+        } else if !MufuOp::Tanh.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuOp::Tanh.text_sm(sm))
+        {
             MufuOp::Tanh
-        } else if take_suffix(rest, &mut cur, ".COS") {
+        } else if !MufuOp::Cos.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuOp::Cos.text_sm(sm))
+        {
             MufuOp::Cos
-        } else if take_suffix(rest, &mut cur, ".SIN") {
+        } else if !MufuOp::Sin.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuOp::Sin.text_sm(sm))
+        {
             MufuOp::Sin
-        } else if take_suffix(rest, &mut cur, ".EX2") {
+        } else if !MufuOp::Ex2.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuOp::Ex2.text_sm(sm))
+        {
             MufuOp::Ex2
-        } else if take_suffix(rest, &mut cur, ".LG2") {
+        } else if !MufuOp::Lg2.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuOp::Lg2.text_sm(sm))
+        {
             MufuOp::Lg2
-        } else if take_suffix(rest, &mut cur, ".RCP") {
+        } else if !MufuOp::Rcp.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuOp::Rcp.text_sm(sm))
+        {
             MufuOp::Rcp
-        } else if take_suffix(rest, &mut cur, ".RSQ") {
+        } else if !MufuOp::Rsq.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuOp::Rsq.text_sm(sm))
+        {
             MufuOp::Rsq
+        } else if MufuOp::Cos.text_sm(sm).is_empty() {
+            MufuOp::Cos
+        } else if MufuOp::Sin.text_sm(sm).is_empty() {
+            MufuOp::Sin
+        } else if MufuOp::Ex2.text_sm(sm).is_empty() {
+            MufuOp::Ex2
+        } else if MufuOp::Lg2.text_sm(sm).is_empty() {
+            MufuOp::Lg2
+        } else if MufuOp::Rcp.text_sm(sm).is_empty() {
+            MufuOp::Rcp
+        } else if MufuOp::Rsq.text_sm(sm).is_empty() {
+            MufuOp::Rsq
+        } else if MufuOp::Rcp64h.text_sm(sm).is_empty() {
+            MufuOp::Rcp64h
+        } else if MufuOp::Rsq64h.text_sm(sm).is_empty() {
+            MufuOp::Rsq64h
+        } else if MufuOp::Sqrt.text_sm(sm).is_empty() {
+            MufuOp::Sqrt
+        } else if MufuOp::Tanh.text_sm(sm).is_empty() {
+            MufuOp::Tanh
         } else {
             return None;
         };
-        let fmt: MufuFmt = if take_suffix(rest, &mut cur, ".BF16") {
+        let fmt: MufuFmt = if !MufuFmt::Bf16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuFmt::Bf16.text_sm(sm))
+        {
             MufuFmt::Bf16
-        } else if take_suffix(rest, &mut cur, ".F16") {
+        } else if !MufuFmt::F16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuFmt::F16.text_sm(sm))
+        {
             MufuFmt::F16
-        } else {
+        } else if !MufuFmt::F32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MufuFmt::F32.text_sm(sm))
+        {
             MufuFmt::F32
+        } else if MufuFmt::F32.text_sm(sm).is_empty() {
+            MufuFmt::F32
+        } else if MufuFmt::F16.text_sm(sm).is_empty() {
+            MufuFmt::F16
+        } else if MufuFmt::Bf16.text_sm(sm).is_empty() {
+            MufuFmt::Bf16
+        } else {
+            return None;
         };
         if cur != rest.len() {
             return None;

@@ -2720,20 +2720,50 @@ impl OpPrmt {
         const CANDS: &[&[&str]] = &[&["PRMT"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let mode: PrmtMode = if take_suffix(rest, &mut cur, ".RC16") {
+        let mode: PrmtMode = if !PrmtMode::Rc16.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PrmtMode::Rc16.text_sm(sm))
+        {
             PrmtMode::Rc16
-        } else if take_suffix(rest, &mut cur, ".F4E") {
+        } else if !PrmtMode::F4e.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PrmtMode::F4e.text_sm(sm))
+        {
             PrmtMode::F4e
-        } else if take_suffix(rest, &mut cur, ".B4E") {
+        } else if !PrmtMode::B4e.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PrmtMode::B4e.text_sm(sm))
+        {
             PrmtMode::B4e
-        } else if take_suffix(rest, &mut cur, ".RC8") {
+        } else if !PrmtMode::Rc8.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PrmtMode::Rc8.text_sm(sm))
+        {
             PrmtMode::Rc8
-        } else if take_suffix(rest, &mut cur, ".ECL") {
+        } else if !PrmtMode::Ecl.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PrmtMode::Ecl.text_sm(sm))
+        {
             PrmtMode::Ecl
-        } else if take_suffix(rest, &mut cur, ".ECR") {
+        } else if !PrmtMode::Ecr.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PrmtMode::Ecr.text_sm(sm))
+        {
             PrmtMode::Ecr
-        } else {
+        } else if !PrmtMode::Idx.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PrmtMode::Idx.text_sm(sm))
+        {
             PrmtMode::Idx
+        } else if PrmtMode::Idx.text_sm(sm).is_empty() {
+            PrmtMode::Idx
+        } else if PrmtMode::F4e.text_sm(sm).is_empty() {
+            PrmtMode::F4e
+        } else if PrmtMode::B4e.text_sm(sm).is_empty() {
+            PrmtMode::B4e
+        } else if PrmtMode::Rc8.text_sm(sm).is_empty() {
+            PrmtMode::Rc8
+        } else if PrmtMode::Ecl.text_sm(sm).is_empty() {
+            PrmtMode::Ecl
+        } else if PrmtMode::Ecr.text_sm(sm).is_empty() {
+            PrmtMode::Ecr
+        } else if PrmtMode::Rc16.text_sm(sm).is_empty() {
+            PrmtMode::Rc16
+        } else {
+            return None;
         };
         if cur != rest.len() {
             return None;

@@ -2472,21 +2472,45 @@ impl OpShf {
         const CANDS: &[&[&str]] = &[&["SHF"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let dir: ShfDir = if take_suffix(rest, &mut cur, ".L") {
+        let dir: ShfDir = if !ShfDir::L.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ShfDir::L.text_sm(sm))
+        {
             ShfDir::L
-        } else if take_suffix(rest, &mut cur, ".R") {
+        } else if !ShfDir::R.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ShfDir::R.text_sm(sm))
+        {
+            ShfDir::R
+        } else if ShfDir::L.text_sm(sm).is_empty() {
+            ShfDir::L
+        } else if ShfDir::R.text_sm(sm).is_empty() {
             ShfDir::R
         } else {
             return None;
         };
         let wrap: bool = take_suffix(rest, &mut cur, ".W");
-        let ty: ShfType = if take_suffix(rest, &mut cur, ".S64") {
+        let ty: ShfType = if !ShfType::S64.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ShfType::S64.text_sm(sm))
+        {
             ShfType::S64
-        } else if take_suffix(rest, &mut cur, ".U64") {
+        } else if !ShfType::U64.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ShfType::U64.text_sm(sm))
+        {
             ShfType::U64
-        } else if take_suffix(rest, &mut cur, ".S32") {
+        } else if !ShfType::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ShfType::S32.text_sm(sm))
+        {
             ShfType::S32
-        } else if take_suffix(rest, &mut cur, ".U32") {
+        } else if !ShfType::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ShfType::U32.text_sm(sm))
+        {
+            ShfType::U32
+        } else if ShfType::S64.text_sm(sm).is_empty() {
+            ShfType::S64
+        } else if ShfType::U64.text_sm(sm).is_empty() {
+            ShfType::U64
+        } else if ShfType::S32.text_sm(sm).is_empty() {
+            ShfType::S32
+        } else if ShfType::U32.text_sm(sm).is_empty() {
             ShfType::U32
         } else {
             return None;

@@ -694,10 +694,20 @@ impl OpShr {
         const CANDS: &[&[&str]] = &[&["SHR"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let ty: ShrType = if take_suffix(rest, &mut cur, ".U32") {
+        let ty: ShrType = if !ShrType::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ShrType::U32.text_sm(sm))
+        {
+            ShrType::U32
+        } else if !ShrType::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ShrType::S32.text_sm(sm))
+        {
+            ShrType::S32
+        } else if ShrType::S32.text_sm(sm).is_empty() {
+            ShrType::S32
+        } else if ShrType::U32.text_sm(sm).is_empty() {
             ShrType::U32
         } else {
-            ShrType::S32
+            return None;
         };
         let wrap: bool = take_suffix(rest, &mut cur, ".W");
         if cur != rest.len() {

@@ -129,10 +129,11 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     // The op this one is the wide-immediate form of: fall back to it when
     // an operand does not fit the wide form (a register where only an
     // immediate goes).
-    let narrow = spec
-        .ops
-        .iter()
-        .find(|o| o.legalize.wide_imm.is_some_and(|w| spec.ops[w].name == op.name));
+    let narrow = spec.ops.iter().find(|o| {
+        o.legalize
+            .wide_imm
+            .is_some_and(|w| spec.ops[w].name == op.name)
+    });
     let (narrow_fn, narrow_try) = match narrow {
         Some(n) => (
             to_wide(spec, op, n, "to_narrow"),

@@ -43,6 +43,9 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     for a in &op.aliases {
         cands.push(parts(&a.mnemonic));
     }
+    // Longest first: `IMAD.MOV` must not be read as `IMAD` with a `.MOV` suffix.
+    cands.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    cands.dedup();
     let cand_arrays = cands.iter().map(|c| quote!(&[#(#c),*]));
     let mut suffix_code = Vec::new();
     for &mi in &asm.suffixes {
@@ -60,24 +63,21 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 // Longest texts first so `.LTU` is not read as `.LT`.
                 let mut order: Vec<usize> = (0..en.values.len()).collect();
                 order.sort_by_key(|&i| std::cmp::Reverse(en.values[i].text.len()));
-                let tries = order
+                // Texts may differ per SM (`sm_text`): match each value's
+                // text for this SM; an empty text is the fallback.
+                let tries = order.iter().map(|&i| {
+                    let v = enum_variant(&en.values[i].name);
+                    quote!(if !#t::#v.text_sm(sm).is_empty() && take_suffix(rest, &mut cur, #t::#v.text_sm(sm)) { #t::#v } else)
+                });
+                let empties: Vec<TokenStream> = en
+                    .values
                     .iter()
-                    .filter(|&&i| !en.values[i].text.is_empty())
-                    .map(|&i| {
-                        let v = enum_variant(&en.values[i].name);
-                        let txt = &en.values[i].text;
-                        quote!(if take_suffix(rest, &mut cur, #txt) { #t::#v } else)
-                    });
-                let empty = en.values.iter().find(|v| v.text.is_empty());
-                let otherwise = match empty {
-                    Some(v) => {
+                    .map(|v| {
                         let v = enum_variant(&v.name);
-                        quote!({ #t::#v })
-                    }
-                    None => quote!({
-                        return None;
-                    }),
-                };
+                        quote!(if #t::#v.text_sm(sm).is_empty() { #t::#v } else)
+                    })
+                    .collect();
+                let otherwise = quote!(#(#empties)* { return None; });
                 suffix_code.push(quote!(let #f: #t = #(#tries)* #otherwise;));
             }
             _ => {

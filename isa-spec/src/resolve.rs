@@ -958,7 +958,9 @@ fn parse_target(
         }
         let codes = match (&op.modifiers[i].ty, value_overrides.get(name)) {
             (ModType::Enum(_), Some(v)) => Some(v.clone()),
-            (ModType::Enum(e), None) => Some(enums[*e].values.iter().map(|v| Some(v.code)).collect()),
+            (ModType::Enum(e), None) => {
+                Some(enums[*e].values.iter().map(|v| Some(v.code)).collect())
+            }
             _ => None,
         };
         return Ok(FieldTarget::Modifier {

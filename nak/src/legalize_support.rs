@@ -33,15 +33,24 @@ pub trait LegalizeCx {
     /// Emit, before the instruction, a copy of `src`'s value (without its
     /// modifiers) into a fresh register of `file` (aligned for 64-bit
     /// types), and return that register.
-    fn copy_to_reg(&mut self, src: Src, ty: ValueType, file: RegFile) -> Result<Reg, LegalizeError>;
+    fn copy_to_reg(&mut self, src: Src, ty: ValueType, file: RegFile)
+    -> Result<Reg, LegalizeError>;
 
     /// Emit an instruction that computes `src` *with* its modifiers (neg,
     /// abs, not) into a fresh register, for a slot whose form cannot hold
     /// the modifier (e.g. Maxwell FFMA has no abs bits). The default says
     /// it cannot; the legalizer then tries other rewrites.
-    fn materialize(&mut self, src: Src, ty: ValueType, file: RegFile) -> Result<Reg, LegalizeError> {
+    fn materialize(
+        &mut self,
+        src: Src,
+        ty: ValueType,
+        file: RegFile,
+    ) -> Result<Reg, LegalizeError> {
         let _ = (src, ty, file);
-        Err(LegalizeError::new("materialize", "not supported by this context"))
+        Err(LegalizeError::new(
+            "materialize",
+            "not supported by this context",
+        ))
     }
 }
 
@@ -63,6 +72,9 @@ pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
             s.kind = SrcKind::Imm(v);
         }
         ValueType::Pred => {}
+        // A 32-bit immediate of a 64-bit operand is extended by the op; a
+        // negation folded into its low word would change the high word.
+        ValueType::U64 | ValueType::I64 => {}
         _ => {
             let mut v = v;
             if s.not {

@@ -2,4 +2,5 @@
 //! the corpus of real instructions.
 
 pub mod corpus;
+pub mod expected;
 pub mod oracle;

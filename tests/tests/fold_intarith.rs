@@ -146,6 +146,7 @@ fn reference(cmp: Icmp, signed: bool, ex: bool, a: u32, b: u32, lc: bool) -> boo
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn check_isetp(
     cmp: Icmp,
     signed: bool,
@@ -230,7 +231,7 @@ fn isetp_ex_chain_matches_64bit_compare() {
             u64::from(rng.u32()) << 32 | u64::from(rng.u32()),
             u64::from(rng.u32()) << 32 | u64::from(rng.u32()),
         );
-        let y = if rng.next() % 4 == 0 {
+        let y = if rng.next().is_multiple_of(4) {
             (y & 0xffff_ffff) | (x & !0xffff_ffff)
         } else {
             y

@@ -81,7 +81,10 @@ fn legalize_then_encode_succeeds_for_every_operand_kind() {
             let info = op.src_info();
             // Sources no form encodes on this SM keep their value (they are
             // absent on this family, like SM70's branch condition on SM50).
-            let forms: Vec<_> = FORMS.iter().filter(|f| f.op == op.name() && f.sms.contains(&sm)).collect();
+            let forms: Vec<_> = FORMS
+                .iter()
+                .filter(|f| f.op == op.name() && f.sms.contains(&sm))
+                .collect();
             let choices: Vec<Vec<Src>> = info
                 .iter()
                 .enumerate()

@@ -29,6 +29,7 @@ const UGPR_COPY: &[&str] = &["UMOV {d}, {s}"];
 /// ISETP 0 == 0 AND s).
 const PRED_COPY: &[&str] = &[
     "PLOP3.LUT {d}, PT, PT, {s}, PT, 0xcc, 0x0",
+    "PLOP3.LUT {d}, PT, PT, PT, {s}, 0xaa, 0x0",
     "ISETP.EQ.U32.AND {d}, PT, RZ, RZ, {s}",
 ];
 /// A register holding a source's value with its modifiers applied:

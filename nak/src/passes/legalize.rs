@@ -53,23 +53,42 @@ impl LegalizeCx for Cx<'_> {
         Ok(r)
     }
 
-    fn materialize(&mut self, src: Src, ty: ValueType, file: RegFile) -> Result<Reg, LegalizeError> {
+    fn materialize(
+        &mut self,
+        src: Src,
+        ty: ValueType,
+        file: RegFile,
+    ) -> Result<Reg, LegalizeError> {
         if file != RegFile::Gpr || ty.regs() != 1 {
-            return Err(LegalizeError::new("materialize", "only 32-bit register values"));
+            return Err(LegalizeError::new(
+                "materialize",
+                "only 32-bit register values",
+            ));
         }
         // The materializing op reads a register: copy other kinds first.
         let base = if matches!(src.kind, SrcKind::Reg(r) if r.file == RegFile::Gpr) {
             src
         } else {
-            let plain = Src { neg: false, abs: false, not: false, ..src };
-            Src { kind: SrcKind::Reg(self.copy_to_reg(plain, ty, file)?), ..src }
+            let plain = Src {
+                neg: false,
+                abs: false,
+                not: false,
+                ..src
+            };
+            Src {
+                kind: SrcKind::Reg(self.copy_to_reg(plain, ty, file)?),
+                ..src
+            }
         };
         let r = self
             .pool
             .alloc(file, 1, 1)
             .ok_or_else(|| LegalizeError::new("materialize", "no free register"))?;
         let op = hwops::materialize_op(self.sm, r, base, ty).ok_or_else(|| {
-            LegalizeError::new("materialize", format!("no op applies these modifiers on SM{}", self.sm))
+            LegalizeError::new(
+                "materialize",
+                format!("no op applies these modifiers on SM{}", self.sm),
+            )
         })?;
         self.pre.push(Instr::hw(op));
         Ok(r)
