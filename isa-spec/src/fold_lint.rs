@@ -26,7 +26,23 @@ use std::collections::HashMap;
 use syn::spanned::Spanned;
 
 /// Public functions of `nak/src/fold_fns.rs` (a test keeps this in sync).
-pub const HELPERS: &[&str] = &["shift_amount"];
+pub const HELPERS: &[&str] = &[
+    "f2f_f32",
+    "f2i_u32",
+    "fadd_f32",
+    "fcmp_f32",
+    "ffma_f32",
+    "fmnmx_f32",
+    "fmul_f32",
+    "fold_unmodelled",
+    "ftz_f32",
+    "i2f_f32",
+    "mufu_f32",
+    "round_f64_pair_to_f32",
+    "round_to_format",
+    "setop_apply",
+    "shift_amount",
+];
 
 /// Methods a fold may call.
 pub const METHODS: &[&str] = &[

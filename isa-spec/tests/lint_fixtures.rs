@@ -162,7 +162,7 @@ fn fold_helper_allow_list_matches_fold_fns() {
     let mut fns: Vec<&str> = src
         .lines()
         .filter_map(|l| l.trim_start().strip_prefix("pub fn "))
-        .filter_map(|l| l.split('(').next())
+        .filter_map(|l| l.split(['(', '<']).next())
         .collect();
     fns.sort_unstable();
     let mut helpers = isa_spec::fold_lint::HELPERS.to_vec();
