@@ -3700,6 +3700,20 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("SHR", 52u32),
     ("SHR", 60u32),
 ];
+/// Highest UGPR index on `sm` (its encoding of URZ), from the
+/// families' `ugpr_max`; None where the SM has no uniform registers.
+pub const fn ugpr_max(sm: u32) -> Option<u8> {
+    match sm {
+        75u32 => Some(63),
+        80u32 => Some(63),
+        86u32 => Some(63),
+        89u32 => Some(63),
+        90u32 => Some(63),
+        100u32 => Some(255),
+        120u32 => Some(255),
+        _ => None,
+    }
+}
 /// Every SM the spec covers.
 pub const ALL_SMS: &[u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
 /// Every op of the spec.

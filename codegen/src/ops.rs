@@ -335,6 +335,20 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
     mn_pairs.sort();
     mn_pairs.dedup();
     let mnemonics = mn_pairs.iter().map(|(m, sm)| quote!((#m, #sm)));
+    let ugpr_arms: Vec<TokenStream> = spec
+        .families
+        .iter()
+        .flat_map(|f| {
+            f.sms
+                .iter()
+                .filter_map(|&sm| f.ugpr_max(sm).map(|m| (sm, m)))
+                .collect::<Vec<_>>()
+        })
+        .map(|(sm, m)| {
+            let m = Literal::u8_unsuffixed(m as u8);
+            quote!(#sm => Some(#m))
+        })
+        .collect();
     let fam_docs: Vec<TokenStream> = spec.families.iter().map(|f| doc(&f.doc)).collect();
 
     let variants: Vec<_> = spec.ops.iter().map(|o| op_variant(&o.name)).collect();
@@ -381,6 +395,12 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
 
         /// Every (mnemonic without suffixes, SM) pair the spec prints.
         pub const MNEMONICS: &[(&str, u32)] = &[#(#mnemonics),*];
+
+        /// Highest UGPR index on `sm` (its encoding of URZ), from the
+        /// families' `ugpr_max`; None where the SM has no uniform registers.
+        pub const fn ugpr_max(sm: u32) -> Option<u8> {
+            match sm { #(#ugpr_arms,)* _ => None }
+        }
 
         /// Every SM the spec covers.
         pub const ALL_SMS: &[u32] = &[#(#all_sms_l),*];

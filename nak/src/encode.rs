@@ -31,11 +31,7 @@ impl std::error::Error for EncodeError {}
 
 /// Highest UGPR index on an SM, or None before SM75.
 pub fn ugpr_max(sm: u32) -> Option<u8> {
-    match sm {
-        0..=74 => None,
-        75..=99 => Some(63),
-        _ => Some(255),
-    }
+    crate::isa::ugpr_max(sm)
 }
 
 /// Encoded index of a register of `file`, checked against the SM's limits.

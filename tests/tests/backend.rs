@@ -220,17 +220,6 @@ fn legalization_preserves_semantics_for_every_op() {
     let mut by_op: std::collections::BTreeMap<(String, String), String> = Default::default();
     for f in &failures {
         let sm = f.split(' ').next().unwrap_or("").to_string();
-        let name = f.split('`').nth(1).and_then(|t| {
-            let t = t.trim_start_matches(|c: char| c != ' ' && t.starts_with('@'));
-            let t = if t.starts_with('@') {
-                t.split_once(' ').map_or(t, |x| x.1)
-            } else {
-                t.trim_start()
-            };
-            let mn = t.split(' ').next()?;
-            Some(mn.to_string())
-        });
-        let _ = name;
         // Key by the op's spec name: re-derive from the instance text's op.
         by_op
             .entry((sm, f.split('`').nth(1).map(op_key).unwrap_or_default()))

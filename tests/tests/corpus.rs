@@ -7,20 +7,9 @@ use isa_tests::corpus;
 use nak::tool::{CorpusOutcome, check_corpus_line, covered_mnemonics};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// (file stem, hex) -> reason.
+/// (file stem, hex) -> reason, from `tests/corpus/expected-failures.txt`.
 fn expected() -> BTreeMap<(String, String), String> {
-    let text =
-        std::fs::read_to_string(corpus::dir().join("expected-failures.txt")).unwrap_or_default();
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| {
-            let mut it = l.splitn(3, '\t');
-            Some((
-                (it.next()?.to_string(), it.next()?.to_string()),
-                it.next().unwrap_or("").to_string(),
-            ))
-        })
-        .collect()
+    isa_tests::expected::load("corpus/expected-failures.txt")
 }
 
 #[test]
