@@ -4,7 +4,7 @@
 
 /// SM70+ BRA variant (bits 32..34).
 ///
-/// Spec: enums.toml (enum `bra_mode`).
+/// Spec: isa-spec/spec/enums/bra_mode.toml (enum `bra_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum BraMode {
     #[default]
@@ -59,7 +59,7 @@ impl BraMode {
 const _: BraMode = BraMode::None;
 /// Maxwell/Pascal condition-code test (5 bits); T (always) prints nothing.
 ///
-/// Spec: enums.toml (enum `cc`).
+/// Spec: isa-spec/spec/enums/cc.toml (enum `cc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Cc {
     #[default]
@@ -254,7 +254,7 @@ impl Cc {
 const _: Cc = Cc::T;
 /// CS2R read width: a 64-bit register pair, or 32 bits (.32).
 ///
-/// Spec: enums.toml (enum `cs2r_width`).
+/// Spec: isa-spec/spec/enums/cs2r_width.toml (enum `cs2r_width`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Cs2rWidth {
     #[default]
@@ -296,7 +296,7 @@ impl Cs2rWidth {
 const _: Cs2rWidth = Cs2rWidth::B64;
 /// Conversion float type (F2F/I2F dst at 75..78, F2I/F2F src at 84..86); F32 prints nothing.
 ///
-/// Spec: enums.toml (enum `cvt_ftype`).
+/// Spec: isa-spec/spec/enums/cvt_ftype.toml (enum `cvt_ftype`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtype {
     #[default]
@@ -351,7 +351,7 @@ impl CvtFtype {
 const _: CvtFtype = CvtFtype::F32;
 /// cvt_ftype without F64 (the 32-bit conversion opcodes).
 ///
-/// Spec: enums.toml (enum `cvt_ftype32`).
+/// Spec: isa-spec/spec/enums/cvt_ftype32.toml (enum `cvt_ftype32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtype32 {
     #[default]
@@ -401,7 +401,7 @@ impl CvtFtype32 {
 const _: CvtFtype32 = CvtFtype32::F32;
 /// F2F float type: nvdisasm always prints it.
 ///
-/// Spec: enums.toml (enum `cvt_ftype_shown`).
+/// Spec: isa-spec/spec/enums/cvt_ftype_shown.toml (enum `cvt_ftype_shown`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtypeShown {
     #[default]
@@ -456,7 +456,7 @@ impl CvtFtypeShown {
 const _: CvtFtypeShown = CvtFtypeShown::F32;
 /// cvt_ftype_shown without F64 (F2F's 32-bit opcode).
 ///
-/// Spec: enums.toml (enum `cvt_ftype_shown32`).
+/// Spec: isa-spec/spec/enums/cvt_ftype_shown32.toml (enum `cvt_ftype_shown32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtypeShown32 {
     #[default]
@@ -506,7 +506,7 @@ impl CvtFtypeShown32 {
 const _: CvtFtypeShown32 = CvtFtypeShown32::F32;
 /// Conversion integer type: code is signed | log2(bytes) << 1; S32 prints nothing.
 ///
-/// Spec: enums.toml (enum `cvt_itype`).
+/// Spec: isa-spec/spec/enums/cvt_itype.toml (enum `cvt_itype`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtItype {
     #[default]
@@ -581,7 +581,7 @@ impl CvtItype {
 const _: CvtItype = CvtItype::S32;
 /// cvt_itype without the 64-bit types (the 32-bit conversion opcodes).
 ///
-/// Spec: enums.toml (enum `cvt_itype32`).
+/// Spec: isa-spec/spec/enums/cvt_itype32.toml (enum `cvt_itype32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtItype32 {
     #[default]
@@ -646,7 +646,7 @@ impl CvtItype32 {
 const _: CvtItype32 = CvtItype32::S32;
 /// F2I rounding: to nearest even (prints nothing), floor, ceil, truncate.
 ///
-/// Spec: enums.toml (enum `f2i_rnd`).
+/// Spec: isa-spec/spec/enums/f2i_rnd.toml (enum `f2i_rnd`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum F2iRnd {
     #[default]
@@ -701,7 +701,7 @@ impl F2iRnd {
 const _: F2iRnd = F2iRnd::Rn;
 /// Floating-point comparison; ...U variants are true on unordered inputs.
 ///
-/// Spec: enums.toml (enum `fcmp`).
+/// Spec: isa-spec/spec/enums/fcmp.toml (enum `fcmp`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Fcmp {
     #[default]
@@ -837,7 +837,7 @@ impl Fcmp {
 const _: Fcmp = Fcmp::F;
 /// FLO source type: signed searches for the leading non-sign bit.
 ///
-/// Spec: enums.toml (enum `flo_type`).
+/// Spec: isa-spec/spec/enums/flo_type.toml (enum `flo_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum FloType {
     #[default]
@@ -879,7 +879,7 @@ impl FloType {
 const _: FloType = FloType::U32;
 /// Integer comparison.
 ///
-/// Spec: enums.toml (enum `icmp`).
+/// Spec: isa-spec/spec/enums/icmp.toml (enum `icmp`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Icmp {
     #[default]
@@ -967,7 +967,7 @@ impl Icmp {
 const _: Icmp = Icmp::F;
 /// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
 ///
-/// Spec: enums.toml (enum `int_type`).
+/// Spec: isa-spec/spec/enums/int_type.toml (enum `int_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum IntType {
     #[default]
@@ -1009,7 +1009,7 @@ impl IntType {
 const _: IntType = IntType::S32;
 /// Integer compare type: bit 73 signed; SM120 adds 64-bit at bit 80.
 ///
-/// Spec: enums.toml (enum `isetp_type`).
+/// Spec: isa-spec/spec/enums/isetp_type.toml (enum `isetp_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum IsetpType {
     #[default]
@@ -1051,7 +1051,7 @@ impl IsetpType {
 const _: IsetpType = IsetpType::S32;
 /// Maxwell two-input logic op (LOP, LOP32I).
 ///
-/// Spec: enums.toml (enum `lop_op`).
+/// Spec: isa-spec/spec/enums/lop_op.toml (enum `lop_op`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum LopOp {
     #[default]
@@ -1101,7 +1101,7 @@ impl LopOp {
 const _: LopOp = LopOp::And;
 /// MUFU operand format: F32, or a 16-bit float.
 ///
-/// Spec: enums.toml (enum `mufu_fmt`).
+/// Spec: isa-spec/spec/enums/mufu_fmt.toml (enum `mufu_fmt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MufuFmt {
     #[default]
@@ -1147,7 +1147,7 @@ impl MufuFmt {
 const _: MufuFmt = MufuFmt::F32;
 /// MUFU function.
 ///
-/// Spec: enums.toml (enum `mufu_op`).
+/// Spec: isa-spec/spec/enums/mufu_op.toml (enum `mufu_op`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MufuOp {
     #[default]
@@ -1232,7 +1232,7 @@ impl MufuOp {
 const _: MufuOp = MufuOp::Cos;
 /// Maxwell result-to-predicate op (LOP): false, true, result zero, result not zero.
 ///
-/// Spec: enums.toml (enum `pred_op`).
+/// Spec: isa-spec/spec/enums/pred_op.toml (enum `pred_op`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum PredOp {
     #[default]
@@ -1282,7 +1282,7 @@ impl PredOp {
 const _: PredOp = PredOp::F;
 /// Byte-permute mode: index selects bytes by nibbles; the others use the low 2 selector bits.
 ///
-/// Spec: enums.toml (enum `prmt_mode`).
+/// Spec: isa-spec/spec/enums/prmt_mode.toml (enum `prmt_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum PrmtMode {
     #[default]
@@ -1352,7 +1352,7 @@ impl PrmtMode {
 const _: PrmtMode = PrmtMode::Idx;
 /// Floating-point rounding mode.
 ///
-/// Spec: enums.toml (enum `rnd`).
+/// Spec: isa-spec/spec/enums/rnd.toml (enum `rnd`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Rnd {
     #[default]
@@ -1402,7 +1402,7 @@ impl Rnd {
 const _: Rnd = Rnd::Rn;
 /// How a comparison result combines with the accumulator predicate.
 ///
-/// Spec: enums.toml (enum `setop`).
+/// Spec: isa-spec/spec/enums/setop.toml (enum `setop`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Setop {
     #[default]
@@ -1448,7 +1448,7 @@ impl Setop {
 const _: Setop = Setop::And;
 /// Funnel-shift direction.
 ///
-/// Spec: enums.toml (enum `shf_dir`).
+/// Spec: isa-spec/spec/enums/shf_dir.toml (enum `shf_dir`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ShfDir {
     #[default]
@@ -1490,7 +1490,7 @@ impl ShfDir {
 const _: ShfDir = ShfDir::L;
 /// Funnel-shift data type: signedness (sign fill of right shifts) and size (shift clamp or wrap).
 ///
-/// Spec: enums.toml (enum `shf_type`).
+/// Spec: isa-spec/spec/enums/shf_type.toml (enum `shf_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ShfType {
     #[default]
@@ -1546,7 +1546,7 @@ impl ShfType {
 const _: ShfType = ShfType::S64;
 /// Maxwell SHR: signed (arithmetic) or unsigned (logical) right shift.
 ///
-/// Spec: enums.toml (enum `shr_type`).
+/// Spec: isa-spec/spec/enums/shr_type.toml (enum `shr_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ShrType {
     #[default]
@@ -1588,7 +1588,7 @@ impl ShrType {
 const _: ShrType = ShrType::S32;
 /// Special register read by S2R/CS2R (8-bit code); texts from nvdisasm, per SM where they differ.
 ///
-/// Spec: enums.toml (enum `sr`).
+/// Spec: isa-spec/spec/enums/sr.toml (enum `sr`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Sr {
     #[default]
@@ -3316,7 +3316,7 @@ impl Sr {
 const _: Sr = Sr::SrLaneid;
 /// A fixed .X suffix for ops whose extended form is its own op (one value, code 1).
 ///
-/// Spec: enums.toml (enum `x_flag`).
+/// Spec: isa-spec/spec/enums/x_flag.toml (enum `x_flag`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum XFlag {
     #[default]

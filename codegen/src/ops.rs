@@ -226,8 +226,10 @@ fn enum_items(spec: &Spec) -> TokenStream {
     let items = spec.enums.iter().map(|e| {
         let t = enum_type(&e.name);
         let d = doc(&format!(
-            "{}\n\nSpec: enums.toml (enum `{}`).",
-            e.doc, e.name
+            "{}\n\nSpec: {} (enum `{}`).",
+            e.doc,
+            spec.files.get(e.loc.file).path,
+            e.name
         ));
         let vars: Vec<_> = e.values.iter().map(|v| enum_variant(&v.name)).collect();
         let texts: Vec<&String> = e.values.iter().map(|v| &v.text).collect();

@@ -1,7 +1,7 @@
 //! The ISA spec: TOML files that describe every opcode once, and the code
 //! that loads, resolves and lints them.
 //!
-//! `load` reads a spec directory (`families.toml`, `enums.toml`, `ops/*.toml`)
+//! `load` reads a spec directory (`families.toml`, `enums/*.toml`, `ops/*.toml`)
 //! and returns the resolved [`model::Spec`] together with every diagnostic
 //! found; nothing here panics on a bad spec.
 
@@ -77,7 +77,25 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
         }
     };
     let fam_id = read(&mut files, &mut report, "families.toml");
-    let enum_id = read(&mut files, &mut report, "enums.toml");
+    // Enums live one file each under `enums/` (so parallel edits do not
+    // conflict); a single `enums.toml` is still read when present.
+    let mut enum_names: Vec<String> = std::fs::read_dir(dir.join("enums"))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".toml"))
+                .map(|n| format!("enums/{n}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    enum_names.sort();
+    if dir.join("enums.toml").exists() || enum_names.is_empty() {
+        enum_names.insert(0, "enums.toml".to_string());
+    }
+    let enum_ids: Vec<diag::FileId> = enum_names
+        .iter()
+        .filter_map(|n| read(&mut files, &mut report, n))
+        .collect();
     let mut op_names: Vec<String> = match std::fs::read_dir(dir.join("ops")) {
         Ok(rd) => rd
             .filter_map(|e| e.ok())
@@ -119,8 +137,8 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
             }
         }
     }
-    let mut enums = Vec::new();
-    if let Some(id) = enum_id {
+    let mut enums: Vec<model::Enum> = Vec::new();
+    for id in enum_ids {
         let text = files.get(id).text.clone();
         if let Some(ef) = parse_file::<schema::EnumsFile>(&files, id, &mut report) {
             {
@@ -133,6 +151,15 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
                     enums.push(resolve::resolve_enum(&mut cx, name, def));
                 }
             }
+        }
+    }
+    for (i, a) in enums.iter().enumerate() {
+        if let Some(b) = enums[..i].iter().find(|b| b.name == a.name) {
+            report.push(
+                Diagnostic::error("S0105", format!("enum `{}` is defined twice", a.name))
+                    .at(a.loc.clone())
+                    .also(b.loc.clone(), "first defined here"),
+            );
         }
     }
     // Ops: parse all, resolve all, then cross-op references.

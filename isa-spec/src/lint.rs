@@ -338,7 +338,7 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
                 )
                 .at(lloc.clone())
                 .also(md.loc.clone(), "declared here")
-                .help("give the enum a `flip` table in enums.toml, or drop swap_flips"),
+                .help("give the enum a `flip` table in its enums/ file, or drop swap_flips"),
             );
         }
     }

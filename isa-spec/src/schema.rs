@@ -61,7 +61,7 @@ pub struct PresetForm {
     pub fields: BTreeMap<S<String>, S<String>>,
 }
 
-/// `isa-spec/spec/enums.toml`: enums shared by many ops.
+/// `isa-spec/spec/enums/*.toml` (one enum a file): enums shared by many ops.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnumsFile {

@@ -1,5 +1,5 @@
 //! Lint UI tests. Each directory under `tests/fixtures/{pass,fail}/` is a
-//! spec (or part of one: `families.toml` and `enums.toml` default to the
+//! spec (or part of one: `families.toml` and `enums/` default to the
 //! real spec's). A `fail` fixture's diagnostics, in short format, must equal
 //! its `expected.txt`; a `pass` fixture must have none. Bless new output with
 //! `ISA_LINT_BLESS=1 cargo test -p isa-spec --test lint_fixtures`.
@@ -22,7 +22,7 @@ fn fixtures(kind: &str) -> Vec<PathBuf> {
 }
 
 /// Copy the fixture into a scratch spec directory, adding the real
-/// families.toml and enums.toml when it has none, and lint it.
+/// families.toml and enums/ when it has none, and lint it.
 fn lint(fixture: &Path) -> (String, usize) {
     let name = fixture.file_name().unwrap().to_string_lossy().into_owned();
     let kind = fixture
@@ -42,13 +42,20 @@ fn lint(fixture: &Path) -> (String, usize) {
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(tmp.join("ops")).unwrap();
     let real = isa_spec::default_spec_dir();
-    for f in ["families.toml", "enums.toml"] {
-        let src = if fixture.join(f).exists() {
-            fixture.join(f)
-        } else {
-            real.join(f)
-        };
-        std::fs::copy(src, tmp.join(f)).unwrap();
+    let src = if fixture.join("families.toml").exists() {
+        fixture.join("families.toml")
+    } else {
+        real.join("families.toml")
+    };
+    std::fs::copy(src, tmp.join("families.toml")).unwrap();
+    // The real enums, then the fixture's own enum files over them.
+    std::fs::create_dir_all(tmp.join("enums")).unwrap();
+    for dir in [real.join("enums"), fixture.join("enums")] {
+        if let Ok(rd) = std::fs::read_dir(dir) {
+            for e in rd.flatten() {
+                std::fs::copy(e.path(), tmp.join("enums").join(e.file_name())).unwrap();
+            }
+        }
     }
     if fixture.join("lint.toml").exists() {
         std::fs::copy(fixture.join("lint.toml"), tmp.join("lint.toml")).unwrap();
