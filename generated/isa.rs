@@ -5401,10 +5401,9 @@ pub fn parse(
 ///Decode a sm50 instruction word.
 #[allow(clippy::match_single_binding, unreachable_patterns, unused_variables)]
 pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
-    match ((w >> 56) & 255) as u32 {
+    match ((w >> 56) & 0xff) as u32 {
         1 => {
-            if w & 18442240474082184960 == 72057594037927936
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpMov32i::decode_f0(w, sm) {
                     return Some((Op::Mov32i(o), c));
@@ -5412,8 +5411,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         4 => {
-            if w & 18379190079298994176 == 288230376151711744
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xff10000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop32i::decode_f0(w, sm) {
                     return Some((Op::Lop32i(o), c));
@@ -5421,8 +5419,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         8 => {
-            if w & 18316139684515807232 == 576460752303423488
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFadd32i::decode_f0(w, sm) {
                     return Some((Op::Fadd32i(o), c));
@@ -5430,577 +5427,503 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         9 => {
-            if w & 18316139684515807232 == 576460752303423488
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFadd32i::decode_f0(w, sm) {
                     return Some((Op::Fadd32i(o), c));
                 }
             }
         }
-        30 => {
-            if w & 18397204477808476160 == 2161727821137838080
-                && matches!(sm, 50 | 52 | 60)
+        0x1e => {
+            if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmul32i::decode_f0(w, sm) {
                     return Some((Op::Fmul32i(o), c));
                 }
             }
         }
-        48 => {
-            if w & 17436389782178496512 == 3528570308044783616
-                && matches!(sm, 50 | 52 | 60)
+        0x30 => {
+            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        50 => {
-            if w & 17436389782178496512 == 3528570308044783616
-                && matches!(sm, 50 | 52 | 60)
+        0x32 => {
+            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
-            if w & 18356812818650497024 == 3638908498915360768
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFfma::decode_f8(w, sm) {
                     return Some((Op::Ffma(o), c));
                 }
             }
         }
-        51 => {
-            if w & 18356812818650497024 == 3638908498915360768
-                && matches!(sm, 50 | 52 | 60)
+        0x33 => {
+            if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFfma::decode_f8(w, sm) {
                     return Some((Op::Ffma(o), c));
                 }
             }
         }
-        52 => {
-            if w & 17436389782178496512 == 3528570308044783616
-                && matches!(sm, 50 | 52 | 60)
+        0x34 => {
+            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        54 => {
-            if w & 17436389782178496512 == 3528570308044783616
-                && matches!(sm, 50 | 52 | 60)
+        0x36 => {
+            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
-            if w & 18372575417346293760 == 3945153273576554496
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPrmt::decode_f8(w, sm) {
                     return Some((Op::Prmt(o), c));
                 }
             }
-            if w & 18370182880044253184 == 3940649673949184000
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFsetp::decode_f5(w, sm) {
                     return Some((Op::Fsetp(o), c));
                 }
             }
         }
-        55 => {
-            if w & 18372575417346293760 == 3945153273576554496
-                && matches!(sm, 50 | 52 | 60)
+        0x37 => {
+            if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPrmt::decode_f8(w, sm) {
                     return Some((Op::Prmt(o), c));
                 }
             }
-            if w & 18370182880044253184 == 3940649673949184000
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFsetp::decode_f5(w, sm) {
                     return Some((Op::Fsetp(o), c));
                 }
             }
         }
-        56 => {
-            if w & 18374685929915875072 == 4037477065937649664
-                && matches!(sm, 50 | 52 | 60)
+        0x38 => {
+            if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPopc::decode_f5(w, sm) {
                     return Some((Op::Popc(o), c));
                 }
             }
-            if w & 18374402255915908864 == 4048736065006075904
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFlo::decode_f5(w, sm) {
                     return Some((Op::Flo(o), c));
                 }
             }
-            if w & 17436389782178496512 == 3528570308044783616
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
-            if w & 18374685380159995904 == 4055491464447131648
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShl::decode_f1(w, sm) {
                     return Some((Op::Shl(o), c));
                 }
             }
-            if w & 18374403905183285248 == 4046484265192390656
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShr::decode_f1(w, sm) {
                     return Some((Op::Shr(o), c));
                 }
             }
-            if w & 18374677683578601472 == 4080261262397669376
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpSel::decode_f5(w, sm) {
                     return Some((Op::Sel(o), c));
                 }
             }
-            if w & 18373259313578770432 == 4064498663701872640
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmul::decode_f5(w, sm) {
                     return Some((Op::Fmul(o), c));
                 }
             }
-            if w & 18372590810509082624 == 4059995064074502144
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFadd::decode_f5(w, sm) {
                     return Some((Op::Fadd(o), c));
                 }
             }
-            if w & 18372655681695121408 == 4053239664633446400
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfef8c90000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop::decode_f1(w, sm) {
                     return Some((Op::Lop(o), c));
                 }
             }
-            if w & 18373710113346158592 == 4062246863888187392
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f13(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
         }
-        57 => {
-            if w & 18374685929915875072 == 4037477065937649664
-                && matches!(sm, 50 | 52 | 60)
+        0x39 => {
+            if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPopc::decode_f5(w, sm) {
                     return Some((Op::Popc(o), c));
                 }
             }
-            if w & 18374402255915908864 == 4048736065006075904
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFlo::decode_f5(w, sm) {
                     return Some((Op::Flo(o), c));
                 }
             }
-            if w & 18374685380159995904 == 4055491464447131648
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShl::decode_f1(w, sm) {
                     return Some((Op::Shl(o), c));
                 }
             }
-            if w & 18374403905183285248 == 4046484265192390656
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShr::decode_f1(w, sm) {
                     return Some((Op::Shr(o), c));
                 }
             }
-            if w & 18374677683578601472 == 4080261262397669376
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpSel::decode_f5(w, sm) {
                     return Some((Op::Sel(o), c));
                 }
             }
-            if w & 18373259313578770432 == 4064498663701872640
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmul::decode_f5(w, sm) {
                     return Some((Op::Fmul(o), c));
                 }
             }
-            if w & 18372590810509082624 == 4059995064074502144
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFadd::decode_f5(w, sm) {
                     return Some((Op::Fadd(o), c));
                 }
             }
-            if w & 18372655681695121408 == 4053239664633446400
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfef8c90000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop::decode_f1(w, sm) {
                     return Some((Op::Lop(o), c));
                 }
             }
-            if w & 18373710113346158592 == 4062246863888187392
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f13(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
         }
-        58 => {
-            if w & 17436389782178496512 == 3528570308044783616
-                && matches!(sm, 50 | 52 | 60)
+        0x3a => {
+            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        60 => {
-            if w & 17436389782178496512 == 3528570308044783616
-                && matches!(sm, 50 | 52 | 60)
+        0x3c => {
+            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        62 => {
-            if w & 17436389782178496512 == 3528570308044783616
-                && matches!(sm, 50 | 52 | 60)
+        0x3e => {
+            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        73 => {
-            if w & 18428870412688424960 == 5296233161787703296
-                && matches!(sm, 50 | 52 | 60)
+        0x49 => {
+            if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFfma::decode_f9(w, sm) {
                     return Some((Op::Ffma(o), c));
                 }
             }
         }
-        75 => {
-            if w & 18444633011384221696 == 5458362748373041152
-                && matches!(sm, 50 | 52 | 60)
+        0x4b => {
+            if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPrmt::decode_f9(w, sm) {
                     return Some((Op::Prmt(o), c));
                 }
             }
-            if w & 18442240474082181120 == 5453859148745670656
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFsetp::decode_f6(w, sm) {
                     return Some((Op::Fsetp(o), c));
                 }
             }
         }
-        76 => {
-            if w & 18446742424442175232 == 5478628946696208384
-                && matches!(sm, 50 | 52 | 60)
+        0x4c => {
+            if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPopc::decode_f6(w, sm) {
                     return Some((Op::Popc(o), c));
                 }
             }
-            if w & 18446458750442209024 == 5489887945764634624
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFlo::decode_f6(w, sm) {
                     return Some((Op::Flo(o), c));
                 }
             }
-            if w & 18446735277616594688 == 5519161343342542848
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpMov::decode_f5(w, sm) {
                     return Some((Op::Mov(o), c));
                 }
             }
-            if w & 18446742974197923840 == 5496643345205690368
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShl::decode_f2(w, sm) {
                     return Some((Op::Shl(o), c));
                 }
             }
-            if w & 18446461499221213184 == 5487636145950949376
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShr::decode_f2(w, sm) {
                     return Some((Op::Shr(o), c));
                 }
             }
-            if w & 18446735277616529408 == 5521413143156228096
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpSel::decode_f6(w, sm) {
                     return Some((Op::Sel(o), c));
                 }
             }
-            if w & 18445316907616698368 == 5505650544460431360
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmul::decode_f6(w, sm) {
                     return Some((Op::Fmul(o), c));
                 }
             }
-            if w & 18444648404547010560 == 5501146944833060864
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFadd::decode_f6(w, sm) {
                     return Some((Op::Fadd(o), c));
                 }
             }
-            if w & 18445767707384086528 == 5503398744646746112
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f14(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 18444712176221421568 == 5494391545392005120
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff8c80000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop::decode_f2(w, sm) {
                     return Some((Op::Lop(o), c));
                 }
             }
         }
-        80 => {
-            if w & 18446744004990132223 == 5814147118935314176
-                && matches!(sm, 50 | 52 | 60)
+        0x50 => {
+            if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpNop::decode_f1(w, sm) {
                     return Some((Op::Nop(o), c));
                 }
             }
         }
-        81 => {
-            if w & 18428870412688424960 == 5872693914091126784
-                && matches!(sm, 50 | 52 | 60)
+        0x51 => {
+            if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFfma::decode_f10(w, sm) {
                     return Some((Op::Ffma(o), c));
                 }
             }
         }
-        83 => {
-            if w & 18444633011384221696 == 6034823500676464640
-                && matches!(sm, 50 | 52 | 60)
+        0x53 => {
+            if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPrmt::decode_f10(w, sm) {
                     return Some((Op::Prmt(o), c));
                 }
             }
         }
-        88 => {
-            if w & 17940792940242665472 == 6410874069561901056
-                && matches!(sm, 50 | 52 | 60)
+        0x58 => {
+            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f7(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        89 => {
-            if w & 18428870962175803392 == 6449154666394550272
-                && matches!(sm, 50 | 52 | 60)
+        0x59 => {
+            if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFfma::decode_f7(w, sm) {
                     return Some((Op::Ffma(o), c));
                 }
             }
-            if w & 17940792940242665472 == 6410874069561901056
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f7(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        90 => {
-            if w & 17940792940242665472 == 6410874069561901056
-                && matches!(sm, 50 | 52 | 60)
+        0x5a => {
+            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f7(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        91 => {
-            if w & 18444633560871600128 == 6611284252979888128
-                && matches!(sm, 50 | 52 | 60)
+        0x5b => {
+            if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPrmt::decode_f7(w, sm) {
                     return Some((Op::Prmt(o), c));
                 }
             }
-            if w & 18442241023569559552 == 6606780653352517632
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFsetp::decode_f4(w, sm) {
                     return Some((Op::Fsetp(o), c));
                 }
             }
-            if w & 17940792940242665472 == 6410874069561901056
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f7(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        92 => {
-            if w & 18446742973929553664 == 6631550451303055360
-                && matches!(sm, 50 | 52 | 60)
+        0x5c => {
+            if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPopc::decode_f4(w, sm) {
                     return Some((Op::Popc(o), c));
                 }
             }
-            if w & 18446459299929587456 == 6642809450371481600
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFlo::decode_f4(w, sm) {
                     return Some((Op::Flo(o), c));
                 }
             }
-            if w & 18446735827103973120 == 6672082847949389824
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpMov::decode_f4(w, sm) {
                     return Some((Op::Mov(o), c));
                 }
             }
-            if w & 18446743523685302272 == 6649564849812537344
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShl::decode_f0(w, sm) {
                     return Some((Op::Shl(o), c));
                 }
             }
-            if w & 18446462048708591616 == 6640557650557796352
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShr::decode_f0(w, sm) {
                     return Some((Op::Shr(o), c));
                 }
             }
-            if w & 18446735827103907840 == 6674334647763075072
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpSel::decode_f4(w, sm) {
                     return Some((Op::Sel(o), c));
                 }
             }
-            if w & 18445317457104076800 == 6658572049067278336
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmul::decode_f4(w, sm) {
                     return Some((Op::Fmul(o), c));
                 }
             }
-            if w & 18444648954034388992 == 6654068449439907840
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFadd::decode_f4(w, sm) {
                     return Some((Op::Fadd(o), c));
                 }
             }
-            if w & 18445768256871464960 == 6656320249253593088
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f12(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 18444712725708800000 == 6647313049998852096
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff8c87ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop::decode_f0(w, sm) {
                     return Some((Op::Lop(o), c));
                 }
             }
-            if w & 17940792940242665472 == 6410874069561901056
-                && matches!(sm, 50 | 52 | 60)
+            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f7(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        93 => {
-            if w & 17940792940242665472 == 6410874069561901056
-                && matches!(sm, 50 | 52 | 60)
+        0x5d => {
+            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f7(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        94 => {
-            if w & 17940792940242665472 == 6410874069561901056
-                && matches!(sm, 50 | 52 | 60)
+        0x5e => {
+            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f7(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        95 => {
-            if w & 17940792940242665472 == 6410874069561901056
-                && matches!(sm, 50 | 52 | 60)
+        0x5f => {
+            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f7(w, sm) {
                     return Some((Op::Shf(o), c));
                 }
             }
         }
-        226 => {
-            if w & 18446726481523572704 == 16303030651081195520
-                && matches!(sm, 50 | 52 | 60)
+        0xe2 => {
+            if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpBra::decode_f2(w, sm) {
                     return Some((Op::Bra(o), c));
                 }
             }
         }
-        227 => {
-            if w & 18446744073708568575 == 16357073846609641487
-                && matches!(sm, 50 | 52 | 60)
+        0xe3 => {
+            if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpExit::decode_f1(w, sm) {
                     return Some((Op::Exit(o), c));
                 }
             }
         }
-        240 => {
-            if w & 18446744073441181440 == 17350117564444835840
-                && matches!(sm, 50 | 52 | 60)
+        0xf0 => {
+            if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpS2r::decode_f1(w, sm) {
                     return Some((Op::S2r(o), c));
@@ -6014,9 +5937,9 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
 ///Decode a sm70 instruction word.
 #[allow(clippy::match_single_binding, unreachable_patterns, unused_variables)]
 pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
-    match ((w >> 0) & 4095) as u32 {
-        514 => {
-            if w & 40564819136467843603754590932991 == 514
+    match ((w >> 0) & 0xfff) as u32 {
+        0x202 => {
+            if w & 0x1fffffff0ffffffff00ff000fff == 0x202
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpMov::decode_f0(w, sm) {
@@ -6024,8 +5947,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        519 => {
-            if w & 40562498069729680758779555090431 == 519
+        0x207 => {
+            if w & 0x1fff87fffffffffff0000000fff == 0x207
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpSel::decode_f0(w, sm) {
@@ -6033,8 +5956,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        520 => {
-            if w & 40562498069729680758779555090431 == 520
+        0x208 => {
+            if w & 0x1fff87fffffffffff0000000fff == 0x208
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFsel::decode_f0(w, sm) {
@@ -6042,18 +5965,18 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        521 => {
-            if w & 40562496846622926637486162579455 == 521 && matches!(sm, 70 | 75) {
+        0x209 => {
+            if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
                 if let Some((o, c)) = OpFmnmx::decode_f0(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 40562489593068008949711114342399 == 521 && matches!(sm, 80) {
+            if w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) {
                 if let Some((o, c)) = OpFmnmx::decode_f4(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 40562489593068008949711114342399 == 521
+            if w & 0x1fff878fcff3fffff0000000fff == 0x209
                 && matches!(sm, 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f8(w, sm) {
@@ -6061,8 +5984,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        523 => {
-            if w & 40562343331933301511059572461567 == 523
+        0x20b => {
+            if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFsetp::decode_f0(w, sm) {
@@ -6070,8 +5993,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        524 => {
-            if w & 40562345140908647413368324296703 == 524
+        0x20c => {
+            if w & 0x1fff801800fffffff0000ff0fff == 0x20c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpIsetp::decode_f0(w, sm) {
@@ -6079,15 +6002,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        528 => {
-            if w & 40562343431126056081414242177023 == 528
+        0x210 => {
+            if w & 0x1fff80016007fffff0000000fff == 0x210
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpIadd3::decode_f0(w, sm) {
                     return Some((Op::Iadd3(o), c));
                 }
             }
-            if w & 40562343431126056081414242177023 == 18889465931478580855312
+            if w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpIadd3x::decode_f0(w, sm) {
@@ -6095,8 +6018,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        530 => {
-            if w & 40562478726935013668786469343231 == 530
+        0x212 => {
+            if w & 0x1fff8700000ffffff0000000fff == 0x212
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpLop3::decode_f0(w, sm) {
@@ -6104,8 +6027,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        534 => {
-            if w & 40564819169542855727911538790399 == 534
+        0x216 => {
+            if w & 0x1fffffff800ffffff0000000fff == 0x216
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPrmt::decode_f0(w, sm) {
@@ -6113,8 +6036,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        537 => {
-            if w & 40564817852002607007280524169215 == 537
+        0x219 => {
+            if w & 0x1fffffee100ffffff0000000fff == 0x219
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpShf::decode_f0(w, sm) {
@@ -6122,8 +6045,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        544 => {
-            if w & 40564816926386494562701070569471 == 77371252455336267181195808
+        0x220 => {
+            if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFmul::decode_f0(w, sm) {
@@ -6131,8 +6054,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        545 => {
-            if w & 40564816926386494562701070569471 == 545
+        0x221 => {
+            if w & 0x1fffffe1cff3fffff0000000fff == 0x221
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFadd::decode_f0(w, sm) {
@@ -6140,8 +6063,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        547 => {
-            if w & 40564816865014177029469392343039 == 547
+        0x223 => {
+            if w & 0x1fffffe10003fffff0000000fff == 0x223
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFfma::decode_f0(w, sm) {
@@ -6149,15 +6072,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        548 => {
-            if w & 40564819155375756279302603149311 == 2338062535134692823881744932
+        0x224 => {
+            if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImad::decode_f0(w, sm) {
                     return Some((Op::Imad(o), c));
                 }
             }
-            if w & 40562498017802096191287167291391 == 16943850940536287026741796
+            if w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadx::decode_f0(w, sm) {
@@ -6165,15 +6088,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        549 => {
-            if w & 40564802230414281674494157262847 == 2321137573660088015435858469
+        0x225 => {
+            if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadWide::decode_f0(w, sm) {
                     return Some((Op::ImadWide(o), c));
                 }
             }
-            if w & 40562481092840621586478721404927 == 18889465931478580855333
+            if w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadWideX::decode_f0(w, sm) {
@@ -6181,8 +6104,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        551 => {
-            if w & 40564802230414281674494157262847 == 2321137573660088015435858471
+        0x227 => {
+            if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadHi::decode_f0(w, sm) {
@@ -6190,8 +6113,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        768 => {
-            if w & 40564802253998443972736097193983 == 768
+        0x300 => {
+            if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFlo::decode_f0(w, sm) {
@@ -6199,8 +6122,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        769 => {
-            if w & 40564819207303340846799269138431 == 769
+        0x301 => {
+            if w & 0x1ffffffffffffffff00ff000fff == 0x301
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpBrev::decode_f0(w, sm) {
@@ -6208,8 +6131,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        772 => {
-            if w & 40564681427521542819461411639295 == 772
+        0x304 => {
+            if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2f::decode_f0(w, sm) {
@@ -6217,8 +6140,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        773 => {
-            if w & 40564681422799176336591766425599 == 773
+        0x305 => {
+            if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2i::decode_f0(w, sm) {
@@ -6226,8 +6149,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        774 => {
-            if w & 40564759988824186896934468849663 == 774
+        0x306 => {
+            if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpI2f::decode_f0(w, sm) {
@@ -6235,29 +6158,28 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        776 => {
-            if w & 40564818003082593892470636941311 == 776 && matches!(sm, 70) {
+        0x308 => {
+            if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
                 if let Some((o, c)) = OpMufu::decode_f0(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
-            if w & 40564818003082593892470636941311 == 776
+            if w & 0x1ffffff00ff0fffff00ff000fff == 0x308
                 && matches!(sm, 75 | 80 | 86 | 89)
             {
                 if let Some((o, c)) = OpMufu::decode_f3(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
-            if w & 40564818003082593892470636941311 == 776
-                && matches!(sm, 90 | 100 | 120)
+            if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpMufu::decode_f7(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
         }
-        777 => {
-            if w & 40564819207294117474762414362623 == 777
+        0x309 => {
+            if w & 0x1ffffffffff7fffff00ff000fff == 0x309
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPopc::decode_f0(w, sm) {
@@ -6265,8 +6187,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        784 => {
-            if w & 40564681427521542819461411639295 == 784
+        0x310 => {
+            if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2f64::decode_f0(w, sm) {
@@ -6274,8 +6196,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        785 => {
-            if w & 40564681422799176336591766425599 == 785
+        0x311 => {
+            if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2i64::decode_f0(w, sm) {
@@ -6283,8 +6205,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        786 => {
-            if w & 40564759988824186896934468849663 == 786
+        0x312 => {
+            if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpI2f64::decode_f0(w, sm) {
@@ -6292,8 +6214,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1046 => {
-            if w & 40564819169524408984937340866559 == 1046
+        0x416 => {
+            if w & 0x1fffffff8000000000000000fff == 0x416
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPrmt::decode_f4(w, sm) {
@@ -6301,8 +6223,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1049 => {
-            if w & 40564817851984160264306326245375 == 1049
+        0x419 => {
+            if w & 0x1fffffee1000000000000000fff == 0x419
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpShf::decode_f4(w, sm) {
@@ -6310,8 +6232,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1057 => {
-            if w & 40564816926381882877782154809343 == 1057
+        0x421 => {
+            if w & 0x1fffffe1cff0000000000000fff == 0x421
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFadd::decode_f1(w, sm) {
@@ -6319,8 +6241,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1059 => {
-            if w & 40564816865009565344550476582911 == 1059
+        0x423 => {
+            if w & 0x1fffffe10000000000000000fff == 0x423
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFfma::decode_f4(w, sm) {
@@ -6328,15 +6250,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1060 => {
-            if w & 40564819193136241399285566935039 == 2338062535134692823881745444
+        0x424 => {
+            if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImad::decode_f4(w, sm) {
                     return Some((Op::Imad(o), c));
                 }
             }
-            if w & 40562498055562581311270131077119 == 16943850940536287026742308
+            if w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadx::decode_f4(w, sm) {
@@ -6344,8 +6266,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1558 => {
-            if w & 40564819169542279269353963655167 == 1558
+        0x616 => {
+            if w & 0x1fffffff800f80000ff00000fff == 0x616
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpPrmt::decode_f5(w, sm) {
@@ -6353,8 +6275,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1561 => {
-            if w & 40564817852002030548722949033983 == 1561
+        0x619 => {
+            if w & 0x1fffffee100f80000ff00000fff == 0x619
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpShf::decode_f5(w, sm) {
@@ -6362,8 +6284,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1569 => {
-            if w & 40564816926385918104143495434239 == 1569
+        0x621 => {
+            if w & 0x1fffffe1cff380000ff00000fff == 0x621
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpFadd::decode_f2(w, sm) {
@@ -6371,8 +6293,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1571 => {
-            if w & 40564816865013600570911817207807 == 1571
+        0x623 => {
+            if w & 0x1fffffe1000380000ff00000fff == 0x623
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpFfma::decode_f5(w, sm) {
@@ -6380,15 +6302,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1572 => {
-            if w & 40564819193144888311665334947839 == 2338062535134692823881745956
+        0x624 => {
+            if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpImad::decode_f5(w, sm) {
                     return Some((Op::Imad(o), c));
                 }
             }
-            if w & 40562498055571228223649899089919 == 16943850940536287026742820
+            if w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpImadx::decode_f5(w, sm) {
@@ -6396,15 +6318,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1573 => {
-            if w & 40564802268183413706856889061375 == 2321137573660088015435859493
+        0x625 => {
+            if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpImadWide::decode_f4(w, sm) {
                     return Some((Op::ImadWide(o), c));
                 }
             }
-            if w & 40562481130609753618841453203455 == 18889465931478580856357
+            if w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpImadWideX::decode_f4(w, sm) {
@@ -6412,8 +6334,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        1575 => {
-            if w & 40564802268183413706856889061375 == 2321137573660088015435859495
+        0x627 => {
+            if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpImadHi::decode_f4(w, sm) {
@@ -6421,8 +6343,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2050 => {
-            if w & 40564819136449396860780393009151 == 2050
+        0x802 => {
+            if w & 0x1fffffff0ff00000000ff000fff == 0x802
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpMov::decode_f1(w, sm) {
@@ -6430,8 +6352,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2053 => {
-            if w & 40564816794174068101505781600255 == 2053
+        0x805 => {
+            if w & 0x1fffffe00ffffffffffff000fff == 0x805
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpCs2r::decode_f0(w, sm) {
@@ -6439,8 +6361,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2055 => {
-            if w & 40562498069711234015805357166591 == 2055
+        0x807 => {
+            if w & 0x1fff87fffff0000000000000fff == 0x807
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpSel::decode_f1(w, sm) {
@@ -6448,8 +6370,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2056 => {
-            if w & 40562498069711234015805357166591 == 2056
+        0x808 => {
+            if w & 0x1fff87fffff0000000000000fff == 0x808
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFsel::decode_f1(w, sm) {
@@ -6457,18 +6379,18 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2057 => {
-            if w & 40562496846618314952567246819327 == 2057 && matches!(sm, 70 | 75) {
+        0x809 => {
+            if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
                 if let Some((o, c)) = OpFmnmx::decode_f1(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 40562489593063397264792198582271 == 2057 && matches!(sm, 80) {
+            if w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) {
                 if let Some((o, c)) = OpFmnmx::decode_f5(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 40562489593063397264792198582271 == 2057
+            if w & 0x1fff878fcff0000000000000fff == 0x809
                 && matches!(sm, 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f9(w, sm) {
@@ -6476,8 +6398,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2059 => {
-            if w & 40562343331928689826140656701439 == 2059
+        0x80b => {
+            if w & 0x1fff80000ff0000000000ff0fff == 0x80b
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFsetp::decode_f1(w, sm) {
@@ -6485,8 +6407,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2060 => {
-            if w & 40562345140890200670394126372863 == 2060
+        0x80c => {
+            if w & 0x1fff801800f0000000000ff0fff == 0x80c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpIsetp::decode_f1(w, sm) {
@@ -6494,15 +6416,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2064 => {
-            if w & 40562343431116832710476899028991 == 2064
+        0x810 => {
+            if w & 0x1fff80016000000000000000fff == 0x810
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpIadd3::decode_f1(w, sm) {
                     return Some((Op::Iadd3(o), c));
                 }
             }
-            if w & 40562343431116832710476899028991 == 18889465931478580856848
+            if w & 0x1fff80016000000000000000fff == 0x4000000000000000810
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpIadd3x::decode_f1(w, sm) {
@@ -6510,8 +6432,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2066 => {
-            if w & 40562478726916566925812271419391 == 2066
+        0x812 => {
+            if w & 0x1fff87000000000000000000fff == 0x812
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpLop3::decode_f1(w, sm) {
@@ -6519,8 +6441,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2070 => {
-            if w & 40564819169524408984937340866559 == 2070
+        0x816 => {
+            if w & 0x1fffffff8000000000000000fff == 0x816
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPrmt::decode_f1(w, sm) {
@@ -6528,8 +6450,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2073 => {
-            if w & 40564817851984160264306326245375 == 2073
+        0x819 => {
+            if w & 0x1fffffee1000000000000000fff == 0x819
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpShf::decode_f1(w, sm) {
@@ -6537,8 +6459,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2076 => {
-            if w & 40562343327390790784008073515007 == 2076
+        0x81c => {
+            if w & 0x1fff8000008ffffffffff000fff == 0x81c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPlop3::decode_f0(w, sm) {
@@ -6546,8 +6468,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2080 => {
-            if w & 40564816926381882877782154809343 == 77371252455336267181197344
+        0x820 => {
+            if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFmul::decode_f1(w, sm) {
@@ -6555,8 +6477,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2083 => {
-            if w & 40564816865009565344550476582911 == 2083
+        0x823 => {
+            if w & 0x1fffffe10000000000000000fff == 0x823
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFfma::decode_f1(w, sm) {
@@ -6564,15 +6486,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2084 => {
-            if w & 40564819155357309536328405225471 == 2338062535134692823881746468
+        0x824 => {
+            if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImad::decode_f1(w, sm) {
                     return Some((Op::Imad(o), c));
                 }
             }
-            if w & 40562498017783649448312969367551 == 16943850940536287026743332
+            if w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadx::decode_f1(w, sm) {
@@ -6580,15 +6502,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2085 => {
-            if w & 40564802230395834931519959339007 == 2321137573660088015435860005
+        0x825 => {
+            if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadWide::decode_f1(w, sm) {
                     return Some((Op::ImadWide(o), c));
                 }
             }
-            if w & 40562481092822174843504523481087 == 18889465931478580856869
+            if w & 0x1fff871f5000000000000000fff == 0x4000000000000000825
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadWideX::decode_f1(w, sm) {
@@ -6596,8 +6518,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2087 => {
-            if w & 40564802230395834931519959339007 == 2321137573660088015435860007
+        0x827 => {
+            if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadHi::decode_f1(w, sm) {
@@ -6605,8 +6527,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2304 => {
-            if w & 40564802253989220601798754045951 == 2304
+        0x900 => {
+            if w & 0x1fffff1f9ff00000000ff000fff == 0x900
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFlo::decode_f1(w, sm) {
@@ -6614,8 +6536,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2305 => {
-            if w & 40564819207284894103825071214591 == 2305
+        0x901 => {
+            if w & 0x1ffffffffff00000000ff000fff == 0x901
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpBrev::decode_f1(w, sm) {
@@ -6623,8 +6545,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2308 => {
-            if w & 40564681427520389899056316420095 == 2308
+        0x904 => {
+            if w & 0x1ffff8e07ff00000000ff000fff == 0x904
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2f::decode_f1(w, sm) {
@@ -6632,8 +6554,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2309 => {
-            if w & 40564681422798023416186671206399 == 2309
+        0x905 => {
+            if w & 0x1ffff8e06ff00000000ff000fff == 0x905
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2i::decode_f1(w, sm) {
@@ -6641,8 +6563,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2310 => {
-            if w & 40564759988809198918474091466751 == 2310
+        0x906 => {
+            if w & 0x1ffffcf03ff00000000ff000fff == 0x906
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpI2f::decode_f1(w, sm) {
@@ -6650,29 +6572,28 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2312 => {
-            if w & 40564818003081440972065541722111 == 2312 && matches!(sm, 70) {
+        0x908 => {
+            if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
                 if let Some((o, c)) = OpMufu::decode_f1(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
-            if w & 40564818003081440972065541722111 == 2312
+            if w & 0x1ffffff00ff00000000ff000fff == 0x908
                 && matches!(sm, 75 | 80 | 86 | 89)
             {
                 if let Some((o, c)) = OpMufu::decode_f4(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
-            if w & 40564818003081440972065541722111 == 2312
-                && matches!(sm, 90 | 100 | 120)
+            if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpMufu::decode_f8(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
         }
-        2313 => {
-            if w & 40564819207284894103825071214591 == 2313
+        0x909 => {
+            if w & 0x1ffffffffff00000000ff000fff == 0x909
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPopc::decode_f1(w, sm) {
@@ -6680,8 +6601,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2320 => {
-            if w & 40564681427520389899056316420095 == 2320
+        0x910 => {
+            if w & 0x1ffff8e07ff00000000ff000fff == 0x910
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2f64::decode_f1(w, sm) {
@@ -6689,8 +6610,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2321 => {
-            if w & 40564681422798023416186671206399 == 2321
+        0x911 => {
+            if w & 0x1ffff8e06ff00000000ff000fff == 0x911
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2i64::decode_f1(w, sm) {
@@ -6698,8 +6619,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2322 => {
-            if w & 40564759988809198918474091466751 == 2322
+        0x912 => {
+            if w & 0x1ffffcf03ff00000000ff000fff == 0x912
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpI2f64::decode_f1(w, sm) {
@@ -6707,8 +6628,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2328 => {
-            if w & 40564819207303340847894502510591 == 2328
+        0x918 => {
+            if w & 0x1ffffffffffffffffffffff0fff == 0x918
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpNop::decode_f0(w, sm) {
@@ -6716,8 +6637,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2329 => {
-            if w & 40564818003099887716134956306431 == 2329
+        0x919 => {
+            if w & 0x1ffffff00ffffffffffff000fff == 0x919
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpS2r::decode_f0(w, sm) {
@@ -6725,24 +6646,23 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2375 => {
-            if w & 40562473891213288467299867496447 == 2375
+        0x947 => {
+            if w & 0x1fff86c000000000000ffff0fff == 0x947
                 && matches!(sm, 70 | 75 | 80 | 86 | 89)
             {
                 if let Some((o, c)) = OpBra::decode_f0(w, sm) {
                     return Some((Op::Bra(o), c));
                 }
             }
-            if w & 40562473891213288467299850784767 == 2375
-                && matches!(sm, 90 | 100 | 120)
+            if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpBra::decode_f1(w, sm) {
                     return Some((Op::Bra(o), c));
                 }
             }
         }
-        2381 => {
-            if w & 40562478726916566925812271353855 == 2381
+        0x94d => {
+            if w & 0x1fff86fffffffffffffffff0fff == 0x94d
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpExit::decode_f0(w, sm) {
@@ -6750,8 +6670,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2562 => {
-            if w & 40564819136467267145197015797759 == 2562
+        0xa02 => {
+            if w & 0x1fffffff0fff80000ffff000fff == 0xa02
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpMov::decode_f2(w, sm) {
@@ -6759,8 +6679,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2567 => {
-            if w & 40562498069729104300221979955199 == 2567
+        0xa07 => {
+            if w & 0x1fff87ffffff80000ff00000fff == 0xa07
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpSel::decode_f2(w, sm) {
@@ -6768,8 +6688,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2568 => {
-            if w & 40562498069729104300221979955199 == 2568
+        0xa08 => {
+            if w & 0x1fff87ffffff80000ff00000fff == 0xa08
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpFsel::decode_f2(w, sm) {
@@ -6777,26 +6697,25 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2569 => {
-            if w & 40562496846622350178928587444223 == 2569 && matches!(sm, 70 | 75) {
+        0xa09 => {
+            if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
                 if let Some((o, c)) = OpFmnmx::decode_f2(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 40562489593067432491153539207167 == 2569 && matches!(sm, 80) {
+            if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) {
                 if let Some((o, c)) = OpFmnmx::decode_f6(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 40562489593067432491153539207167 == 2569 && matches!(sm, 86 | 89 | 90)
-            {
+            if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) {
                 if let Some((o, c)) = OpFmnmx::decode_f10(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
         }
-        2571 => {
-            if w & 40562343331932725052501997326335 == 2571
+        0xa0b => {
+            if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpFsetp::decode_f2(w, sm) {
@@ -6804,8 +6723,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2572 => {
-            if w & 40562345140908070954810749161471 == 2572
+        0xa0c => {
+            if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpIsetp::decode_f2(w, sm) {
@@ -6813,15 +6732,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2576 => {
-            if w & 40562343431125479622856667041791 == 2576
+        0xa10 => {
+            if w & 0x1fff8001600780000ff00000fff == 0xa10
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpIadd3::decode_f2(w, sm) {
                     return Some((Op::Iadd3(o), c));
                 }
             }
-            if w & 40562343431125479622856667041791 == 18889465931478580857360
+            if w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpIadd3x::decode_f2(w, sm) {
@@ -6829,8 +6748,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2578 => {
-            if w & 40562478726934437210228894207999 == 2578
+        0xa12 => {
+            if w & 0x1fff8700000f80000ff00000fff == 0xa12
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpLop3::decode_f2(w, sm) {
@@ -6838,8 +6757,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2582 => {
-            if w & 40564819169542279269353963655167 == 2582
+        0xa16 => {
+            if w & 0x1fffffff800f80000ff00000fff == 0xa16
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpPrmt::decode_f2(w, sm) {
@@ -6847,8 +6766,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2585 => {
-            if w & 40564817852002030548722949033983 == 2585
+        0xa19 => {
+            if w & 0x1fffffee100f80000ff00000fff == 0xa19
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpShf::decode_f2(w, sm) {
@@ -6856,8 +6775,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2592 => {
-            if w & 40564816926385918104143495434239 == 77371252455336267181197856
+        0xa20 => {
+            if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpFmul::decode_f2(w, sm) {
@@ -6865,8 +6784,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2595 => {
-            if w & 40564816865013600570911817207807 == 2595
+        0xa23 => {
+            if w & 0x1fffffe1000380000ff00000fff == 0xa23
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpFfma::decode_f2(w, sm) {
@@ -6874,15 +6793,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2596 => {
-            if w & 40564819155375179820745028014079 == 2338062535134692823881746980
+        0xa24 => {
+            if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpImad::decode_f2(w, sm) {
                     return Some((Op::Imad(o), c));
                 }
             }
-            if w & 40562498017801519732729592156159 == 16943850940536287026743844
+            if w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpImadx::decode_f2(w, sm) {
@@ -6890,15 +6809,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2597 => {
-            if w & 40564802230413705215936582127615 == 2321137573660088015435860517
+        0xa25 => {
+            if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpImadWide::decode_f2(w, sm) {
                     return Some((Op::ImadWide(o), c));
                 }
             }
-            if w & 40562481092840045127921146269695 == 18889465931478580857381
+            if w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpImadWideX::decode_f2(w, sm) {
@@ -6906,8 +6825,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2599 => {
-            if w & 40564802230413705215936582127615 == 2321137573660088015435860519
+        0xa27 => {
+            if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpImadHi::decode_f2(w, sm) {
@@ -6915,8 +6834,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2816 => {
-            if w & 40564802253997867514178522058751 == 2816
+        0xb00 => {
+            if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpFlo::decode_f2(w, sm) {
@@ -6924,8 +6843,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2817 => {
-            if w & 40564819207302764388241694003199 == 2817
+        0xb01 => {
+            if w & 0x1fffffffffff80000ffff000fff == 0xb01
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpBrev::decode_f2(w, sm) {
@@ -6933,8 +6852,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2820 => {
-            if w & 40564681427524425125417657044991 == 2820
+        0xb04 => {
+            if w & 0x1ffff8e07ff380000ffff000fff == 0xb04
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpF2f::decode_f2(w, sm) {
@@ -6942,8 +6861,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2821 => {
-            if w & 40564681422802058642548011831295 == 2821
+        0xb05 => {
+            if w & 0x1ffff8e06ff380000ffff000fff == 0xb05
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpF2i::decode_f2(w, sm) {
@@ -6951,8 +6870,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2822 => {
-            if w & 40564759988827069202890714255359 == 2822
+        0xb06 => {
+            if w & 0x1ffffcf03fff80000ffff000fff == 0xb06
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpI2f::decode_f2(w, sm) {
@@ -6960,27 +6879,27 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2824 => {
-            if w & 40564818003085476198426882347007 == 2824 && matches!(sm, 70) {
+        0xb08 => {
+            if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 70) {
                 if let Some((o, c)) = OpMufu::decode_f2(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
-            if w & 40564818003085476198426882347007 == 2824
+            if w & 0x1ffffff00ff380000ffff000fff == 0xb08
                 && matches!(sm, 75 | 80 | 86 | 89)
             {
                 if let Some((o, c)) = OpMufu::decode_f5(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
-            if w & 40564818003085476198426882347007 == 2824 && matches!(sm, 90) {
+            if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 90) {
                 if let Some((o, c)) = OpMufu::decode_f9(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
         }
-        2825 => {
-            if w & 40564819207293541016204839227391 == 2825
+        0xb09 => {
+            if w & 0x1ffffffffff780000ffff000fff == 0xb09
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpPopc::decode_f2(w, sm) {
@@ -6988,8 +6907,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2832 => {
-            if w & 40564681427524425125417657044991 == 2832
+        0xb10 => {
+            if w & 0x1ffff8e07ff380000ffff000fff == 0xb10
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpF2f64::decode_f2(w, sm) {
@@ -6997,8 +6916,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2833 => {
-            if w & 40564681422802058642548011831295 == 2833
+        0xb11 => {
+            if w & 0x1ffff8e06ff380000ffff000fff == 0xb11
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpF2i64::decode_f2(w, sm) {
@@ -7006,8 +6925,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        2834 => {
-            if w & 40564759988827069202890714255359 == 2834
+        0xb12 => {
+            if w & 0x1ffffcf03fff80000ffff000fff == 0xb12
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpI2f64::decode_f2(w, sm) {
@@ -7015,8 +6934,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3074 => {
-            if w & 40564819136467843603754590932991 == 2475880078570760549798251522
+        0xc02 => {
+            if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpMov::decode_f3(w, sm) {
@@ -7024,8 +6943,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3079 => {
-            if w & 40562498069729680758779555090431 == 2475880078570760549798251527
+        0xc07 => {
+            if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpSel::decode_f3(w, sm) {
@@ -7033,8 +6952,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3080 => {
-            if w & 40562498069729680758779555090431 == 2475880078570760549798251528
+        0xc08 => {
+            if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFsel::decode_f3(w, sm) {
@@ -7042,22 +6961,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3081 => {
-            if w & 40562496846622926637486162579455 == 2475880078570760549798251529
+        0xc09 => {
+            if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09
                 && matches!(sm, 75)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f3(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 40562489593068008949711114342399 == 2475880078570760549798251529
+            if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
                 && matches!(sm, 80)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f7(w, sm) {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 40562489593068008949711114342399 == 2475880078570760549798251529
+            if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
                 && matches!(sm, 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f11(w, sm) {
@@ -7065,8 +6984,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3083 => {
-            if w & 40562343331933301511059572461567 == 2475880078570760549798251531
+        0xc0b => {
+            if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFsetp::decode_f3(w, sm) {
@@ -7074,8 +6993,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3084 => {
-            if w & 40562345140908647413368324296703 == 2475880078570760549798251532
+        0xc0c => {
+            if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpIsetp::decode_f3(w, sm) {
@@ -7083,15 +7002,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3088 => {
-            if w & 40562343431126056081414242177023 == 2475880078570760549798251536
+        0xc10 => {
+            if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpIadd3::decode_f3(w, sm) {
                     return Some((Op::Iadd3(o), c));
                 }
             }
-            if w & 40562343431126056081414242177023 == 2475898968036692028379106320
+            if w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpIadd3x::decode_f3(w, sm) {
@@ -7099,8 +7018,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3090 => {
-            if w & 40562478726935013668786469343231 == 2475880078570760549798251538
+        0xc12 => {
+            if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpLop3::decode_f3(w, sm) {
@@ -7108,8 +7027,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3094 => {
-            if w & 40564819169542855727911538790399 == 2475880078570760549798251542
+        0xc16 => {
+            if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPrmt::decode_f3(w, sm) {
@@ -7117,8 +7036,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3097 => {
-            if w & 40564817852002607007280524169215 == 2475880078570760549798251545
+        0xc19 => {
+            if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpShf::decode_f3(w, sm) {
@@ -7126,8 +7045,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3104 => {
-            if w & 40564816926386494562701070569471 == 2553251331026096816979446816
+        0xc20 => {
+            if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFmul::decode_f3(w, sm) {
@@ -7135,8 +7054,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3107 => {
-            if w & 40564816865014177029469392343039 == 2475880078570760549798251555
+        0xc23 => {
+            if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFfma::decode_f3(w, sm) {
@@ -7144,15 +7063,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3108 => {
-            if w & 40564819155375756279302603149311 == 4813942613705453373679995940
+        0xc24 => {
+            if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImad::decode_f3(w, sm) {
                     return Some((Op::Imad(o), c));
                 }
             }
-            if w & 40562498017802096191287167291391 == 2492823929511296836824992804
+            if w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadx::decode_f3(w, sm) {
@@ -7160,15 +7079,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3109 => {
-            if w & 40564802230414281674494157262847 == 4797017652230848565234109477
+        0xc25 => {
+            if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadWide::decode_f3(w, sm) {
                     return Some((Op::ImadWide(o), c));
                 }
             }
-            if w & 40562481092840621586478721404927 == 2475898968036692028379106341
+            if w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadWideX::decode_f3(w, sm) {
@@ -7176,8 +7095,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3111 => {
-            if w & 40564802230414281674494157262847 == 4797017652230848565234109479
+        0xc27 => {
+            if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadHi::decode_f3(w, sm) {
@@ -7185,8 +7104,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3328 => {
-            if w & 40564802253998443972736097193983 == 2475880078570760549798251776
+        0xd00 => {
+            if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFlo::decode_f3(w, sm) {
@@ -7194,8 +7113,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3329 => {
-            if w & 40564819207303340846799269138431 == 2475880078570760549798251777
+        0xd01 => {
+            if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpBrev::decode_f3(w, sm) {
@@ -7203,8 +7122,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3332 => {
-            if w & 40564681427521542819461411639295 == 2475880078570760549798251780
+        0xd04 => {
+            if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2f::decode_f3(w, sm) {
@@ -7212,8 +7131,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3333 => {
-            if w & 40564681422799176336591766425599 == 2475880078570760549798251781
+        0xd05 => {
+            if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2i::decode_f3(w, sm) {
@@ -7221,8 +7140,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3334 => {
-            if w & 40564759988824186896934468849663 == 2475880078570760549798251782
+        0xd06 => {
+            if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpI2f::decode_f3(w, sm) {
@@ -7230,15 +7149,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3336 => {
-            if w & 40564818003086052656984457482239 == 2475880078570760549798251784
+        0xd08 => {
+            if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
                 && matches!(sm, 75 | 80 | 86 | 89)
             {
                 if let Some((o, c)) = OpMufu::decode_f6(w, sm) {
                     return Some((Op::Mufu(o), c));
                 }
             }
-            if w & 40564818003086052656984457482239 == 2475880078570760549798251784
+            if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
                 && matches!(sm, 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpMufu::decode_f10(w, sm) {
@@ -7246,8 +7165,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3337 => {
-            if w & 40564819207294117474762414362623 == 2475880078570760549798251785
+        0xd09 => {
+            if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPopc::decode_f3(w, sm) {
@@ -7255,8 +7174,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3344 => {
-            if w & 40564681427521542819461411639295 == 2475880078570760549798251792
+        0xd10 => {
+            if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2f64::decode_f3(w, sm) {
@@ -7264,8 +7183,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3345 => {
-            if w & 40564681422799176336591766425599 == 2475880078570760549798251793
+        0xd11 => {
+            if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpF2i64::decode_f3(w, sm) {
@@ -7273,8 +7192,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3346 => {
-            if w & 40564759988824186896934468849663 == 2475880078570760549798251794
+        0xd12 => {
+            if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpI2f64::decode_f3(w, sm) {
@@ -7282,8 +7201,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3606 => {
-            if w & 40564819169542855727911538790399 == 2475880078570760549798252054
+        0xe16 => {
+            if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPrmt::decode_f6(w, sm) {
@@ -7291,8 +7210,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3609 => {
-            if w & 40564817852002607007280524169215 == 2475880078570760549798252057
+        0xe19 => {
+            if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpShf::decode_f6(w, sm) {
@@ -7300,8 +7219,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3617 => {
-            if w & 40564816926386494562701070569471 == 2475880078570760549798252065
+        0xe21 => {
+            if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFadd::decode_f3(w, sm) {
@@ -7309,8 +7228,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3619 => {
-            if w & 40564816865014177029469392343039 == 2475880078570760549798252067
+        0xe23 => {
+            if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpFfma::decode_f6(w, sm) {
@@ -7318,15 +7237,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3620 => {
-            if w & 40564819193145464770222910083071 == 4813942613705453373679996452
+        0xe24 => {
+            if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImad::decode_f6(w, sm) {
                     return Some((Op::Imad(o), c));
                 }
             }
-            if w & 40562498055571804682207474225151 == 2492823929511296836824993316
+            if w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadx::decode_f6(w, sm) {
@@ -7334,15 +7253,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3621 => {
-            if w & 40564802268183990165414464196607 == 4797017652230848565234109989
+        0xe25 => {
+            if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadWide::decode_f5(w, sm) {
                     return Some((Op::ImadWide(o), c));
                 }
             }
-            if w & 40562481130610330077399028338687 == 2475898968036692028379106853
+            if w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadWideX::decode_f5(w, sm) {
@@ -7350,8 +7269,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        3623 => {
-            if w & 40564802268183990165414464196607 == 4797017652230848565234109991
+        0xe27 => {
+            if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpImadHi::decode_f5(w, sm) {
@@ -7371,8 +7290,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89],
-        mask: 40562473891213288467299867496447,
-        value: 2375,
+        mask: 0x1fff86c000000000000ffff0fff,
+        value: 0x947,
         unknown: 0,
         srcs: &[Some(SlotKind::Pred)],
     },
@@ -7382,8 +7301,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[90, 100, 120],
-        mask: 40562473891213288467299850784767,
-        value: 2375,
+        mask: 0x1fff86c000000000000ff000fff,
+        value: 0x947,
         unknown: 0,
         srcs: &[Some(SlotKind::Pred)],
     },
@@ -7393,8 +7312,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446726481523572704,
-        value: 16303030651081195520,
+        mask: 0xfffff0000000ffe0,
+        value: 0xe240000000000000,
         unknown: 0,
         srcs: &[None],
     },
@@ -7404,8 +7323,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819207303340846799269138431,
-        value: 769,
+        mask: 0x1ffffffffffffffff00ff000fff,
+        value: 0x301,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -7415,8 +7334,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819207284894103825071214591,
-        value: 2305,
+        mask: 0x1ffffffffff00000000ff000fff,
+        value: 0x901,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -7426,8 +7345,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564819207302764388241694003199,
-        value: 2817,
+        mask: 0x1fffffffffff80000ffff000fff,
+        value: 0xb01,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -7437,8 +7356,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819207303340846799269138431,
-        value: 2475880078570760549798251777,
+        mask: 0x1ffffffffffffffff00ff000fff,
+        value: 0x80000000000000000000d01,
         unknown: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
@@ -7448,8 +7367,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816794174068101505781600255,
-        value: 2053,
+        mask: 0x1fffffe00ffffffffffff000fff,
+        value: 0x805,
         unknown: 0,
         srcs: &[],
     },
@@ -7459,8 +7378,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562478726916566925812271353855,
-        value: 2381,
+        mask: 0x1fff86fffffffffffffffff0fff,
+        value: 0x94d,
         unknown: 0,
         srcs: &[Some(SlotKind::Pred)],
     },
@@ -7470,8 +7389,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446744073708568575,
-        value: 16357073846609641487,
+        mask: 0xfffffffffff0ffff,
+        value: 0xe30000000000000f,
         unknown: 0,
         srcs: &[None],
     },
@@ -7481,9 +7400,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681427521542819461411639295,
-        value: 772,
-        unknown: 3458764513820540928,
+        mask: 0x1ffff8e07ff0fffff00ff000fff,
+        value: 0x304,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -7492,8 +7411,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681427520389899056316420095,
-        value: 2308,
+        mask: 0x1ffff8e07ff00000000ff000fff,
+        value: 0x904,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -7503,8 +7422,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564681427524425125417657044991,
-        value: 2820,
+        mask: 0x1ffff8e07ff380000ffff000fff,
+        value: 0xb04,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -7514,9 +7433,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681427521542819461411639295,
-        value: 2475880078570760549798251780,
-        unknown: 3458764513820540928,
+        mask: 0x1ffff8e07ff0fffff00ff000fff,
+        value: 0x80000000000000000000d04,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -7525,9 +7444,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681427521542819461411639295,
-        value: 784,
-        unknown: 3458764513820540928,
+        mask: 0x1ffff8e07ff0fffff00ff000fff,
+        value: 0x310,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -7536,8 +7455,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681427520389899056316420095,
-        value: 2320,
+        mask: 0x1ffff8e07ff00000000ff000fff,
+        value: 0x910,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -7547,8 +7466,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564681427524425125417657044991,
-        value: 2832,
+        mask: 0x1ffff8e07ff380000ffff000fff,
+        value: 0xb10,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -7558,9 +7477,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681427521542819461411639295,
-        value: 2475880078570760549798251792,
-        unknown: 3458764513820540928,
+        mask: 0x1ffff8e07ff0fffff00ff000fff,
+        value: 0x80000000000000000000d10,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -7569,9 +7488,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681422799176336591766425599,
-        value: 773,
-        unknown: 3458764513820540928,
+        mask: 0x1ffff8e06ff0fffff00ff000fff,
+        value: 0x305,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -7580,8 +7499,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681422798023416186671206399,
-        value: 2309,
+        mask: 0x1ffff8e06ff00000000ff000fff,
+        value: 0x905,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -7591,8 +7510,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564681422802058642548011831295,
-        value: 2821,
+        mask: 0x1ffff8e06ff380000ffff000fff,
+        value: 0xb05,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -7602,9 +7521,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681422799176336591766425599,
-        value: 2475880078570760549798251781,
-        unknown: 3458764513820540928,
+        mask: 0x1ffff8e06ff0fffff00ff000fff,
+        value: 0x80000000000000000000d05,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -7613,9 +7532,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681422799176336591766425599,
-        value: 785,
-        unknown: 3458764513820540928,
+        mask: 0x1ffff8e06ff0fffff00ff000fff,
+        value: 0x311,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -7624,8 +7543,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681422798023416186671206399,
-        value: 2321,
+        mask: 0x1ffff8e06ff00000000ff000fff,
+        value: 0x911,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -7635,8 +7554,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564681422802058642548011831295,
-        value: 2833,
+        mask: 0x1ffff8e06ff380000ffff000fff,
+        value: 0xb11,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -7646,9 +7565,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564681422799176336591766425599,
-        value: 2475880078570760549798251793,
-        unknown: 3458764513820540928,
+        mask: 0x1ffff8e06ff0fffff00ff000fff,
+        value: 0x80000000000000000000d11,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -7657,8 +7576,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816926386494562701070569471,
-        value: 545,
+        mask: 0x1fffffe1cff3fffff0000000fff,
+        value: 0x221,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -7668,8 +7587,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816926381882877782154809343,
-        value: 1057,
+        mask: 0x1fffffe1cff0000000000000fff,
+        value: 0x421,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -7679,8 +7598,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564816926385918104143495434239,
-        value: 1569,
+        mask: 0x1fffffe1cff380000ff00000fff,
+        value: 0x621,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -7690,8 +7609,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816926386494562701070569471,
-        value: 2475880078570760549798252065,
+        mask: 0x1fffffe1cff3fffff0000000fff,
+        value: 0x80000000000000000000e21,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
@@ -7701,8 +7620,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18444648954034388992,
-        value: 6654068449439907840,
+        mask: 0xfff88e7ff0000000,
+        value: 0x5c58000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -7712,8 +7631,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18372590810509082624,
-        value: 4059995064074502144,
+        mask: 0xfef88e0000000000,
+        value: 0x3858000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -7723,8 +7642,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18444648404547010560,
-        value: 5501146944833060864,
+        mask: 0xfff88e0000000000,
+        value: 0x4c58000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -7734,8 +7653,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18316139684515807232,
-        value: 576460752303423488,
+        mask: 0xfe30000000000000,
+        value: 0x800000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -7745,8 +7664,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816865014177029469392343039,
-        value: 547,
+        mask: 0x1fffffe10003fffff0000000fff,
+        value: 0x223,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -7756,8 +7675,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816865009565344550476582911,
-        value: 2083,
+        mask: 0x1fffffe10000000000000000fff,
+        value: 0x823,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
@@ -7767,8 +7686,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564816865013600570911817207807,
-        value: 2595,
+        mask: 0x1fffffe1000380000ff00000fff,
+        value: 0xa23,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
@@ -7778,8 +7697,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816865014177029469392343039,
-        value: 2475880078570760549798251555,
+        mask: 0x1fffffe10003fffff0000000fff,
+        value: 0x80000000000000000000c23,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
@@ -7789,8 +7708,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816865009565344550476582911,
-        value: 1059,
+        mask: 0x1fffffe10000000000000000fff,
+        value: 0x423,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -7800,8 +7719,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564816865013600570911817207807,
-        value: 1571,
+        mask: 0x1fffffe1000380000ff00000fff,
+        value: 0x623,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -7811,8 +7730,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816865014177029469392343039,
-        value: 2475880078570760549798252067,
+        mask: 0x1fffffe10003fffff0000000fff,
+        value: 0x80000000000000000000e23,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
@@ -7822,8 +7741,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 7,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18428870962175803392,
-        value: 6449154666394550272,
+        mask: 0xffc0807ff0000000,
+        value: 0x5980000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -7833,8 +7752,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 8,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18356812818650497024,
-        value: 3638908498915360768,
+        mask: 0xfec0800000000000,
+        value: 0x3280000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
@@ -7844,8 +7763,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 9,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18428870412688424960,
-        value: 5296233161787703296,
+        mask: 0xffc0800000000000,
+        value: 0x4980000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
@@ -7855,8 +7774,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 10,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18428870412688424960,
-        value: 5872693914091126784,
+        mask: 0xffc0800000000000,
+        value: 0x5180000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -7866,8 +7785,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564802253998443972736097193983,
-        value: 768,
+        mask: 0x1fffff1f9ff7fffff00ff000fff,
+        value: 0x300,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -7877,8 +7796,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564802253989220601798754045951,
-        value: 2304,
+        mask: 0x1fffff1f9ff00000000ff000fff,
+        value: 0x900,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -7888,8 +7807,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564802253997867514178522058751,
-        value: 2816,
+        mask: 0x1fffff1f9ff780000ffff000fff,
+        value: 0xb00,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -7899,8 +7818,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564802253998443972736097193983,
-        value: 2475880078570760549798251776,
+        mask: 0x1fffff1f9ff7fffff00ff000fff,
+        value: 0x80000000000000000000d00,
         unknown: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
@@ -7910,8 +7829,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446459299929587456,
-        value: 6642809450371481600,
+        mask: 0xfffefcfff000ff00,
+        value: 0x5c30000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -7921,8 +7840,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18374402255915908864,
-        value: 4048736065006075904,
+        mask: 0xfefefd800000ff00,
+        value: 0x3830000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -7932,8 +7851,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446458750442209024,
-        value: 5489887945764634624,
+        mask: 0xfffefc800000ff00,
+        value: 0x4c30000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -7943,8 +7862,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75],
-        mask: 40562496846622926637486162579455,
-        value: 521,
+        mask: 0x1fff87efcff3fffff0000000fff,
+        value: 0x209,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
@@ -7954,8 +7873,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75],
-        mask: 40562496846618314952567246819327,
-        value: 2057,
+        mask: 0x1fff87efcff0000000000000fff,
+        value: 0x809,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
@@ -7965,8 +7884,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75],
-        mask: 40562496846622350178928587444223,
-        value: 2569,
+        mask: 0x1fff87efcff380000ff00000fff,
+        value: 0xa09,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
@@ -7976,8 +7895,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75],
-        mask: 40562496846622926637486162579455,
-        value: 2475880078570760549798251529,
+        mask: 0x1fff87efcff3fffff0000000fff,
+        value: 0x80000000000000000000c09,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
@@ -7987,9 +7906,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm70,
         sms: &[80],
-        mask: 40562489593068008949711114342399,
-        value: 521,
-        unknown: 4835703278458516698824704,
+        mask: 0x1fff878fcff3fffff0000000fff,
+        value: 0x209,
+        unknown: 0x400000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -7998,9 +7917,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm70,
         sms: &[80],
-        mask: 40562489593063397264792198582271,
-        value: 2057,
-        unknown: 4835703278458516698824704,
+        mask: 0x1fff878fcff0000000000000fff,
+        value: 0x809,
+        unknown: 0x400000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -8009,9 +7928,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm70,
         sms: &[80],
-        mask: 40562489593067432491153539207167,
-        value: 2569,
-        unknown: 4835703278458516698824704,
+        mask: 0x1fff878fcff380000ff00000fff,
+        value: 0xa09,
+        unknown: 0x400000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -8020,9 +7939,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 7,
         family: Family::Sm70,
         sms: &[80],
-        mask: 40562489593068008949711114342399,
-        value: 2475880078570760549798251529,
-        unknown: 4835703278458516698824704,
+        mask: 0x1fff878fcff3fffff0000000fff,
+        value: 0x80000000000000000000c09,
+        unknown: 0x400000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -8031,8 +7950,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 8,
         family: Family::Sm70,
         sms: &[86, 89, 90, 100, 120],
-        mask: 40562489593068008949711114342399,
-        value: 521,
+        mask: 0x1fff878fcff3fffff0000000fff,
+        value: 0x209,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
@@ -8042,8 +7961,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 9,
         family: Family::Sm70,
         sms: &[86, 89, 90, 100, 120],
-        mask: 40562489593063397264792198582271,
-        value: 2057,
+        mask: 0x1fff878fcff0000000000000fff,
+        value: 0x809,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
@@ -8053,8 +7972,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 10,
         family: Family::Sm70,
         sms: &[86, 89, 90],
-        mask: 40562489593067432491153539207167,
-        value: 2569,
+        mask: 0x1fff878fcff380000ff00000fff,
+        value: 0xa09,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
@@ -8064,8 +7983,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 11,
         family: Family::Sm70,
         sms: &[86, 89, 90, 100, 120],
-        mask: 40562489593068008949711114342399,
-        value: 2475880078570760549798251529,
+        mask: 0x1fff878fcff3fffff0000000fff,
+        value: 0x80000000000000000000c09,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
@@ -8075,8 +7994,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 12,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18445768256871464960,
-        value: 6656320249253593088,
+        mask: 0xfffc887ff0000000,
+        value: 0x5c60000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
@@ -8086,8 +8005,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 13,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18373710113346158592,
-        value: 4062246863888187392,
+        mask: 0xfefc880000000000,
+        value: 0x3860000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
@@ -8097,8 +8016,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 14,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18445767707384086528,
-        value: 5503398744646746112,
+        mask: 0xfffc880000000000,
+        value: 0x4c60000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
@@ -8108,8 +8027,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816926386494562701070569471,
-        value: 77371252455336267181195808,
+        mask: 0x1fffffe1cff3fffff0000000fff,
+        value: 0x4000000000000000000220,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -8119,8 +8038,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816926381882877782154809343,
-        value: 77371252455336267181197344,
+        mask: 0x1fffffe1cff0000000000000fff,
+        value: 0x4000000000000000000820,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -8130,8 +8049,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564816926385918104143495434239,
-        value: 77371252455336267181197856,
+        mask: 0x1fffffe1cff380000ff00000fff,
+        value: 0x4000000000000000000a20,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -8141,8 +8060,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816926386494562701070569471,
-        value: 2553251331026096816979446816,
+        mask: 0x1fffffe1cff3fffff0000000fff,
+        value: 0x84000000000000000000c20,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
@@ -8152,8 +8071,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18445317457104076800,
-        value: 6658572049067278336,
+        mask: 0xfffaee7ff0000000,
+        value: 0x5c68000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -8163,8 +8082,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18373259313578770432,
-        value: 4064498663701872640,
+        mask: 0xfefaee0000000000,
+        value: 0x3868000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -8174,8 +8093,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18445316907616698368,
-        value: 5505650544460431360,
+        mask: 0xfffaee0000000000,
+        value: 0x4c68000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -8185,8 +8104,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18397204477808476160,
-        value: 2161727821137838080,
+        mask: 0xff50000000000000,
+        value: 0x1e00000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -8196,8 +8115,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562498069729680758779555090431,
-        value: 520,
+        mask: 0x1fff87fffffffffff0000000fff,
+        value: 0x208,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
@@ -8207,8 +8126,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562498069711234015805357166591,
-        value: 2056,
+        mask: 0x1fff87fffff0000000000000fff,
+        value: 0x808,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
@@ -8218,8 +8137,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40562498069729104300221979955199,
-        value: 2568,
+        mask: 0x1fff87ffffff80000ff00000fff,
+        value: 0xa08,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
@@ -8229,8 +8148,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40562498069729680758779555090431,
-        value: 2475880078570760549798251528,
+        mask: 0x1fff87fffffffffff0000000fff,
+        value: 0x80000000000000000000c08,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
@@ -8240,8 +8159,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343331933301511059572461567,
-        value: 523,
+        mask: 0x1fff80000ff3fffff0000ff0fff,
+        value: 0x20b,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
@@ -8251,8 +8170,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343331928689826140656701439,
-        value: 2059,
+        mask: 0x1fff80000ff0000000000ff0fff,
+        value: 0x80b,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
@@ -8262,8 +8181,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40562343331932725052501997326335,
-        value: 2571,
+        mask: 0x1fff80000ff380000ff00ff0fff,
+        value: 0xa0b,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
@@ -8273,8 +8192,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343331933301511059572461567,
-        value: 2475880078570760549798251531,
+        mask: 0x1fff80000ff3fffff0000ff0fff,
+        value: 0x80000000000000000000c0b,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
@@ -8284,8 +8203,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18442241023569559552,
-        value: 6606780653352517632,
+        mask: 0xfff0007ff0000000,
+        value: 0x5bb0000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
@@ -8295,8 +8214,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18370182880044253184,
-        value: 3940649673949184000,
+        mask: 0xfef0000000000000,
+        value: 0x36b0000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
@@ -8306,8 +8225,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18442240474082181120,
-        value: 5453859148745670656,
+        mask: 0xfff0000000000000,
+        value: 0x4bb0000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
@@ -8317,9 +8236,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564759988824186896934468849663,
-        value: 774,
-        unknown: 3458764513820540928,
+        mask: 0x1ffffcf03ffcfffff00ff000fff,
+        value: 0x306,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -8328,8 +8247,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564759988809198918474091466751,
-        value: 2310,
+        mask: 0x1ffffcf03ff00000000ff000fff,
+        value: 0x906,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -8339,8 +8258,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564759988827069202890714255359,
-        value: 2822,
+        mask: 0x1ffffcf03fff80000ffff000fff,
+        value: 0xb06,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -8350,9 +8269,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564759988824186896934468849663,
-        value: 2475880078570760549798251782,
-        unknown: 3458764513820540928,
+        mask: 0x1ffffcf03ffcfffff00ff000fff,
+        value: 0x80000000000000000000d06,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -8361,9 +8280,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564759988824186896934468849663,
-        value: 786,
-        unknown: 3458764513820540928,
+        mask: 0x1ffffcf03ffcfffff00ff000fff,
+        value: 0x312,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -8372,8 +8291,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564759988809198918474091466751,
-        value: 2322,
+        mask: 0x1ffffcf03ff00000000ff000fff,
+        value: 0x912,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -8383,8 +8302,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564759988827069202890714255359,
-        value: 2834,
+        mask: 0x1ffffcf03fff80000ffff000fff,
+        value: 0xb12,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -8394,9 +8313,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564759988824186896934468849663,
-        value: 2475880078570760549798251794,
-        unknown: 3458764513820540928,
+        mask: 0x1ffffcf03ffcfffff00ff000fff,
+        value: 0x80000000000000000000d12,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -8405,9 +8324,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343431126056081414242177023,
-        value: 528,
-        unknown: 2323404309571865445138432000,
+        mask: 0x1fff80016007fffff0000000fff,
+        value: 0x210,
+        unknown: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -8416,9 +8335,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343431116832710476899028991,
-        value: 2064,
-        unknown: 2323404309571865445138432000,
+        mask: 0x1fff80016000000000000000fff,
+        value: 0x810,
+        unknown: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -8427,9 +8346,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40562343431125479622856667041791,
-        value: 2576,
-        unknown: 2323404309571865445138432000,
+        mask: 0x1fff8001600780000ff00000fff,
+        value: 0xa10,
+        unknown: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -8438,9 +8357,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343431126056081414242177023,
-        value: 2475880078570760549798251536,
-        unknown: 2323404309571865445138432000,
+        mask: 0x1fff80016007fffff0000000fff,
+        value: 0x80000000000000000000c10,
+        unknown: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -8449,8 +8368,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343431126056081414242177023,
-        value: 18889465931478580855312,
+        mask: 0x1fff80016007fffff0000000fff,
+        value: 0x4000000000000000210,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8466,8 +8385,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343431116832710476899028991,
-        value: 18889465931478580856848,
+        mask: 0x1fff80016000000000000000fff,
+        value: 0x4000000000000000810,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8483,8 +8402,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40562343431125479622856667041791,
-        value: 18889465931478580857360,
+        mask: 0x1fff8001600780000ff00000fff,
+        value: 0x4000000000000000a10,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8500,8 +8419,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343431126056081414242177023,
-        value: 2475898968036692028379106320,
+        mask: 0x1fff80016007fffff0000000fff,
+        value: 0x80004000000000000000c10,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8517,8 +8436,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819155375756279302603149311,
-        value: 2338062535134692823881744932,
+        mask: 0x1fffffff500ffffff0000000fff,
+        value: 0x78e00000000000000000224,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -8528,8 +8447,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819155357309536328405225471,
-        value: 2338062535134692823881746468,
+        mask: 0x1fffffff5000000000000000fff,
+        value: 0x78e00000000000000000824,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
@@ -8539,8 +8458,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564819155375179820745028014079,
-        value: 2338062535134692823881746980,
+        mask: 0x1fffffff500f80000ff00000fff,
+        value: 0x78e00000000000000000a24,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
@@ -8550,8 +8469,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819155375756279302603149311,
-        value: 4813942613705453373679995940,
+        mask: 0x1fffffff500ffffff0000000fff,
+        value: 0xf8e00000000000000000c24,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
@@ -8561,8 +8480,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819193136241399285566935039,
-        value: 2338062535134692823881745444,
+        mask: 0x1fffffffd000000000000000fff,
+        value: 0x78e00000000000000000424,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -8572,8 +8491,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564819193144888311665334947839,
-        value: 2338062535134692823881745956,
+        mask: 0x1fffffffd00780000ff00000fff,
+        value: 0x78e00000000000000000624,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -8583,8 +8502,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819193145464770222910083071,
-        value: 4813942613705453373679996452,
+        mask: 0x1fffffffd007fffff0000000fff,
+        value: 0xf8e00000000000000000e24,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
@@ -8594,8 +8513,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564802230414281674494157262847,
-        value: 2321137573660088015435858471,
+        mask: 0x1fffff1f500ffffff0000000fff,
+        value: 0x78000000000000000000227,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -8605,8 +8524,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564802230395834931519959339007,
-        value: 2321137573660088015435860007,
+        mask: 0x1fffff1f5000000000000000fff,
+        value: 0x78000000000000000000827,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
@@ -8616,8 +8535,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564802230413705215936582127615,
-        value: 2321137573660088015435860519,
+        mask: 0x1fffff1f500f80000ff00000fff,
+        value: 0x78000000000000000000a27,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
@@ -8627,8 +8546,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564802230414281674494157262847,
-        value: 4797017652230848565234109479,
+        mask: 0x1fffff1f500ffffff0000000fff,
+        value: 0xf8000000000000000000c27,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
@@ -8638,8 +8557,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564802268183413706856889061375,
-        value: 2321137573660088015435859495,
+        mask: 0x1fffff1fd00780000ff00000fff,
+        value: 0x78000000000000000000627,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -8649,8 +8568,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564802268183990165414464196607,
-        value: 4797017652230848565234109991,
+        mask: 0x1fffff1fd007fffff0000000fff,
+        value: 0xf8000000000000000000e27,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
@@ -8660,8 +8579,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564802230414281674494157262847,
-        value: 2321137573660088015435858469,
+        mask: 0x1fffff1f500ffffff0000000fff,
+        value: 0x78000000000000000000225,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -8671,8 +8590,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564802230395834931519959339007,
-        value: 2321137573660088015435860005,
+        mask: 0x1fffff1f5000000000000000fff,
+        value: 0x78000000000000000000825,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
@@ -8682,8 +8601,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564802230413705215936582127615,
-        value: 2321137573660088015435860517,
+        mask: 0x1fffff1f500f80000ff00000fff,
+        value: 0x78000000000000000000a25,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
@@ -8693,8 +8612,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564802230414281674494157262847,
-        value: 4797017652230848565234109477,
+        mask: 0x1fffff1f500ffffff0000000fff,
+        value: 0xf8000000000000000000c25,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
@@ -8704,8 +8623,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564802268183413706856889061375,
-        value: 2321137573660088015435859493,
+        mask: 0x1fffff1fd00780000ff00000fff,
+        value: 0x78000000000000000000625,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -8715,8 +8634,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564802268183990165414464196607,
-        value: 4797017652230848565234109989,
+        mask: 0x1fffff1fd007fffff0000000fff,
+        value: 0xf8000000000000000000e25,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
@@ -8726,8 +8645,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562481092840621586478721404927,
-        value: 18889465931478580855333,
+        mask: 0x1fff871f500ffffff0000000fff,
+        value: 0x4000000000000000225,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8742,8 +8661,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562481092822174843504523481087,
-        value: 18889465931478580856869,
+        mask: 0x1fff871f5000000000000000fff,
+        value: 0x4000000000000000825,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8758,8 +8677,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40562481092840045127921146269695,
-        value: 18889465931478580857381,
+        mask: 0x1fff871f500f80000ff00000fff,
+        value: 0x4000000000000000a25,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8774,8 +8693,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40562481092840621586478721404927,
-        value: 2475898968036692028379106341,
+        mask: 0x1fff871f500ffffff0000000fff,
+        value: 0x80004000000000000000c25,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8790,8 +8709,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40562481130609753618841453203455,
-        value: 18889465931478580856357,
+        mask: 0x1fff871fd00780000ff00000fff,
+        value: 0x4000000000000000625,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8806,8 +8725,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40562481130610330077399028338687,
-        value: 2475898968036692028379106853,
+        mask: 0x1fff871fd007fffff0000000fff,
+        value: 0x80004000000000000000e25,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8822,8 +8741,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562498017802096191287167291391,
-        value: 16943850940536287026741796,
+        mask: 0x1fff87ff500ffffff0000000fff,
+        value: 0xe04000000000000000224,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8838,8 +8757,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562498017783649448312969367551,
-        value: 16943850940536287026743332,
+        mask: 0x1fff87ff5000000000000000fff,
+        value: 0xe04000000000000000824,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8854,8 +8773,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40562498017801519732729592156159,
-        value: 16943850940536287026743844,
+        mask: 0x1fff87ff500f80000ff00000fff,
+        value: 0xe04000000000000000a24,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8870,8 +8789,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40562498017802096191287167291391,
-        value: 2492823929511296836824992804,
+        mask: 0x1fff87ff500ffffff0000000fff,
+        value: 0x80e04000000000000000c24,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8886,8 +8805,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562498055562581311270131077119,
-        value: 16943850940536287026742308,
+        mask: 0x1fff87ffd000000000000000fff,
+        value: 0xe04000000000000000424,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8902,8 +8821,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40562498055571228223649899089919,
-        value: 16943850940536287026742820,
+        mask: 0x1fff87ffd00780000ff00000fff,
+        value: 0xe04000000000000000624,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8918,8 +8837,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40562498055571804682207474225151,
-        value: 2492823929511296836824993316,
+        mask: 0x1fff87ffd007fffff0000000fff,
+        value: 0x80e04000000000000000e24,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8934,8 +8853,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562345140908647413368324296703,
-        value: 524,
+        mask: 0x1fff801800fffffff0000ff0fff,
+        value: 0x20c,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8950,8 +8869,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562345140890200670394126372863,
-        value: 2060,
+        mask: 0x1fff801800f0000000000ff0fff,
+        value: 0x80c,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8966,8 +8885,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40562345140908070954810749161471,
-        value: 2572,
+        mask: 0x1fff801800ff80000ff00ff0fff,
+        value: 0xa0c,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8982,8 +8901,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40562345140908647413368324296703,
-        value: 2475880078570760549798251532,
+        mask: 0x1fff801800fffffff0000ff0fff,
+        value: 0x80000000000000000000c0c,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -8998,8 +8917,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18444712725708800000,
-        value: 6647313049998852096,
+        mask: 0xfff8c87ff0000000,
+        value: 0x5c40000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -9009,8 +8928,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18372655681695121408,
-        value: 4053239664633446400,
+        mask: 0xfef8c90000000000,
+        value: 0x3840000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -9020,8 +8939,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18444712176221421568,
-        value: 5494391545392005120,
+        mask: 0xfff8c80000000000,
+        value: 0x4c40000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -9031,8 +8950,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562478726935013668786469343231,
-        value: 530,
+        mask: 0x1fff8700000ffffff0000000fff,
+        value: 0x212,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -9047,8 +8966,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562478726916566925812271419391,
-        value: 2066,
+        mask: 0x1fff87000000000000000000fff,
+        value: 0x812,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -9063,8 +8982,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40562478726934437210228894207999,
-        value: 2578,
+        mask: 0x1fff8700000f80000ff00000fff,
+        value: 0xa12,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -9079,8 +8998,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40562478726935013668786469343231,
-        value: 2475880078570760549798251538,
+        mask: 0x1fff8700000ffffff0000000fff,
+        value: 0x80000000000000000000c12,
         unknown: 0,
         srcs: &[
             Some(SlotKind::Gpr),
@@ -9095,8 +9014,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18379190079298994176,
-        value: 288230376151711744,
+        mask: 0xff10000000000000,
+        value: 0x400000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -9106,8 +9025,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819136467843603754590932991,
-        value: 514,
+        mask: 0x1fffffff0ffffffff00ff000fff,
+        value: 0x202,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -9117,8 +9036,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819136449396860780393009151,
-        value: 2050,
+        mask: 0x1fffffff0ff00000000ff000fff,
+        value: 0x802,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -9128,8 +9047,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564819136467267145197015797759,
-        value: 2562,
+        mask: 0x1fffffff0fff80000ffff000fff,
+        value: 0xa02,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -9139,8 +9058,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819136467843603754590932991,
-        value: 2475880078570760549798251522,
+        mask: 0x1fffffff0ffffffff00ff000fff,
+        value: 0x80000000000000000000c02,
         unknown: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
@@ -9150,8 +9069,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446735827103973120,
-        value: 6672082847949389824,
+        mask: 0xfffff87ff000ff00,
+        value: 0x5c98000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -9161,8 +9080,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446735277616594688,
-        value: 5519161343342542848,
+        mask: 0xfffff8000000ff00,
+        value: 0x4c98000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -9172,8 +9091,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18442240474082184960,
-        value: 72057594037927936,
+        mask: 0xfff0000000000f00,
+        value: 0x100000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -9183,9 +9102,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70],
-        mask: 40564818003082593892470636941311,
-        value: 776,
-        unknown: 14170558213122756182016,
+        mask: 0x1ffffff00ff0fffff00ff000fff,
+        value: 0x308,
+        unknown: 0x3003000000000000000,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -9194,9 +9113,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70],
-        mask: 40564818003081440972065541722111,
-        value: 2312,
-        unknown: 14167099448608935641088,
+        mask: 0x1ffffff00ff00000000ff000fff,
+        value: 0x908,
+        unknown: 0x3000000000000000000,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -9205,9 +9124,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70],
-        mask: 40564818003085476198426882347007,
-        value: 2824,
-        unknown: 14167099448608935641088,
+        mask: 0x1ffffff00ff380000ffff000fff,
+        value: 0xb08,
+        unknown: 0x3000000000000000000,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -9216,9 +9135,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89],
-        mask: 40564818003082593892470636941311,
-        value: 776,
-        unknown: 4725825247383465754624,
+        mask: 0x1ffffff00ff0fffff00ff000fff,
+        value: 0x308,
+        unknown: 0x1003000000000000000,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -9227,9 +9146,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89],
-        mask: 40564818003081440972065541722111,
-        value: 2312,
-        unknown: 4722366482869645213696,
+        mask: 0x1ffffff00ff00000000ff000fff,
+        value: 0x908,
+        unknown: 0x1000000000000000000,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -9238,9 +9157,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89],
-        mask: 40564818003085476198426882347007,
-        value: 2824,
-        unknown: 4722366482869645213696,
+        mask: 0x1ffffff00ff380000ffff000fff,
+        value: 0xb08,
+        unknown: 0x1000000000000000000,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -9249,9 +9168,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89],
-        mask: 40564818003086052656984457482239,
-        value: 2475880078570760549798251784,
-        unknown: 4722366482869645213696,
+        mask: 0x1ffffff00ff3fffff00ff000fff,
+        value: 0x80000000000000000000d08,
+        unknown: 0x1000000000000000000,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -9260,9 +9179,9 @@ pub const FORMS: &[FormInfo] = &[
         id: 7,
         family: Family::Sm70,
         sms: &[90, 100, 120],
-        mask: 40564818003082593892470636941311,
-        value: 776,
-        unknown: 3458764513820540928,
+        mask: 0x1ffffff00ff0fffff00ff000fff,
+        value: 0x308,
+        unknown: 0x3000000000000000,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -9271,8 +9190,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 8,
         family: Family::Sm70,
         sms: &[90, 100, 120],
-        mask: 40564818003081440972065541722111,
-        value: 2312,
+        mask: 0x1ffffff00ff00000000ff000fff,
+        value: 0x908,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -9282,8 +9201,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 9,
         family: Family::Sm70,
         sms: &[90],
-        mask: 40564818003085476198426882347007,
-        value: 2824,
+        mask: 0x1ffffff00ff380000ffff000fff,
+        value: 0xb08,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -9293,8 +9212,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 10,
         family: Family::Sm70,
         sms: &[90, 100, 120],
-        mask: 40564818003086052656984457482239,
-        value: 2475880078570760549798251784,
+        mask: 0x1ffffff00ff3fffff00ff000fff,
+        value: 0x80000000000000000000d08,
         unknown: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
@@ -9304,8 +9223,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819207303340847894502510591,
-        value: 2328,
+        mask: 0x1ffffffffffffffffffffff0fff,
+        value: 0x918,
         unknown: 0,
         srcs: &[],
     },
@@ -9315,8 +9234,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446744004990132223,
-        value: 5814147118935314176,
+        mask: 0xfffffff00000dfff,
+        value: 0x50b0000000000f00,
         unknown: 0,
         srcs: &[],
     },
@@ -9326,8 +9245,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562343327390790784008073515007,
-        value: 2076,
+        mask: 0x1fff8000008ffffffffff000fff,
+        value: 0x81c,
         unknown: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::Pred)],
     },
@@ -9337,8 +9256,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819207294117474762414362623,
-        value: 777,
+        mask: 0x1ffffffffff7fffff00ff000fff,
+        value: 0x309,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -9348,8 +9267,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819207284894103825071214591,
-        value: 2313,
+        mask: 0x1ffffffffff00000000ff000fff,
+        value: 0x909,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -9359,8 +9278,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564819207293541016204839227391,
-        value: 2825,
+        mask: 0x1ffffffffff780000ffff000fff,
+        value: 0xb09,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -9370,8 +9289,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819207294117474762414362623,
-        value: 2475880078570760549798251785,
+        mask: 0x1ffffffffff7fffff00ff000fff,
+        value: 0x80000000000000000000d09,
         unknown: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
@@ -9381,8 +9300,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446742973929553664,
-        value: 6631550451303055360,
+        mask: 0xfffffefff000ff00,
+        value: 0x5c08000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -9392,8 +9311,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18374685929915875072,
-        value: 4037477065937649664,
+        mask: 0xfeffff800000ff00,
+        value: 0x3808000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
@@ -9403,8 +9322,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446742424442175232,
-        value: 5478628946696208384,
+        mask: 0xfffffe800000ff00,
+        value: 0x4c08000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
@@ -9414,8 +9333,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819169542855727911538790399,
-        value: 534,
+        mask: 0x1fffffff800ffffff0000000fff,
+        value: 0x216,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -9425,8 +9344,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819169524408984937340866559,
-        value: 2070,
+        mask: 0x1fffffff8000000000000000fff,
+        value: 0x816,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
@@ -9436,8 +9355,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564819169542279269353963655167,
-        value: 2582,
+        mask: 0x1fffffff800f80000ff00000fff,
+        value: 0xa16,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
@@ -9447,8 +9366,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819169542855727911538790399,
-        value: 2475880078570760549798251542,
+        mask: 0x1fffffff800ffffff0000000fff,
+        value: 0x80000000000000000000c16,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
@@ -9458,8 +9377,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819169524408984937340866559,
-        value: 1046,
+        mask: 0x1fffffff8000000000000000fff,
+        value: 0x416,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -9469,8 +9388,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564819169542279269353963655167,
-        value: 1558,
+        mask: 0x1fffffff800f80000ff00000fff,
+        value: 0x616,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -9480,8 +9399,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564819169542855727911538790399,
-        value: 2475880078570760549798252054,
+        mask: 0x1fffffff800ffffff0000000fff,
+        value: 0x80000000000000000000e16,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
@@ -9491,8 +9410,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 7,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18444633560871600128,
-        value: 6611284252979888128,
+        mask: 0xfff8807ff0000000,
+        value: 0x5bc0000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -9502,8 +9421,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 8,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18372575417346293760,
-        value: 3945153273576554496,
+        mask: 0xfef8800000000000,
+        value: 0x36c0000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
@@ -9513,8 +9432,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 9,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18444633011384221696,
-        value: 5458362748373041152,
+        mask: 0xfff8800000000000,
+        value: 0x4bc0000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
@@ -9524,8 +9443,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 10,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18444633011384221696,
-        value: 6034823500676464640,
+        mask: 0xfff8800000000000,
+        value: 0x53c0000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -9535,8 +9454,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564818003099887716134956306431,
-        value: 2329,
+        mask: 0x1ffffff00ffffffffffff000fff,
+        value: 0x919,
         unknown: 0,
         srcs: &[],
     },
@@ -9546,8 +9465,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446744073441181440,
-        value: 17350117564444835840,
+        mask: 0xfffffffff000ff00,
+        value: 0xf0c8000000000000,
         unknown: 0,
         srcs: &[],
     },
@@ -9557,8 +9476,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562498069729680758779555090431,
-        value: 519,
+        mask: 0x1fff87fffffffffff0000000fff,
+        value: 0x207,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
@@ -9568,8 +9487,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40562498069711234015805357166591,
-        value: 2055,
+        mask: 0x1fff87fffff0000000000000fff,
+        value: 0x807,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
@@ -9579,8 +9498,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40562498069729104300221979955199,
-        value: 2567,
+        mask: 0x1fff87ffffff80000ff00000fff,
+        value: 0xa07,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
@@ -9590,8 +9509,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40562498069729680758779555090431,
-        value: 2475880078570760549798251527,
+        mask: 0x1fff87fffffffffff0000000fff,
+        value: 0x80000000000000000000c07,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
@@ -9601,8 +9520,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446735827103907840,
-        value: 6674334647763075072,
+        mask: 0xfffff87ff0000000,
+        value: 0x5ca0000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
@@ -9612,8 +9531,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18374677683578601472,
-        value: 4080261262397669376,
+        mask: 0xfefff80000000000,
+        value: 0x38a0000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
@@ -9623,8 +9542,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446735277616529408,
-        value: 5521413143156228096,
+        mask: 0xfffff80000000000,
+        value: 0x4ca0000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
@@ -9634,8 +9553,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564817852002607007280524169215,
-        value: 537,
+        mask: 0x1fffffee100ffffff0000000fff,
+        value: 0x219,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -9645,8 +9564,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564817851984160264306326245375,
-        value: 2073,
+        mask: 0x1fffffee1000000000000000fff,
+        value: 0x819,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
@@ -9656,8 +9575,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564817852002030548722949033983,
-        value: 2585,
+        mask: 0x1fffffee100f80000ff00000fff,
+        value: 0xa19,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
@@ -9667,8 +9586,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 3,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564817852002607007280524169215,
-        value: 2475880078570760549798251545,
+        mask: 0x1fffffee100ffffff0000000fff,
+        value: 0x80000000000000000000c19,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
@@ -9678,8 +9597,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564817851984160264306326245375,
-        value: 1049,
+        mask: 0x1fffffee1000000000000000fff,
+        value: 0x419,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -9689,8 +9608,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 40564817852002030548722949033983,
-        value: 1561,
+        mask: 0x1fffffee100f80000ff00000fff,
+        value: 0x619,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -9700,8 +9619,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 40564817852002607007280524169215,
-        value: 2475880078570760549798252057,
+        mask: 0x1fffffee100ffffff0000000fff,
+        value: 0x80000000000000000000e19,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
@@ -9711,8 +9630,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 7,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 17940792940242665472,
-        value: 6410874069561901056,
+        mask: 0xf8fa801ff0000000,
+        value: 0x58f8000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -9722,8 +9641,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 8,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 17436389782178496512,
-        value: 3528570308044783616,
+        mask: 0xf1fa801ffc000000,
+        value: 0x30f8000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
@@ -9733,8 +9652,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446743523685302272,
-        value: 6649564849812537344,
+        mask: 0xffffff7ff0000000,
+        value: 0x5c48000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -9744,8 +9663,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18374685380159995904,
-        value: 4055491464447131648,
+        mask: 0xfeffff0000000000,
+        value: 0x3848000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -9755,8 +9674,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446742974197923840,
-        value: 5496643345205690368,
+        mask: 0xffffff0000000000,
+        value: 0x4c48000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
@@ -9766,8 +9685,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446462048708591616,
-        value: 6640557650557796352,
+        mask: 0xfffeff7ff0000000,
+        value: 0x5c28000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
@@ -9777,8 +9696,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18374403905183285248,
-        value: 4046484265192390656,
+        mask: 0xfefeff0000000000,
+        value: 0x3828000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
@@ -9788,8 +9707,8 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 18446461499221213184,
-        value: 5487636145950949376,
+        mask: 0xfffeff0000000000,
+        value: 0x4c28000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },

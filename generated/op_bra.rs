@@ -116,7 +116,7 @@ impl OpBra {
                 ),
             );
         }
-        let mut w: u128 = 2375;
+        let mut w: u128 = 0x947;
         w |= c.raw & 0;
         {
             let v: u128 = {
@@ -137,7 +137,7 @@ impl OpBra {
                 }
                 fit_signed(Self::NAME, "target", self.target / 4i64, 48u32)?
             };
-            w |= (v & 281474976710655) << 34;
+            w |= (v & 0xffffffffffff) << 34;
         }
         {
             let v: u128 = self.any as u128;
@@ -164,7 +164,7 @@ impl OpBra {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -217,7 +217,7 @@ impl OpBra {
                 ),
             );
         }
-        let mut w: u128 = 2375;
+        let mut w: u128 = 0x947;
         w |= c.raw & 0;
         {
             let v: u128 = {
@@ -231,8 +231,8 @@ impl OpBra {
                 }
                 fit_signed(Self::NAME, "target", self.target / 4i64, 56u32)?
             };
-            w |= (v & 255) << 16;
-            w |= ((v >> 8) & 281474976710655) << 34;
+            w |= (v & 0xff) << 16;
+            w |= ((v >> 8) & 0xffffffffffff) << 34;
         }
         {
             let v: u128 = {
@@ -266,7 +266,7 @@ impl OpBra {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -335,17 +335,18 @@ impl OpBra {
                 ),
             );
         }
-        let mut w: u128 = 16303030651081195520;
+        let mut w: u128 = 0xe240000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = {
                 const CODES: &[u128] = &[
-                    15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19,
-                    20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+                    0xf, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x10,
+                    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
+                    0x1c, 0x1d, 0x1e, 0x1f,
                 ];
                 CODES[self.cc.index()]
             };
-            w |= (v & 31) << 0;
+            w |= (v & 0x1f) << 0;
         }
         {
             let v: u128 = {
@@ -359,7 +360,7 @@ impl OpBra {
                 }
                 fit_signed(Self::NAME, "target", self.target / 1i64, 24u32)?
             };
-            w |= (v & 16777215) << 20;
+            w |= (v & 0xffffff) << 20;
         }
         {
             let v: u128 = fit(
@@ -399,7 +400,7 @@ impl OpBra {
         };
         let any: bool = (((w >> 84) & 1)) != 0;
         let cc: Cc = Cc::T;
-        let target: i64 = sext_field((((w >> 34) & 281474976710655)), 48u32)
+        let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
             .wrapping_mul(4i64);
         Some((
             Self {
@@ -412,7 +413,7 @@ impl OpBra {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -435,7 +436,7 @@ impl OpBra {
         let any: bool = (((w >> 84) & 1)) != 0;
         let cc: Cc = Cc::T;
         let target: i64 = sext_field(
-                (((w >> 16) & 255) | (((w >> 34) & 281474976710655) << 8)),
+                (((w >> 16) & 0xff) | (((w >> 34) & 0xffffffffffff) << 8)),
                 56u32,
             )
             .wrapping_mul(4i64);
@@ -450,7 +451,7 @@ impl OpBra {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -460,8 +461,8 @@ impl OpBra {
         let cond: Src = Src::PT;
         let mode: BraMode = BraMode::None;
         let any: bool = false;
-        let cc: Cc = match (((w >> 0) & 31)) {
-            15 => Cc::T,
+        let cc: Cc = match (((w >> 0) & 0x1f)) {
+            0xf => Cc::T,
             0 => Cc::F,
             1 => Cc::Lt,
             2 => Cc::Eq,
@@ -472,30 +473,30 @@ impl OpBra {
             7 => Cc::Num,
             8 => Cc::Nan,
             9 => Cc::Ltu,
-            10 => Cc::Equ,
-            11 => Cc::Leu,
-            12 => Cc::Gtu,
-            13 => Cc::Neu,
-            14 => Cc::Geu,
-            16 => Cc::Off,
-            17 => Cc::Lo,
-            18 => Cc::Sff,
-            19 => Cc::Ls,
-            20 => Cc::Hi,
-            21 => Cc::Sft,
-            22 => Cc::Hs,
-            23 => Cc::Oft,
-            24 => Cc::CsmTa,
-            25 => Cc::CsmTr,
-            26 => Cc::CsmMx,
-            27 => Cc::FcsmTa,
-            28 => Cc::FcsmTr,
-            29 => Cc::FcsmMx,
-            30 => Cc::Rle,
-            31 => Cc::Rgt,
+            0xa => Cc::Equ,
+            0xb => Cc::Leu,
+            0xc => Cc::Gtu,
+            0xd => Cc::Neu,
+            0xe => Cc::Geu,
+            0x10 => Cc::Off,
+            0x11 => Cc::Lo,
+            0x12 => Cc::Sff,
+            0x13 => Cc::Ls,
+            0x14 => Cc::Hi,
+            0x15 => Cc::Sft,
+            0x16 => Cc::Hs,
+            0x17 => Cc::Oft,
+            0x18 => Cc::CsmTa,
+            0x19 => Cc::CsmTr,
+            0x1a => Cc::CsmMx,
+            0x1b => Cc::FcsmTa,
+            0x1c => Cc::FcsmTr,
+            0x1d => Cc::FcsmMx,
+            0x1e => Cc::Rle,
+            0x1f => Cc::Rgt,
             _ => return None,
         };
-        let target: i64 = sext_field((((w >> 20) & 16777215)), 24u32).wrapping_mul(1i64);
+        let target: i64 = sext_field((((w >> 20) & 0xffffff)), 24u32).wrapping_mul(1i64);
         Some((
             Self {
                 cond,
@@ -528,18 +529,16 @@ impl OpBra {
                 }
                 let mut first = true;
                 if self.cc != Cc::T {
-                    out.push_str(if first { " " } else { ", " });
+                    out.push_str(" ");
                     first = false;
                     out.push_str(self.cc.text_sm(sm));
                 }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_signed_hex(
-                        out,
-                        (addr as i64).wrapping_add(next).wrapping_add(self.target),
-                    );
-                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_signed_hex(
+                    out,
+                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
+                );
             }
             _ => {
                 out.push_str("BRA");
@@ -549,18 +548,16 @@ impl OpBra {
                 }
                 let mut first = true;
                 if self.cond != Src::PT {
-                    out.push_str(if first { " " } else { ", " });
+                    out.push_str(" ");
                     first = false;
                     write_src(out, &self.cond, reuse_cond, ImmStyle::Hex);
                 }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_signed_hex(
-                        out,
-                        (addr as i64).wrapping_add(next).wrapping_add(self.target),
-                    );
-                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_signed_hex(
+                    out,
+                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
+                );
             }
         }
         while out.ends_with(' ') {

@@ -129,7 +129,7 @@ impl OpBrev {
                 ),
             );
         }
-        let mut w: u128 = 769;
+        let mut w: u128 = 0x301;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -144,7 +144,7 @@ impl OpBrev {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -153,11 +153,11 @@ impl OpBrev {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -209,7 +209,7 @@ impl OpBrev {
                 ),
             );
         }
-        let mut w: u128 = 2305;
+        let mut w: u128 = 0x901;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -223,7 +223,7 @@ impl OpBrev {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -232,11 +232,11 @@ impl OpBrev {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -288,7 +288,7 @@ impl OpBrev {
                 ),
             );
         }
-        let mut w: u128 = 2817;
+        let mut w: u128 = 0xb01;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -320,7 +320,7 @@ impl OpBrev {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.b.kind {
@@ -334,7 +334,7 @@ impl OpBrev {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = fit(
@@ -343,11 +343,11 @@ impl OpBrev {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -399,7 +399,7 @@ impl OpBrev {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798251777;
+        let mut w: u128 = 0x80000000000000000000d01;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -414,7 +414,7 @@ impl OpBrev {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -423,11 +423,11 @@ impl OpBrev {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -452,9 +452,9 @@ impl OpBrev {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -464,17 +464,17 @@ impl OpBrev {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
@@ -485,18 +485,18 @@ impl OpBrev {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
@@ -508,16 +508,16 @@ impl OpBrev {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -527,7 +527,7 @@ impl OpBrev {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -545,17 +545,10 @@ impl OpBrev {
         match sm {
             _ => {
                 out.push_str("BREV");
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex);
             }
         }
         while out.ends_with(' ') {

@@ -98,7 +98,7 @@ impl OpExit {
                 ),
             );
         }
-        let mut w: u128 = 2381;
+        let mut w: u128 = 0x94d;
         w |= c.raw & 0;
         {
             let v: u128 = self.keeprefcount as u128;
@@ -125,7 +125,7 @@ impl OpExit {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -186,7 +186,7 @@ impl OpExit {
                 ),
             );
         }
-        let mut w: u128 = 16357073846609641487;
+        let mut w: u128 = 0xe30000000000000f;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -223,7 +223,7 @@ impl OpExit {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -257,7 +257,7 @@ impl OpExit {
                 }
                 let mut first = true;
                 if self.cond != Src::PT {
-                    out.push_str(if first { " " } else { ", " });
+                    out.push_str(" ");
                     first = false;
                     write_src(out, &self.cond, reuse_cond, ImmStyle::Hex);
                 }

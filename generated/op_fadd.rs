@@ -159,7 +159,7 @@ impl OpFadd {
                 ),
             );
         }
-        let mut w: u128 = 545;
+        let mut w: u128 = 0x221;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -174,7 +174,7 @@ impl OpFadd {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -189,7 +189,7 @@ impl OpFadd {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.b.abs as u128;
@@ -214,7 +214,7 @@ impl OpFadd {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = self.sat as u128;
@@ -233,7 +233,7 @@ impl OpFadd {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -293,7 +293,7 @@ impl OpFadd {
                 ),
             );
         }
-        let mut w: u128 = 1057;
+        let mut w: u128 = 0x421;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -308,7 +308,7 @@ impl OpFadd {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -322,7 +322,7 @@ impl OpFadd {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -339,7 +339,7 @@ impl OpFadd {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = self.sat as u128;
@@ -358,7 +358,7 @@ impl OpFadd {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -400,7 +400,7 @@ impl OpFadd {
                 ),
             );
         }
-        let mut w: u128 = 1569;
+        let mut w: u128 = 0x621;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -415,7 +415,7 @@ impl OpFadd {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -447,7 +447,7 @@ impl OpFadd {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.b.kind {
@@ -461,7 +461,7 @@ impl OpFadd {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = self.b.abs as u128;
@@ -486,7 +486,7 @@ impl OpFadd {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = self.sat as u128;
@@ -505,7 +505,7 @@ impl OpFadd {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -547,7 +547,7 @@ impl OpFadd {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798252065;
+        let mut w: u128 = 0x80000000000000000000e21;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -562,7 +562,7 @@ impl OpFadd {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -577,7 +577,7 @@ impl OpFadd {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.b.abs as u128;
@@ -602,7 +602,7 @@ impl OpFadd {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = self.sat as u128;
@@ -621,7 +621,7 @@ impl OpFadd {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -663,7 +663,7 @@ impl OpFadd {
                 ),
             );
         }
-        let mut w: u128 = 6654068449439907840;
+        let mut w: u128 = 0x5c58000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -678,7 +678,7 @@ impl OpFadd {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 20;
+            w |= (v & 0xff) << 20;
         }
         {
             let v: u128 = fit(
@@ -693,7 +693,7 @@ impl OpFadd {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -702,7 +702,7 @@ impl OpFadd {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = {
@@ -775,7 +775,7 @@ impl OpFadd {
                 ),
             );
         }
-        let mut w: u128 = 4059995064074502144;
+        let mut w: u128 = 0x3858000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -789,7 +789,7 @@ impl OpFadd {
                     );
                 }
             };
-            w |= (v & 524287) << 20;
+            w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
         {
@@ -805,7 +805,7 @@ impl OpFadd {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -814,7 +814,7 @@ impl OpFadd {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = {
@@ -887,7 +887,7 @@ impl OpFadd {
                 ),
             );
         }
-        let mut w: u128 = 5501146944833060864;
+        let mut w: u128 = 0x4c58000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -919,7 +919,7 @@ impl OpFadd {
                     );
                 }
             };
-            w |= (v & 16383) << 20;
+            w |= (v & 0x3fff) << 20;
         }
         {
             let v: u128 = match self.b.kind {
@@ -933,7 +933,7 @@ impl OpFadd {
                     );
                 }
             };
-            w |= (v & 31) << 34;
+            w |= (v & 0x1f) << 34;
         }
         {
             let v: u128 = fit(
@@ -948,7 +948,7 @@ impl OpFadd {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -957,7 +957,7 @@ impl OpFadd {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = {
@@ -1013,15 +1013,15 @@ impl OpFadd {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
@@ -1040,23 +1040,23 @@ impl OpFadd {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
@@ -1076,24 +1076,24 @@ impl OpFadd {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 63) & 1)) != 0,
@@ -1114,22 +1114,22 @@ impl OpFadd {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
@@ -1148,22 +1148,22 @@ impl OpFadd {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: (((w >> 48) & 1)) != 0,
             abs: (((w >> 46) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
             neg: (((w >> 45) & 1)) != 0,
             abs: (((w >> 49) & 1)) != 0,
             not: false,
@@ -1189,9 +1189,9 @@ impl OpFadd {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: (((w >> 48) & 1)) != 0,
             abs: (((w >> 46) & 1)) != 0,
             not: false,
@@ -1199,7 +1199,7 @@ impl OpFadd {
         let b: Src = Src {
             kind: SrcKind::Imm(
                 imm_from_field(
-                    (((w >> 20) & 524287) | (((w >> 56) & 1) << 19)),
+                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
                     20u32,
                     12u32,
                     false,
@@ -1230,17 +1230,17 @@ impl OpFadd {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: (((w >> 48) & 1)) != 0,
             abs: (((w >> 46) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 31)) as u8,
-                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 45) & 1)) != 0,
@@ -1272,10 +1272,7 @@ impl OpFadd {
         let form = self.form_id(sm);
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_a = match form {
-            Some(0) => c.ctrl >> 17 & 1 != 0,
-            Some(1) => c.ctrl >> 17 & 1 != 0,
-            Some(2) => c.ctrl >> 17 & 1 != 0,
-            Some(3) => c.ctrl >> 17 & 1 != 0,
+            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
             _ => false,
         };
         let reuse_b = match form {
@@ -1293,22 +1290,12 @@ impl OpFadd {
                 if self.sat {
                     out.push_str(".SAT");
                 }
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::F32);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::F32);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::F32);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::F32);
             }
         }
         while out.ends_with(' ') {

@@ -212,7 +212,7 @@ impl OpFfma {
                 ),
             );
         }
-        let mut w: u128 = 547;
+        let mut w: u128 = 0x223;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -227,7 +227,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -242,7 +242,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.b.abs as u128;
@@ -265,7 +265,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -290,7 +290,7 @@ impl OpFfma {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = self.sat as u128;
@@ -309,7 +309,7 @@ impl OpFfma {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -377,7 +377,7 @@ impl OpFfma {
                 ),
             );
         }
-        let mut w: u128 = 2083;
+        let mut w: u128 = 0x823;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -392,7 +392,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -406,7 +406,7 @@ impl OpFfma {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -421,7 +421,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -446,7 +446,7 @@ impl OpFfma {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = self.sat as u128;
@@ -465,7 +465,7 @@ impl OpFfma {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -515,7 +515,7 @@ impl OpFfma {
                 ),
             );
         }
-        let mut w: u128 = 2595;
+        let mut w: u128 = 0xa23;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -530,7 +530,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -562,7 +562,7 @@ impl OpFfma {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.b.kind {
@@ -576,7 +576,7 @@ impl OpFfma {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = self.b.abs as u128;
@@ -599,7 +599,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -624,7 +624,7 @@ impl OpFfma {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = self.sat as u128;
@@ -643,7 +643,7 @@ impl OpFfma {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -693,7 +693,7 @@ impl OpFfma {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798251555;
+        let mut w: u128 = 0x80000000000000000000c23;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -708,7 +708,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -723,7 +723,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.b.abs as u128;
@@ -746,7 +746,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -771,7 +771,7 @@ impl OpFfma {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = self.sat as u128;
@@ -790,7 +790,7 @@ impl OpFfma {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -858,7 +858,7 @@ impl OpFfma {
                 ),
             );
         }
-        let mut w: u128 = 1059;
+        let mut w: u128 = 0x423;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -873,7 +873,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.c.kind {
@@ -887,7 +887,7 @@ impl OpFfma {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -902,7 +902,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -927,7 +927,7 @@ impl OpFfma {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = self.sat as u128;
@@ -946,7 +946,7 @@ impl OpFfma {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -996,7 +996,7 @@ impl OpFfma {
                 ),
             );
         }
-        let mut w: u128 = 1571;
+        let mut w: u128 = 0x623;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -1011,7 +1011,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.c.kind {
@@ -1043,7 +1043,7 @@ impl OpFfma {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.c.kind {
@@ -1057,7 +1057,7 @@ impl OpFfma {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = self.c.abs as u128;
@@ -1080,7 +1080,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -1105,7 +1105,7 @@ impl OpFfma {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = self.sat as u128;
@@ -1124,7 +1124,7 @@ impl OpFfma {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -1174,7 +1174,7 @@ impl OpFfma {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798252067;
+        let mut w: u128 = 0x80000000000000000000e23;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -1189,7 +1189,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -1204,7 +1204,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.c.abs as u128;
@@ -1227,7 +1227,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -1252,7 +1252,7 @@ impl OpFfma {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = self.sat as u128;
@@ -1271,7 +1271,7 @@ impl OpFfma {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -1359,7 +1359,7 @@ impl OpFfma {
                 ),
             );
         }
-        let mut w: u128 = 6449154666394550272;
+        let mut w: u128 = 0x5980000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -1374,7 +1374,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 20;
+            w |= (v & 0xff) << 20;
         }
         {
             let v: u128 = fit(
@@ -1389,7 +1389,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 39;
+            w |= (v & 0xff) << 39;
         }
         {
             let v: u128 = fit(
@@ -1404,7 +1404,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -1413,7 +1413,7 @@ impl OpFfma {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.b.neg as u128;
@@ -1524,7 +1524,7 @@ impl OpFfma {
                 ),
             );
         }
-        let mut w: u128 = 3638908498915360768;
+        let mut w: u128 = 0x3280000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -1538,7 +1538,7 @@ impl OpFfma {
                     );
                 }
             };
-            w |= (v & 524287) << 20;
+            w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
         {
@@ -1554,7 +1554,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 39;
+            w |= (v & 0xff) << 39;
         }
         {
             let v: u128 = fit(
@@ -1569,7 +1569,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -1578,7 +1578,7 @@ impl OpFfma {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.b.neg as u128;
@@ -1689,7 +1689,7 @@ impl OpFfma {
                 ),
             );
         }
-        let mut w: u128 = 5296233161787703296;
+        let mut w: u128 = 0x4980000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -1721,7 +1721,7 @@ impl OpFfma {
                     );
                 }
             };
-            w |= (v & 16383) << 20;
+            w |= (v & 0x3fff) << 20;
         }
         {
             let v: u128 = match self.b.kind {
@@ -1735,7 +1735,7 @@ impl OpFfma {
                     );
                 }
             };
-            w |= (v & 31) << 34;
+            w |= (v & 0x1f) << 34;
         }
         {
             let v: u128 = fit(
@@ -1750,7 +1750,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 39;
+            w |= (v & 0xff) << 39;
         }
         {
             let v: u128 = fit(
@@ -1765,7 +1765,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -1774,7 +1774,7 @@ impl OpFfma {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.b.neg as u128;
@@ -1885,7 +1885,7 @@ impl OpFfma {
                 ),
             );
         }
-        let mut w: u128 = 5872693914091126784;
+        let mut w: u128 = 0x5180000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.c.kind {
@@ -1917,7 +1917,7 @@ impl OpFfma {
                     );
                 }
             };
-            w |= (v & 16383) << 20;
+            w |= (v & 0x3fff) << 20;
         }
         {
             let v: u128 = match self.c.kind {
@@ -1931,7 +1931,7 @@ impl OpFfma {
                     );
                 }
             };
-            w |= (v & 31) << 34;
+            w |= (v & 0x1f) << 34;
         }
         {
             let v: u128 = fit(
@@ -1946,7 +1946,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 39;
+            w |= (v & 0xff) << 39;
         }
         {
             let v: u128 = fit(
@@ -1961,7 +1961,7 @@ impl OpFfma {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -1970,7 +1970,7 @@ impl OpFfma {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.b.neg as u128;
@@ -2018,21 +2018,21 @@ impl OpFfma {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: (((w >> 75) & 1)) != 0,
             abs: (((w >> 74) & 1)) != 0,
             not: false,
@@ -2051,30 +2051,30 @@ impl OpFfma {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: (((w >> 75) & 1)) != 0,
             abs: (((w >> 74) & 1)) != 0,
             not: false,
@@ -2093,24 +2093,24 @@ impl OpFfma {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 63) & 1)) != 0,
@@ -2118,7 +2118,7 @@ impl OpFfma {
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: (((w >> 75) & 1)) != 0,
             abs: (((w >> 74) & 1)) != 0,
             not: false,
@@ -2137,28 +2137,28 @@ impl OpFfma {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: (((w >> 75) & 1)) != 0,
             abs: (((w >> 74) & 1)) != 0,
             not: false,
@@ -2177,29 +2177,29 @@ impl OpFfma {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: (((w >> 75) & 1)) != 0,
             abs: (((w >> 74) & 1)) != 0,
             not: false,
         };
         let c: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
@@ -2219,30 +2219,30 @@ impl OpFfma {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: (((w >> 75) & 1)) != 0,
             abs: (((w >> 74) & 1)) != 0,
             not: false,
         };
         let c: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 63) & 1)) != 0,
@@ -2263,28 +2263,28 @@ impl OpFfma {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: (((w >> 75) & 1)) != 0,
             abs: (((w >> 74) & 1)) != 0,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
@@ -2303,28 +2303,28 @@ impl OpFfma {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
             neg: (((w >> 48) & 1)) != 0,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
             neg: (((w >> 49) & 1)) != 0,
             abs: false,
             not: false,
@@ -2350,9 +2350,9 @@ impl OpFfma {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -2360,7 +2360,7 @@ impl OpFfma {
         let b: Src = Src {
             kind: SrcKind::Imm(
                 imm_from_field(
-                    (((w >> 20) & 524287) | (((w >> 56) & 1) << 19)),
+                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
                     20u32,
                     12u32,
                     false,
@@ -2371,7 +2371,7 @@ impl OpFfma {
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
             neg: (((w >> 49) & 1)) != 0,
             abs: false,
             not: false,
@@ -2397,17 +2397,17 @@ impl OpFfma {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 31)) as u8,
-                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 48) & 1)) != 0,
@@ -2415,7 +2415,7 @@ impl OpFfma {
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
             neg: (((w >> 49) & 1)) != 0,
             abs: false,
             not: false,
@@ -2441,23 +2441,23 @@ impl OpFfma {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
             neg: (((w >> 48) & 1)) != 0,
             abs: false,
             not: false,
         };
         let c: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 31)) as u8,
-                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 49) & 1)) != 0,
@@ -2489,27 +2489,15 @@ impl OpFfma {
         let form = self.form_id(sm);
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_a = match form {
-            Some(0) => c.ctrl >> 17 & 1 != 0,
-            Some(1) => c.ctrl >> 17 & 1 != 0,
-            Some(2) => c.ctrl >> 17 & 1 != 0,
-            Some(3) => c.ctrl >> 17 & 1 != 0,
-            Some(4) => c.ctrl >> 17 & 1 != 0,
-            Some(5) => c.ctrl >> 17 & 1 != 0,
-            Some(6) => c.ctrl >> 17 & 1 != 0,
+            Some(0 | 1 | 2 | 3 | 4 | 5 | 6) => c.ctrl >> 17 & 1 != 0,
             _ => false,
         };
         let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(4) => c.ctrl >> 18 & 1 != 0,
-            Some(5) => c.ctrl >> 18 & 1 != 0,
-            Some(6) => c.ctrl >> 18 & 1 != 0,
+            Some(0 | 4 | 5 | 6) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         let reuse_c = match form {
-            Some(0) => c.ctrl >> 19 & 1 != 0,
-            Some(1) => c.ctrl >> 19 & 1 != 0,
-            Some(2) => c.ctrl >> 19 & 1 != 0,
-            Some(3) => c.ctrl >> 19 & 1 != 0,
+            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
             _ => false,
         };
         write_guard(out, &c.guard);
@@ -2523,27 +2511,14 @@ impl OpFfma {
                 if self.sat {
                     out.push_str(".SAT");
                 }
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::F32);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::F32);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::F32);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::F32);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::F32);
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::F32);
             }
         }
         while out.ends_with(' ') {

@@ -148,7 +148,7 @@ impl OpFlo {
                 ),
             );
         }
-        let mut w: u128 = 768;
+        let mut w: u128 = 0x300;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -163,7 +163,7 @@ impl OpFlo {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -172,7 +172,7 @@ impl OpFlo {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -200,7 +200,7 @@ impl OpFlo {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -252,7 +252,7 @@ impl OpFlo {
                 ),
             );
         }
-        let mut w: u128 = 2304;
+        let mut w: u128 = 0x900;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -266,7 +266,7 @@ impl OpFlo {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -275,7 +275,7 @@ impl OpFlo {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -299,7 +299,7 @@ impl OpFlo {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -343,7 +343,7 @@ impl OpFlo {
                 ),
             );
         }
-        let mut w: u128 = 2816;
+        let mut w: u128 = 0xb00;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -375,7 +375,7 @@ impl OpFlo {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.b.kind {
@@ -389,7 +389,7 @@ impl OpFlo {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = fit(
@@ -398,7 +398,7 @@ impl OpFlo {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -426,7 +426,7 @@ impl OpFlo {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -470,7 +470,7 @@ impl OpFlo {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798251776;
+        let mut w: u128 = 0x80000000000000000000d00;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -485,7 +485,7 @@ impl OpFlo {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -494,7 +494,7 @@ impl OpFlo {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -522,7 +522,7 @@ impl OpFlo {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -574,7 +574,7 @@ impl OpFlo {
                 ),
             );
         }
-        let mut w: u128 = 6642809450371481600;
+        let mut w: u128 = 0x5c30000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -589,7 +589,7 @@ impl OpFlo {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 20;
+            w |= (v & 0xff) << 20;
         }
         {
             let v: u128 = fit(
@@ -598,7 +598,7 @@ impl OpFlo {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.b.not as u128;
@@ -673,7 +673,7 @@ impl OpFlo {
                 ),
             );
         }
-        let mut w: u128 = 4048736065006075904;
+        let mut w: u128 = 0x3830000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -687,7 +687,7 @@ impl OpFlo {
                     );
                 }
             };
-            w |= (v & 524287) << 20;
+            w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
         {
@@ -697,7 +697,7 @@ impl OpFlo {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.sh as u128;
@@ -760,7 +760,7 @@ impl OpFlo {
                 ),
             );
         }
-        let mut w: u128 = 5489887945764634624;
+        let mut w: u128 = 0x4c30000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -792,7 +792,7 @@ impl OpFlo {
                     );
                 }
             };
-            w |= (v & 16383) << 20;
+            w |= (v & 0x3fff) << 20;
         }
         {
             let v: u128 = match self.b.kind {
@@ -806,7 +806,7 @@ impl OpFlo {
                     );
                 }
             };
-            w |= (v & 31) << 34;
+            w |= (v & 0x1f) << 34;
         }
         {
             let v: u128 = fit(
@@ -815,7 +815,7 @@ impl OpFlo {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.b.not as u128;
@@ -856,9 +856,9 @@ impl OpFlo {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 63) & 1)) != 0,
@@ -874,7 +874,7 @@ impl OpFlo {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -882,10 +882,10 @@ impl OpFlo {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
@@ -902,7 +902,7 @@ impl OpFlo {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -910,11 +910,11 @@ impl OpFlo {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
@@ -932,7 +932,7 @@ impl OpFlo {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -940,9 +940,9 @@ impl OpFlo {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 63) & 1)) != 0,
@@ -958,7 +958,7 @@ impl OpFlo {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -966,9 +966,9 @@ impl OpFlo {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 40) & 1)) != 0,
@@ -992,11 +992,11 @@ impl OpFlo {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Imm(
                 imm_from_field(
-                    (((w >> 20) & 524287) | (((w >> 56) & 1) << 19)),
+                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
                     20u32,
                     0u32,
                     true,
@@ -1025,11 +1025,11 @@ impl OpFlo {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 31)) as u8,
-                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
@@ -1069,31 +1069,23 @@ impl OpFlo {
                 if self.sh {
                     out.push_str(".SH");
                 }
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
                 if self.pd != Reg::PT {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
+                    out.push_str(", ");
                     write_reg(out, self.pd);
                 }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(
-                        out,
-                        &self.b,
-                        reuse_b,
-                        if matches!(sm, 50 | 52 | 60) {
-                            ImmStyle::SignedHex
-                        } else {
-                            ImmStyle::Hex
-                        },
-                    );
-                }
+                out.push_str(", ");
+                write_src(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::SignedHex
+                    } else {
+                        ImmStyle::Hex
+                    },
+                );
             }
         }
         while out.ends_with(' ') {

@@ -208,7 +208,7 @@ impl OpFsetp {
                 ),
             );
         }
-        let mut w: u128 = 523;
+        let mut w: u128 = 0x20b;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -223,7 +223,7 @@ impl OpFsetp {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -238,7 +238,7 @@ impl OpFsetp {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.b.abs as u128;
@@ -266,11 +266,11 @@ impl OpFsetp {
         {
             let v: u128 = {
                 const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
             };
-            w |= (v & 15) << 76;
+            w |= (v & 0xf) << 76;
         }
         {
             let v: u128 = self.ftz as u128;
@@ -315,7 +315,7 @@ impl OpFsetp {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -394,7 +394,7 @@ impl OpFsetp {
                 ),
             );
         }
-        let mut w: u128 = 2059;
+        let mut w: u128 = 0x80b;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -409,7 +409,7 @@ impl OpFsetp {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -423,7 +423,7 @@ impl OpFsetp {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -443,11 +443,11 @@ impl OpFsetp {
         {
             let v: u128 = {
                 const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
             };
-            w |= (v & 15) << 76;
+            w |= (v & 0xf) << 76;
         }
         {
             let v: u128 = self.ftz as u128;
@@ -492,7 +492,7 @@ impl OpFsetp {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -553,7 +553,7 @@ impl OpFsetp {
                 ),
             );
         }
-        let mut w: u128 = 2571;
+        let mut w: u128 = 0xa0b;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -568,7 +568,7 @@ impl OpFsetp {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -600,7 +600,7 @@ impl OpFsetp {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.b.kind {
@@ -614,7 +614,7 @@ impl OpFsetp {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = self.b.abs as u128;
@@ -642,11 +642,11 @@ impl OpFsetp {
         {
             let v: u128 = {
                 const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
             };
-            w |= (v & 15) << 76;
+            w |= (v & 0xf) << 76;
         }
         {
             let v: u128 = self.ftz as u128;
@@ -691,7 +691,7 @@ impl OpFsetp {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -752,7 +752,7 @@ impl OpFsetp {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798251531;
+        let mut w: u128 = 0x80000000000000000000c0b;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -767,7 +767,7 @@ impl OpFsetp {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -782,7 +782,7 @@ impl OpFsetp {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.b.abs as u128;
@@ -810,11 +810,11 @@ impl OpFsetp {
         {
             let v: u128 = {
                 const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
             };
-            w |= (v & 15) << 76;
+            w |= (v & 0xf) << 76;
         }
         {
             let v: u128 = self.ftz as u128;
@@ -859,7 +859,7 @@ impl OpFsetp {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -920,7 +920,7 @@ impl OpFsetp {
                 ),
             );
         }
-        let mut w: u128 = 6606780653352517632;
+        let mut w: u128 = 0x5bb0000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -935,7 +935,7 @@ impl OpFsetp {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 20;
+            w |= (v & 0xff) << 20;
         }
         {
             let v: u128 = fit(
@@ -950,7 +950,7 @@ impl OpFsetp {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -1011,11 +1011,11 @@ impl OpFsetp {
         {
             let v: u128 = {
                 const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
             };
-            w |= (v & 15) << 48;
+            w |= (v & 0xf) << 48;
         }
         {
             let v: u128 = self.b.neg as u128;
@@ -1084,7 +1084,7 @@ impl OpFsetp {
                 ),
             );
         }
-        let mut w: u128 = 3940649673949184000;
+        let mut w: u128 = 0x36b0000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -1098,7 +1098,7 @@ impl OpFsetp {
                     );
                 }
             };
-            w |= (v & 524287) << 20;
+            w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
         {
@@ -1114,7 +1114,7 @@ impl OpFsetp {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -1175,11 +1175,11 @@ impl OpFsetp {
         {
             let v: u128 = {
                 const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
             };
-            w |= (v & 15) << 48;
+            w |= (v & 0xf) << 48;
         }
         {
             let v: u128 = self.b.neg as u128;
@@ -1248,7 +1248,7 @@ impl OpFsetp {
                 ),
             );
         }
-        let mut w: u128 = 5453859148745670656;
+        let mut w: u128 = 0x4bb0000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -1280,7 +1280,7 @@ impl OpFsetp {
                     );
                 }
             };
-            w |= (v & 16383) << 20;
+            w |= (v & 0x3fff) << 20;
         }
         {
             let v: u128 = match self.b.kind {
@@ -1294,7 +1294,7 @@ impl OpFsetp {
                     );
                 }
             };
-            w |= (v & 31) << 34;
+            w |= (v & 0x1f) << 34;
         }
         {
             let v: u128 = fit(
@@ -1309,7 +1309,7 @@ impl OpFsetp {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -1370,11 +1370,11 @@ impl OpFsetp {
         {
             let v: u128 = {
                 const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
             };
-            w |= (v & 15) << 48;
+            w |= (v & 0xf) << 48;
         }
         {
             let v: u128 = self.b.neg as u128;
@@ -1410,13 +1410,13 @@ impl OpFsetp {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
@@ -1427,7 +1427,7 @@ impl OpFsetp {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
-        let cmp: Fcmp = match (((w >> 76) & 15)) {
+        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -1438,12 +1438,12 @@ impl OpFsetp {
             7 => Fcmp::Num,
             8 => Fcmp::Nan,
             9 => Fcmp::Ltu,
-            10 => Fcmp::Equ,
-            11 => Fcmp::Leu,
-            12 => Fcmp::Gtu,
-            13 => Fcmp::Neu,
-            14 => Fcmp::Geu,
-            15 => Fcmp::T,
+            0xa => Fcmp::Equ,
+            0xb => Fcmp::Leu,
+            0xc => Fcmp::Gtu,
+            0xd => Fcmp::Neu,
+            0xe => Fcmp::Geu,
+            0xf => Fcmp::T,
             _ => return None,
         };
         let ftz: bool = (((w >> 80) & 1)) != 0;
@@ -1467,7 +1467,7 @@ impl OpFsetp {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -1477,14 +1477,14 @@ impl OpFsetp {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
@@ -1496,7 +1496,7 @@ impl OpFsetp {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
-        let cmp: Fcmp = match (((w >> 76) & 15)) {
+        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -1507,12 +1507,12 @@ impl OpFsetp {
             7 => Fcmp::Num,
             8 => Fcmp::Nan,
             9 => Fcmp::Ltu,
-            10 => Fcmp::Equ,
-            11 => Fcmp::Leu,
-            12 => Fcmp::Gtu,
-            13 => Fcmp::Neu,
-            14 => Fcmp::Geu,
-            15 => Fcmp::T,
+            0xa => Fcmp::Equ,
+            0xb => Fcmp::Leu,
+            0xc => Fcmp::Gtu,
+            0xd => Fcmp::Neu,
+            0xe => Fcmp::Geu,
+            0xf => Fcmp::T,
             _ => return None,
         };
         let ftz: bool = (((w >> 80) & 1)) != 0;
@@ -1536,7 +1536,7 @@ impl OpFsetp {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -1546,15 +1546,15 @@ impl OpFsetp {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 63) & 1)) != 0,
@@ -1567,7 +1567,7 @@ impl OpFsetp {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
-        let cmp: Fcmp = match (((w >> 76) & 15)) {
+        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -1578,12 +1578,12 @@ impl OpFsetp {
             7 => Fcmp::Num,
             8 => Fcmp::Nan,
             9 => Fcmp::Ltu,
-            10 => Fcmp::Equ,
-            11 => Fcmp::Leu,
-            12 => Fcmp::Gtu,
-            13 => Fcmp::Neu,
-            14 => Fcmp::Geu,
-            15 => Fcmp::T,
+            0xa => Fcmp::Equ,
+            0xb => Fcmp::Leu,
+            0xc => Fcmp::Gtu,
+            0xd => Fcmp::Neu,
+            0xe => Fcmp::Geu,
+            0xf => Fcmp::T,
             _ => return None,
         };
         let ftz: bool = (((w >> 80) & 1)) != 0;
@@ -1607,7 +1607,7 @@ impl OpFsetp {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -1617,13 +1617,13 @@ impl OpFsetp {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: (((w >> 73) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
@@ -1634,7 +1634,7 @@ impl OpFsetp {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
-        let cmp: Fcmp = match (((w >> 76) & 15)) {
+        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -1645,12 +1645,12 @@ impl OpFsetp {
             7 => Fcmp::Num,
             8 => Fcmp::Nan,
             9 => Fcmp::Ltu,
-            10 => Fcmp::Equ,
-            11 => Fcmp::Leu,
-            12 => Fcmp::Gtu,
-            13 => Fcmp::Neu,
-            14 => Fcmp::Geu,
-            15 => Fcmp::T,
+            0xa => Fcmp::Equ,
+            0xb => Fcmp::Leu,
+            0xc => Fcmp::Gtu,
+            0xd => Fcmp::Neu,
+            0xe => Fcmp::Geu,
+            0xf => Fcmp::T,
             _ => return None,
         };
         let ftz: bool = (((w >> 80) & 1)) != 0;
@@ -1674,7 +1674,7 @@ impl OpFsetp {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -1684,13 +1684,13 @@ impl OpFsetp {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: (((w >> 43) & 1)) != 0,
             abs: (((w >> 7) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
             neg: (((w >> 6) & 1)) != 0,
             abs: (((w >> 44) & 1)) != 0,
             not: false,
@@ -1701,7 +1701,7 @@ impl OpFsetp {
             abs: false,
             not: (((w >> 42) & 1)) != 0,
         };
-        let cmp: Fcmp = match (((w >> 48) & 15)) {
+        let cmp: Fcmp = match (((w >> 48) & 0xf)) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -1712,12 +1712,12 @@ impl OpFsetp {
             7 => Fcmp::Num,
             8 => Fcmp::Nan,
             9 => Fcmp::Ltu,
-            10 => Fcmp::Equ,
-            11 => Fcmp::Leu,
-            12 => Fcmp::Gtu,
-            13 => Fcmp::Neu,
-            14 => Fcmp::Geu,
-            15 => Fcmp::T,
+            0xa => Fcmp::Equ,
+            0xb => Fcmp::Leu,
+            0xc => Fcmp::Gtu,
+            0xd => Fcmp::Neu,
+            0xe => Fcmp::Geu,
+            0xf => Fcmp::T,
             _ => return None,
         };
         let ftz: bool = (((w >> 47) & 1)) != 0;
@@ -1751,7 +1751,7 @@ impl OpFsetp {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: (((w >> 43) & 1)) != 0,
             abs: (((w >> 7) & 1)) != 0,
             not: false,
@@ -1759,7 +1759,7 @@ impl OpFsetp {
         let b: Src = Src {
             kind: SrcKind::Imm(
                 imm_from_field(
-                    (((w >> 20) & 524287) | (((w >> 56) & 1) << 19)),
+                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
                     20u32,
                     12u32,
                     false,
@@ -1775,7 +1775,7 @@ impl OpFsetp {
             abs: false,
             not: (((w >> 42) & 1)) != 0,
         };
-        let cmp: Fcmp = match (((w >> 48) & 15)) {
+        let cmp: Fcmp = match (((w >> 48) & 0xf)) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -1786,12 +1786,12 @@ impl OpFsetp {
             7 => Fcmp::Num,
             8 => Fcmp::Nan,
             9 => Fcmp::Ltu,
-            10 => Fcmp::Equ,
-            11 => Fcmp::Leu,
-            12 => Fcmp::Gtu,
-            13 => Fcmp::Neu,
-            14 => Fcmp::Geu,
-            15 => Fcmp::T,
+            0xa => Fcmp::Equ,
+            0xb => Fcmp::Leu,
+            0xc => Fcmp::Gtu,
+            0xd => Fcmp::Neu,
+            0xe => Fcmp::Geu,
+            0xf => Fcmp::T,
             _ => return None,
         };
         let ftz: bool = (((w >> 47) & 1)) != 0;
@@ -1825,15 +1825,15 @@ impl OpFsetp {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: (((w >> 43) & 1)) != 0,
             abs: (((w >> 7) & 1)) != 0,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 31)) as u8,
-                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 6) & 1)) != 0,
@@ -1846,7 +1846,7 @@ impl OpFsetp {
             abs: false,
             not: (((w >> 42) & 1)) != 0,
         };
-        let cmp: Fcmp = match (((w >> 48) & 15)) {
+        let cmp: Fcmp = match (((w >> 48) & 0xf)) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -1857,12 +1857,12 @@ impl OpFsetp {
             7 => Fcmp::Num,
             8 => Fcmp::Nan,
             9 => Fcmp::Ltu,
-            10 => Fcmp::Equ,
-            11 => Fcmp::Leu,
-            12 => Fcmp::Gtu,
-            13 => Fcmp::Neu,
-            14 => Fcmp::Geu,
-            15 => Fcmp::T,
+            0xa => Fcmp::Equ,
+            0xb => Fcmp::Leu,
+            0xc => Fcmp::Gtu,
+            0xd => Fcmp::Neu,
+            0xe => Fcmp::Geu,
+            0xf => Fcmp::T,
             _ => return None,
         };
         let ftz: bool = (((w >> 47) & 1)) != 0;
@@ -1897,10 +1897,7 @@ impl OpFsetp {
         let form = self.form_id(sm);
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_a = match form {
-            Some(0) => c.ctrl >> 17 & 1 != 0,
-            Some(1) => c.ctrl >> 17 & 1 != 0,
-            Some(2) => c.ctrl >> 17 & 1 != 0,
-            Some(3) => c.ctrl >> 17 & 1 != 0,
+            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
             _ => false,
         };
         let reuse_b = match form {
@@ -1917,32 +1914,16 @@ impl OpFsetp {
                     out.push_str(".FTZ");
                 }
                 out.push_str(self.setop.text_sm(sm));
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.p);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.q);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::F32);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::F32);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.acc, reuse_acc, ImmStyle::Hex);
-                }
+                out.push_str(" ");
+                write_reg(out, self.p);
+                out.push_str(", ");
+                write_reg(out, self.q);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::F32);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::F32);
+                out.push_str(", ");
+                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex);
             }
         }
         while out.ends_with(' ') {

@@ -211,8 +211,8 @@ impl OpIadd3 {
                 ),
             );
         }
-        let mut w: u128 = 528;
-        w |= c.raw & 2323404309571865445138432000;
+        let mut w: u128 = 0x210;
+        w |= c.raw & 0x781e0000000000000000000;
         {
             let v: u128 = fit(
                 Self::NAME,
@@ -226,7 +226,7 @@ impl OpIadd3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -241,7 +241,7 @@ impl OpIadd3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.b.neg as u128;
@@ -260,7 +260,7 @@ impl OpIadd3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -277,7 +277,7 @@ impl OpIadd3 {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(
@@ -299,7 +299,7 @@ impl OpIadd3 {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -387,8 +387,8 @@ impl OpIadd3 {
                 ),
             );
         }
-        let mut w: u128 = 2064;
-        w |= c.raw & 2323404309571865445138432000;
+        let mut w: u128 = 0x810;
+        w |= c.raw & 0x781e0000000000000000000;
         {
             let v: u128 = fit(
                 Self::NAME,
@@ -402,7 +402,7 @@ impl OpIadd3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -416,7 +416,7 @@ impl OpIadd3 {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -431,7 +431,7 @@ impl OpIadd3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -448,7 +448,7 @@ impl OpIadd3 {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(
@@ -470,7 +470,7 @@ impl OpIadd3 {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -550,8 +550,8 @@ impl OpIadd3 {
                 ),
             );
         }
-        let mut w: u128 = 2576;
-        w |= c.raw & 2323404309571865445138432000;
+        let mut w: u128 = 0xa10;
+        w |= c.raw & 0x781e0000000000000000000;
         {
             let v: u128 = fit(
                 Self::NAME,
@@ -565,7 +565,7 @@ impl OpIadd3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -597,7 +597,7 @@ impl OpIadd3 {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.b.kind {
@@ -611,7 +611,7 @@ impl OpIadd3 {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = self.b.neg as u128;
@@ -630,7 +630,7 @@ impl OpIadd3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -647,7 +647,7 @@ impl OpIadd3 {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(
@@ -669,7 +669,7 @@ impl OpIadd3 {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -749,8 +749,8 @@ impl OpIadd3 {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798251536;
-        w |= c.raw & 2323404309571865445138432000;
+        let mut w: u128 = 0x80000000000000000000c10;
+        w |= c.raw & 0x781e0000000000000000000;
         {
             let v: u128 = fit(
                 Self::NAME,
@@ -764,7 +764,7 @@ impl OpIadd3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -779,7 +779,7 @@ impl OpIadd3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.b.neg as u128;
@@ -798,7 +798,7 @@ impl OpIadd3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -815,7 +815,7 @@ impl OpIadd3 {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(
@@ -837,7 +837,7 @@ impl OpIadd3 {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -862,23 +862,23 @@ impl OpIadd3 {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: (((w >> 75) & 1)) != 0,
             abs: false,
             not: false,
@@ -888,32 +888,32 @@ impl OpIadd3 {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 2323404309571865445138432000,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x781e0000000000000000000,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: false,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: (((w >> 75) & 1)) != 0,
             abs: false,
             not: false,
@@ -923,26 +923,26 @@ impl OpIadd3 {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 2323404309571865445138432000,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x781e0000000000000000000,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: false,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 63) & 1)) != 0,
@@ -950,7 +950,7 @@ impl OpIadd3 {
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: (((w >> 75) & 1)) != 0,
             abs: false,
             not: false,
@@ -960,30 +960,30 @@ impl OpIadd3 {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 2323404309571865445138432000,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x781e0000000000000000000,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: (((w >> 72) & 1)) != 0,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: (((w >> 75) & 1)) != 0,
             abs: false,
             not: false,
@@ -993,8 +993,8 @@ impl OpIadd3 {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 2323404309571865445138432000,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x781e0000000000000000000,
             },
         ))
     }
@@ -1004,10 +1004,7 @@ impl OpIadd3 {
         let form = self.form_id(sm);
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_a = match form {
-            Some(0) => c.ctrl >> 17 & 1 != 0,
-            Some(1) => c.ctrl >> 17 & 1 != 0,
-            Some(2) => c.ctrl >> 17 & 1 != 0,
-            Some(3) => c.ctrl >> 17 & 1 != 0,
+            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
             _ => false,
         };
         let reuse_b = match form {
@@ -1015,81 +1012,44 @@ impl OpIadd3 {
             _ => false,
         };
         let reuse_c = match form {
-            Some(0) => c.ctrl >> 19 & 1 != 0,
-            Some(1) => c.ctrl >> 19 & 1 != 0,
-            Some(2) => c.ctrl >> 19 & 1 != 0,
-            Some(3) => c.ctrl >> 19 & 1 != 0,
+            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
             _ => false,
         };
         write_guard(out, &c.guard);
         match sm {
             100 | 120 => {
                 out.push_str("IADD3");
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.co0);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.co1);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_reg(out, self.co0);
+                out.push_str(", ");
+                write_reg(out, self.co1);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
             }
             _ => {
                 out.push_str("IADD3");
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
                 if self.co0 != Reg::PT {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
+                    out.push_str(", ");
                     write_reg(out, self.co0);
                 }
                 if self.co1 != Reg::PT {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
+                    out.push_str(", ");
                     write_reg(out, self.co1);
                 }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
-                }
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
             }
         }
         while out.ends_with(' ') {

@@ -298,7 +298,7 @@ impl OpImadWideX {
                 ),
             );
         }
-        let mut w: u128 = 18889465931478580855333;
+        let mut w: u128 = 0x4000000000000000225;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -313,7 +313,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -328,7 +328,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -343,7 +343,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = fit(
@@ -352,7 +352,7 @@ impl OpImadWideX {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -395,7 +395,7 @@ impl OpImadWideX {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -537,7 +537,7 @@ impl OpImadWideX {
                 ),
             );
         }
-        let mut w: u128 = 18889465931478580856869;
+        let mut w: u128 = 0x4000000000000000825;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -552,7 +552,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -566,7 +566,7 @@ impl OpImadWideX {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -581,7 +581,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = fit(
@@ -590,7 +590,7 @@ impl OpImadWideX {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -633,7 +633,7 @@ impl OpImadWideX {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -775,7 +775,7 @@ impl OpImadWideX {
                 ),
             );
         }
-        let mut w: u128 = 18889465931478580857381;
+        let mut w: u128 = 0x4000000000000000a25;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -790,7 +790,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -822,7 +822,7 @@ impl OpImadWideX {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.b.kind {
@@ -836,7 +836,7 @@ impl OpImadWideX {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = fit(
@@ -851,7 +851,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = fit(
@@ -860,7 +860,7 @@ impl OpImadWideX {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -903,7 +903,7 @@ impl OpImadWideX {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -1045,7 +1045,7 @@ impl OpImadWideX {
                 ),
             );
         }
-        let mut w: u128 = 2475898968036692028379106341;
+        let mut w: u128 = 0x80004000000000000000c25;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -1060,7 +1060,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -1075,7 +1075,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -1090,7 +1090,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = fit(
@@ -1099,7 +1099,7 @@ impl OpImadWideX {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -1142,7 +1142,7 @@ impl OpImadWideX {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -1284,7 +1284,7 @@ impl OpImadWideX {
                 ),
             );
         }
-        let mut w: u128 = 18889465931478580856357;
+        let mut w: u128 = 0x4000000000000000625;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -1299,7 +1299,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.c.kind {
@@ -1331,7 +1331,7 @@ impl OpImadWideX {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.c.kind {
@@ -1345,7 +1345,7 @@ impl OpImadWideX {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = fit(
@@ -1360,7 +1360,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = fit(
@@ -1369,7 +1369,7 @@ impl OpImadWideX {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -1412,7 +1412,7 @@ impl OpImadWideX {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -1554,7 +1554,7 @@ impl OpImadWideX {
                 ),
             );
         }
-        let mut w: u128 = 2475898968036692028379106853;
+        let mut w: u128 = 0x80004000000000000000e25;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -1569,7 +1569,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -1584,7 +1584,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -1599,7 +1599,7 @@ impl OpImadWideX {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = fit(
@@ -1608,7 +1608,7 @@ impl OpImadWideX {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -1651,7 +1651,7 @@ impl OpImadWideX {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -1676,22 +1676,22 @@ impl OpImadWideX {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 75) & 1)) != 0,
@@ -1713,31 +1713,31 @@ impl OpImadWideX {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 75) & 1)) != 0,
@@ -1759,25 +1759,25 @@ impl OpImadWideX {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
@@ -1785,7 +1785,7 @@ impl OpImadWideX {
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 75) & 1)) != 0,
@@ -1807,29 +1807,29 @@ impl OpImadWideX {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 75) & 1)) != 0,
@@ -1851,31 +1851,31 @@ impl OpImadWideX {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let c: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
@@ -1899,29 +1899,29 @@ impl OpImadWideX {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 63) & 1)) != 0,
@@ -1943,7 +1943,7 @@ impl OpImadWideX {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -1954,25 +1954,15 @@ impl OpImadWideX {
         let form = self.form_id(sm);
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_a = match form {
-            Some(0) => c.ctrl >> 17 & 1 != 0,
-            Some(1) => c.ctrl >> 17 & 1 != 0,
-            Some(2) => c.ctrl >> 17 & 1 != 0,
-            Some(3) => c.ctrl >> 17 & 1 != 0,
-            Some(4) => c.ctrl >> 17 & 1 != 0,
-            Some(5) => c.ctrl >> 17 & 1 != 0,
+            Some(0 | 1 | 2 | 3 | 4 | 5) => c.ctrl >> 17 & 1 != 0,
             _ => false,
         };
         let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(4) => c.ctrl >> 18 & 1 != 0,
-            Some(5) => c.ctrl >> 18 & 1 != 0,
+            Some(0 | 4 | 5) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         let reuse_c = match form {
-            Some(0) => c.ctrl >> 19 & 1 != 0,
-            Some(1) => c.ctrl >> 19 & 1 != 0,
-            Some(2) => c.ctrl >> 19 & 1 != 0,
-            Some(3) => c.ctrl >> 19 & 1 != 0,
+            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
             _ => false,
         };
         let reuse_ci = false;
@@ -1982,37 +1972,20 @@ impl OpImadWideX {
                 out.push_str("IMAD.WIDE");
                 out.push_str(self.ty.text_sm(sm));
                 out.push_str(self.x.text_sm(sm));
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
                 if self.co != Reg::PT {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
+                    out.push_str(", ");
                     write_reg(out, self.co);
                 }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.ci, reuse_ci, ImmStyle::Hex);
-                }
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                out.push_str(", ");
+                write_src(out, &self.ci, reuse_ci, ImmStyle::Hex);
             }
         }
         while out.ends_with(' ') {

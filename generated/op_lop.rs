@@ -162,7 +162,7 @@ impl OpLop {
                 ),
             );
         }
-        let mut w: u128 = 6647313049998852096;
+        let mut w: u128 = 0x5c40000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -177,7 +177,7 @@ impl OpLop {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 20;
+            w |= (v & 0xff) << 20;
         }
         {
             let v: u128 = fit(
@@ -192,7 +192,7 @@ impl OpLop {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -201,7 +201,7 @@ impl OpLop {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.a.not as u128;
@@ -302,7 +302,7 @@ impl OpLop {
                 ),
             );
         }
-        let mut w: u128 = 4053239664633446400;
+        let mut w: u128 = 0x3840000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -316,7 +316,7 @@ impl OpLop {
                     );
                 }
             };
-            w |= (v & 524287) << 20;
+            w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
         {
@@ -332,7 +332,7 @@ impl OpLop {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -341,7 +341,7 @@ impl OpLop {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.a.not as u128;
@@ -430,7 +430,7 @@ impl OpLop {
                 ),
             );
         }
-        let mut w: u128 = 5494391545392005120;
+        let mut w: u128 = 0x4c40000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -462,7 +462,7 @@ impl OpLop {
                     );
                 }
             };
-            w |= (v & 16383) << 20;
+            w |= (v & 0x3fff) << 20;
         }
         {
             let v: u128 = match self.b.kind {
@@ -476,7 +476,7 @@ impl OpLop {
                     );
                 }
             };
-            w |= (v & 31) << 34;
+            w |= (v & 0x1f) << 34;
         }
         {
             let v: u128 = fit(
@@ -491,7 +491,7 @@ impl OpLop {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -500,7 +500,7 @@ impl OpLop {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.a.not as u128;
@@ -557,15 +557,15 @@ impl OpLop {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 39) & 1)) != 0,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 40) & 1)) != 0,
@@ -597,9 +597,9 @@ impl OpLop {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 39) & 1)) != 0,
@@ -607,7 +607,7 @@ impl OpLop {
         let b: Src = Src {
             kind: SrcKind::Imm(
                 imm_from_field(
-                    (((w >> 20) & 524287) | (((w >> 56) & 1) << 19)),
+                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
                     20u32,
                     0u32,
                     true,
@@ -644,17 +644,17 @@ impl OpLop {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 39) & 1)) != 0,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 31)) as u8,
-                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
@@ -700,34 +700,26 @@ impl OpLop {
                 out.push_str(self.pop.text_sm(sm));
                 let mut first = true;
                 if self.pd != Reg::PT {
-                    out.push_str(if first { " " } else { ", " });
+                    out.push_str(" ");
                     first = false;
                     write_reg(out, self.pd);
                 }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(
-                        out,
-                        &self.b,
-                        reuse_b,
-                        if matches!(sm, 50 | 52 | 60) {
-                            ImmStyle::SignedHex
-                        } else {
-                            ImmStyle::Hex
-                        },
-                    );
-                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                out.push_str(", ");
+                write_src(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::SignedHex
+                    } else {
+                        ImmStyle::Hex
+                    },
+                );
             }
         }
         while out.ends_with(' ') {

@@ -262,7 +262,7 @@ impl OpLop3 {
                 ),
             );
         }
-        let mut w: u128 = 530;
+        let mut w: u128 = 0x212;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -277,7 +277,7 @@ impl OpLop3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -292,7 +292,7 @@ impl OpLop3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -307,7 +307,7 @@ impl OpLop3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = fit(
@@ -316,11 +316,11 @@ impl OpLop3 {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "lut", self.lut as u128, 8u32)?;
-            w |= (v & 255) << 72;
+            w |= (v & 0xff) << 72;
         }
         {
             let v: u128 = self.pand as u128;
@@ -356,7 +356,7 @@ impl OpLop3 {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -478,7 +478,7 @@ impl OpLop3 {
                 ),
             );
         }
-        let mut w: u128 = 2066;
+        let mut w: u128 = 0x812;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -493,7 +493,7 @@ impl OpLop3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -507,7 +507,7 @@ impl OpLop3 {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -522,7 +522,7 @@ impl OpLop3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = fit(
@@ -531,11 +531,11 @@ impl OpLop3 {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "lut", self.lut as u128, 8u32)?;
-            w |= (v & 255) << 72;
+            w |= (v & 0xff) << 72;
         }
         {
             let v: u128 = self.pand as u128;
@@ -571,7 +571,7 @@ impl OpLop3 {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -693,7 +693,7 @@ impl OpLop3 {
                 ),
             );
         }
-        let mut w: u128 = 2578;
+        let mut w: u128 = 0xa12;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -708,7 +708,7 @@ impl OpLop3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -740,7 +740,7 @@ impl OpLop3 {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.b.kind {
@@ -754,7 +754,7 @@ impl OpLop3 {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = fit(
@@ -769,7 +769,7 @@ impl OpLop3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = fit(
@@ -778,11 +778,11 @@ impl OpLop3 {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "lut", self.lut as u128, 8u32)?;
-            w |= (v & 255) << 72;
+            w |= (v & 0xff) << 72;
         }
         {
             let v: u128 = self.pand as u128;
@@ -818,7 +818,7 @@ impl OpLop3 {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -940,7 +940,7 @@ impl OpLop3 {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798251538;
+        let mut w: u128 = 0x80000000000000000000c12;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -955,7 +955,7 @@ impl OpLop3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -970,7 +970,7 @@ impl OpLop3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -985,7 +985,7 @@ impl OpLop3 {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 64;
+            w |= (v & 0xff) << 64;
         }
         {
             let v: u128 = fit(
@@ -994,11 +994,11 @@ impl OpLop3 {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "lut", self.lut as u128, 8u32)?;
-            w |= (v & 255) << 72;
+            w |= (v & 0xff) << 72;
         }
         {
             let v: u128 = self.pand as u128;
@@ -1034,7 +1034,7 @@ impl OpLop3 {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -1060,21 +1060,21 @@ impl OpLop3 {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -1085,7 +1085,7 @@ impl OpLop3 {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
-        let lut: u32 = (((w >> 72) & 255)) as u32;
+        let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pand: bool = (((w >> 80) & 1)) != 0;
         Some((
             Self {
@@ -1101,7 +1101,7 @@ impl OpLop3 {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -1109,23 +1109,23 @@ impl OpLop3 {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -1136,7 +1136,7 @@ impl OpLop3 {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
-        let lut: u32 = (((w >> 72) & 255)) as u32;
+        let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pand: bool = (((w >> 80) & 1)) != 0;
         Some((
             Self {
@@ -1152,7 +1152,7 @@ impl OpLop3 {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -1160,17 +1160,17 @@ impl OpLop3 {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
@@ -1178,7 +1178,7 @@ impl OpLop3 {
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -1189,7 +1189,7 @@ impl OpLop3 {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
-        let lut: u32 = (((w >> 72) & 255)) as u32;
+        let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pand: bool = (((w >> 80) & 1)) != 0;
         Some((
             Self {
@@ -1205,7 +1205,7 @@ impl OpLop3 {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -1213,21 +1213,21 @@ impl OpLop3 {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -1238,7 +1238,7 @@ impl OpLop3 {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
-        let lut: u32 = (((w >> 72) & 255)) as u32;
+        let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pand: bool = (((w >> 80) & 1)) != 0;
         Some((
             Self {
@@ -1254,7 +1254,7 @@ impl OpLop3 {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -1265,10 +1265,7 @@ impl OpLop3 {
         let form = self.form_id(sm);
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_a = match form {
-            Some(0) => c.ctrl >> 17 & 1 != 0,
-            Some(1) => c.ctrl >> 17 & 1 != 0,
-            Some(2) => c.ctrl >> 17 & 1 != 0,
-            Some(3) => c.ctrl >> 17 & 1 != 0,
+            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
             _ => false,
         };
         let reuse_b = match form {
@@ -1276,10 +1273,7 @@ impl OpLop3 {
             _ => false,
         };
         let reuse_c = match form {
-            Some(0) => c.ctrl >> 19 & 1 != 0,
-            Some(1) => c.ctrl >> 19 & 1 != 0,
-            Some(2) => c.ctrl >> 19 & 1 != 0,
-            Some(3) => c.ctrl >> 19 & 1 != 0,
+            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
             _ => false,
         };
         let reuse_pc = false;
@@ -1292,40 +1286,23 @@ impl OpLop3 {
                 }
                 let mut first = true;
                 if self.pd != Reg::PT {
-                    out.push_str(if first { " " } else { ", " });
+                    out.push_str(" ");
                     first = false;
                     write_reg(out, self.pd);
                 }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::Hex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_hex(out, self.lut as u64);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.pc, reuse_pc, ImmStyle::Hex);
-                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::Hex);
+                out.push_str(", ");
+                write_hex(out, self.lut as u64);
+                out.push_str(", ");
+                write_src(out, &self.pc, reuse_pc, ImmStyle::Hex);
             }
         }
         while out.ends_with(' ') {

@@ -145,7 +145,7 @@ impl OpLop32i {
                 ),
             );
         }
-        let mut w: u128 = 288230376151711744;
+        let mut w: u128 = 0x400000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -154,7 +154,7 @@ impl OpLop32i {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = match self.b.kind {
@@ -168,7 +168,7 @@ impl OpLop32i {
                     );
                 }
             };
-            w |= (v & 4294967295) << 20;
+            w |= (v & 0xffffffff) << 20;
         }
         {
             let v: u128 = {
@@ -194,7 +194,7 @@ impl OpLop32i {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -219,16 +219,16 @@ impl OpLop32i {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 55) & 1)) != 0,
         };
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 20) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 20) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
@@ -263,22 +263,12 @@ impl OpLop32i {
             _ => {
                 out.push_str("LOP32I");
                 out.push_str(self.op.text_sm(sm));
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex);
             }
         }
         while out.ends_with(' ') {

@@ -139,7 +139,7 @@ impl OpMov {
                 ),
             );
         }
-        let mut w: u128 = 514;
+        let mut w: u128 = 0x202;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -154,7 +154,7 @@ impl OpMov {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -163,15 +163,15 @@ impl OpMov {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "mask", self.mask as u128, 4u32)?;
-            w |= (v & 15) << 72;
+            w |= (v & 0xf) << 72;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -223,7 +223,7 @@ impl OpMov {
                 ),
             );
         }
-        let mut w: u128 = 2050;
+        let mut w: u128 = 0x802;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -237,7 +237,7 @@ impl OpMov {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -246,15 +246,15 @@ impl OpMov {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "mask", self.mask as u128, 4u32)?;
-            w |= (v & 15) << 72;
+            w |= (v & 0xf) << 72;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -306,7 +306,7 @@ impl OpMov {
                 ),
             );
         }
-        let mut w: u128 = 2562;
+        let mut w: u128 = 0xa02;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -338,7 +338,7 @@ impl OpMov {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.b.kind {
@@ -352,7 +352,7 @@ impl OpMov {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = fit(
@@ -361,15 +361,15 @@ impl OpMov {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "mask", self.mask as u128, 4u32)?;
-            w |= (v & 15) << 72;
+            w |= (v & 0xf) << 72;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -421,7 +421,7 @@ impl OpMov {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798251522;
+        let mut w: u128 = 0x80000000000000000000c02;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -436,7 +436,7 @@ impl OpMov {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -445,15 +445,15 @@ impl OpMov {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "mask", self.mask as u128, 4u32)?;
-            w |= (v & 15) << 72;
+            w |= (v & 0xf) << 72;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -505,7 +505,7 @@ impl OpMov {
                 ),
             );
         }
-        let mut w: u128 = 6672082847949389824;
+        let mut w: u128 = 0x5c98000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -520,7 +520,7 @@ impl OpMov {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 20;
+            w |= (v & 0xff) << 20;
         }
         {
             let v: u128 = fit(
@@ -529,11 +529,11 @@ impl OpMov {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = fit(Self::NAME, "mask", self.mask as u128, 4u32)?;
-            w |= (v & 15) << 39;
+            w |= (v & 0xf) << 39;
         }
         {
             let v: u128 = fit(
@@ -585,7 +585,7 @@ impl OpMov {
                 ),
             );
         }
-        let mut w: u128 = 5519161343342542848;
+        let mut w: u128 = 0x4c98000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -617,7 +617,7 @@ impl OpMov {
                     );
                 }
             };
-            w |= (v & 16383) << 20;
+            w |= (v & 0x3fff) << 20;
         }
         {
             let v: u128 = match self.b.kind {
@@ -631,7 +631,7 @@ impl OpMov {
                     );
                 }
             };
-            w |= (v & 31) << 34;
+            w |= (v & 0x1f) << 34;
         }
         {
             let v: u128 = fit(
@@ -640,11 +640,11 @@ impl OpMov {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = fit(Self::NAME, "mask", self.mask as u128, 4u32)?;
-            w |= (v & 15) << 39;
+            w |= (v & 0xf) << 39;
         }
         {
             let v: u128 = fit(
@@ -669,100 +669,100 @@ impl OpMov {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
-        let mask: u32 = (((w >> 72) & 15)) as u32;
+        let mask: u32 = (((w >> 72) & 0xf)) as u32;
         Some((
             Self { d, b, mask },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
             not: false,
         };
-        let mask: u32 = (((w >> 72) & 15)) as u32;
+        let mask: u32 = (((w >> 72) & 0xf)) as u32;
         Some((
             Self { d, b, mask },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
             abs: false,
             not: false,
         };
-        let mask: u32 = (((w >> 72) & 15)) as u32;
+        let mask: u32 = (((w >> 72) & 0xf)) as u32;
         Some((
             Self { d, b, mask },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
-        let mask: u32 = (((w >> 72) & 15)) as u32;
+        let mask: u32 = (((w >> 72) & 0xf)) as u32;
         Some((
             Self { d, b, mask },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
-        let mask: u32 = (((w >> 39) & 15)) as u32;
+        let mask: u32 = (((w >> 39) & 0xf)) as u32;
         Some((
             Self { d, b, mask },
             Common {
@@ -775,18 +775,18 @@ impl OpMov {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 31)) as u8,
-                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
             abs: false,
             not: false,
         };
-        let mask: u32 = (((w >> 39) & 15)) as u32;
+        let mask: u32 = (((w >> 39) & 0xf)) as u32;
         Some((
             Self { d, b, mask },
             Common {
@@ -810,20 +810,12 @@ impl OpMov {
         match sm {
             _ => {
                 out.push_str("MOV");
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex);
                 if self.mask != 15u32 {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
+                    out.push_str(", ");
                     write_hex(out, self.mask as u64);
                 }
             }

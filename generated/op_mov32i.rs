@@ -111,7 +111,7 @@ impl OpMov32i {
                 ),
             );
         }
-        let mut w: u128 = 72057594037927936;
+        let mut w: u128 = 0x100000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -120,11 +120,11 @@ impl OpMov32i {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = fit(Self::NAME, "mask", self.mask as u128, 4u32)?;
-            w |= (v & 15) << 12;
+            w |= (v & 0xf) << 12;
         }
         {
             let v: u128 = match self.b.kind {
@@ -138,7 +138,7 @@ impl OpMov32i {
                     );
                 }
             };
-            w |= (v & 4294967295) << 20;
+            w |= (v & 0xffffffff) << 20;
         }
         {
             let v: u128 = fit(
@@ -163,16 +163,16 @@ impl OpMov32i {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 20) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 20) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
             not: false,
         };
-        let mask: u32 = (((w >> 12) & 15)) as u32;
+        let mask: u32 = (((w >> 12) & 0xf)) as u32;
         Some((
             Self { d, b, mask },
             Common {
@@ -193,20 +193,12 @@ impl OpMov32i {
         match sm {
             _ => {
                 out.push_str("MOV32I");
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex);
                 if self.mask != 15u32 {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
+                    out.push_str(", ");
                     write_hex(out, self.mask as u64);
                 }
             }

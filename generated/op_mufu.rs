@@ -143,8 +143,8 @@ impl OpMufu {
                 ),
             );
         }
-        let mut w: u128 = 776;
-        w |= c.raw & 14170558213122756182016;
+        let mut w: u128 = 0x308;
+        w |= c.raw & 0x3003000000000000000;
         {
             let v: u128 = fit(
                 Self::NAME,
@@ -158,7 +158,7 @@ impl OpMufu {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.a.abs as u128;
@@ -175,18 +175,18 @@ impl OpMufu {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
-            w |= (v & 63) << 74;
+            w |= (v & 0x3f) << 74;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -246,8 +246,8 @@ impl OpMufu {
                 ),
             );
         }
-        let mut w: u128 = 2312;
-        w |= c.raw & 14167099448608935641088;
+        let mut w: u128 = 0x908;
+        w |= c.raw & 0x3000000000000000000;
         {
             let v: u128 = match self.a.kind {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "a", v, 32u32, 0u32, false)?,
@@ -260,7 +260,7 @@ impl OpMufu {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -269,18 +269,18 @@ impl OpMufu {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
-            w |= (v & 63) << 74;
+            w |= (v & 0x3f) << 74;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -322,8 +322,8 @@ impl OpMufu {
                 ),
             );
         }
-        let mut w: u128 = 2824;
-        w |= c.raw & 14167099448608935641088;
+        let mut w: u128 = 0xb08;
+        w |= c.raw & 0x3000000000000000000;
         {
             let v: u128 = match self.a.kind {
                 SrcKind::CBuf(c) => {
@@ -354,7 +354,7 @@ impl OpMufu {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.a.kind {
@@ -368,7 +368,7 @@ impl OpMufu {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = self.a.abs as u128;
@@ -385,18 +385,18 @@ impl OpMufu {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
-            w |= (v & 63) << 74;
+            w |= (v & 0x3f) << 74;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -430,8 +430,8 @@ impl OpMufu {
                 ),
             );
         }
-        let mut w: u128 = 776;
-        w |= c.raw & 4725825247383465754624;
+        let mut w: u128 = 0x308;
+        w |= c.raw & 0x1003000000000000000;
         {
             let v: u128 = fit(
                 Self::NAME,
@@ -445,7 +445,7 @@ impl OpMufu {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.a.abs as u128;
@@ -462,7 +462,7 @@ impl OpMufu {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -488,11 +488,11 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
-            w |= (v & 63) << 74;
+            w |= (v & 0x3f) << 74;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -544,8 +544,8 @@ impl OpMufu {
                 ),
             );
         }
-        let mut w: u128 = 2312;
-        w |= c.raw & 4722366482869645213696;
+        let mut w: u128 = 0x908;
+        w |= c.raw & 0x1000000000000000000;
         {
             let v: u128 = match self.a.kind {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "a", v, 32u32, 0u32, false)?,
@@ -558,7 +558,7 @@ impl OpMufu {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -567,7 +567,7 @@ impl OpMufu {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -593,11 +593,11 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
-            w |= (v & 63) << 74;
+            w |= (v & 0x3f) << 74;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -631,8 +631,8 @@ impl OpMufu {
                 ),
             );
         }
-        let mut w: u128 = 2824;
-        w |= c.raw & 4722366482869645213696;
+        let mut w: u128 = 0xb08;
+        w |= c.raw & 0x1000000000000000000;
         {
             let v: u128 = match self.a.kind {
                 SrcKind::CBuf(c) => {
@@ -663,7 +663,7 @@ impl OpMufu {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.a.kind {
@@ -677,7 +677,7 @@ impl OpMufu {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = self.a.abs as u128;
@@ -694,7 +694,7 @@ impl OpMufu {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -720,11 +720,11 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
-            w |= (v & 63) << 74;
+            w |= (v & 0x3f) << 74;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -758,8 +758,8 @@ impl OpMufu {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798251784;
-        w |= c.raw & 4722366482869645213696;
+        let mut w: u128 = 0x80000000000000000000d08;
+        w |= c.raw & 0x1000000000000000000;
         {
             let v: u128 = fit(
                 Self::NAME,
@@ -773,7 +773,7 @@ impl OpMufu {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.a.abs as u128;
@@ -790,7 +790,7 @@ impl OpMufu {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -816,11 +816,11 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
-            w |= (v & 63) << 74;
+            w |= (v & 0x3f) << 74;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -854,8 +854,8 @@ impl OpMufu {
                 ),
             );
         }
-        let mut w: u128 = 776;
-        w |= c.raw & 3458764513820540928;
+        let mut w: u128 = 0x308;
+        w |= c.raw & 0x3000000000000000;
         {
             let v: u128 = fit(
                 Self::NAME,
@@ -869,7 +869,7 @@ impl OpMufu {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.a.abs as u128;
@@ -886,7 +886,7 @@ impl OpMufu {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -900,11 +900,11 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
-            w |= (v & 63) << 74;
+            w |= (v & 0x3f) << 74;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -956,7 +956,7 @@ impl OpMufu {
                 ),
             );
         }
-        let mut w: u128 = 2312;
+        let mut w: u128 = 0x908;
         w |= c.raw & 0;
         {
             let v: u128 = match self.a.kind {
@@ -970,7 +970,7 @@ impl OpMufu {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -979,7 +979,7 @@ impl OpMufu {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -993,11 +993,11 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
-            w |= (v & 63) << 74;
+            w |= (v & 0x3f) << 74;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -1031,7 +1031,7 @@ impl OpMufu {
                 ),
             );
         }
-        let mut w: u128 = 2824;
+        let mut w: u128 = 0xb08;
         w |= c.raw & 0;
         {
             let v: u128 = match self.a.kind {
@@ -1063,7 +1063,7 @@ impl OpMufu {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.a.kind {
@@ -1077,7 +1077,7 @@ impl OpMufu {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = self.a.abs as u128;
@@ -1094,7 +1094,7 @@ impl OpMufu {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -1108,11 +1108,11 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
-            w |= (v & 63) << 74;
+            w |= (v & 0x3f) << 74;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -1146,7 +1146,7 @@ impl OpMufu {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798251784;
+        let mut w: u128 = 0x80000000000000000000d08;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -1161,7 +1161,7 @@ impl OpMufu {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = self.a.abs as u128;
@@ -1178,7 +1178,7 @@ impl OpMufu {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = {
@@ -1192,11 +1192,11 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             };
-            w |= (v & 63) << 74;
+            w |= (v & 0x3f) << 74;
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -1221,14 +1221,14 @@ impl OpMufu {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
         };
-        let op: MufuOp = match (((w >> 74) & 63)) {
+        let op: MufuOp = match (((w >> 74) & 0x3f)) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1247,23 +1247,23 @@ impl OpMufu {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 14170558213122756182016,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x3003000000000000000,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
             not: false,
         };
-        let op: MufuOp = match (((w >> 74) & 63)) {
+        let op: MufuOp = match (((w >> 74) & 0x3f)) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1282,25 +1282,25 @@ impl OpMufu {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 14167099448608935641088,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x3000000000000000000,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
         };
-        let op: MufuOp = match (((w >> 74) & 63)) {
+        let op: MufuOp = match (((w >> 74) & 0x3f)) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1319,21 +1319,21 @@ impl OpMufu {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 14167099448608935641088,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x3000000000000000000,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
         };
-        let op: MufuOp = match (((w >> 74) & 63)) {
+        let op: MufuOp = match (((w >> 74) & 0x3f)) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1356,23 +1356,23 @@ impl OpMufu {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 4725825247383465754624,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x1003000000000000000,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
             not: false,
         };
-        let op: MufuOp = match (((w >> 74) & 63)) {
+        let op: MufuOp = match (((w >> 74) & 0x3f)) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1395,25 +1395,25 @@ impl OpMufu {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 4722366482869645213696,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x1000000000000000000,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
         };
-        let op: MufuOp = match (((w >> 74) & 63)) {
+        let op: MufuOp = match (((w >> 74) & 0x3f)) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1436,21 +1436,21 @@ impl OpMufu {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 4722366482869645213696,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x1000000000000000000,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
         };
-        let op: MufuOp = match (((w >> 74) & 63)) {
+        let op: MufuOp = match (((w >> 74) & 0x3f)) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1473,21 +1473,21 @@ impl OpMufu {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 4722366482869645213696,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x1000000000000000000,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
         };
-        let op: MufuOp = match (((w >> 74) & 63)) {
+        let op: MufuOp = match (((w >> 74) & 0x3f)) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1511,23 +1511,23 @@ impl OpMufu {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
-                raw: w & 3458764513820540928,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0x3000000000000000,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
             not: false,
         };
-        let op: MufuOp = match (((w >> 74) & 63)) {
+        let op: MufuOp = match (((w >> 74) & 0x3f)) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1551,25 +1551,25 @@ impl OpMufu {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
         };
-        let op: MufuOp = match (((w >> 74) & 63)) {
+        let op: MufuOp = match (((w >> 74) & 0x3f)) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1593,21 +1593,21 @@ impl OpMufu {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
         };
-        let op: MufuOp = match (((w >> 74) & 63)) {
+        let op: MufuOp = match (((w >> 74) & 0x3f)) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1631,7 +1631,7 @@ impl OpMufu {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -1642,9 +1642,7 @@ impl OpMufu {
         let form = self.form_id(sm);
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_a = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            Some(3) => c.ctrl >> 18 & 1 != 0,
-            Some(7) => c.ctrl >> 18 & 1 != 0,
+            Some(0 | 3 | 7) => c.ctrl >> 18 & 1 != 0,
             _ => false,
         };
         write_guard(out, &c.guard);
@@ -1653,17 +1651,10 @@ impl OpMufu {
                 out.push_str("MUFU");
                 out.push_str(self.op.text_sm(sm));
                 out.push_str(self.fmt.text_sm(sm));
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::F32);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::F32);
             }
         }
         while out.ends_with(' ') {

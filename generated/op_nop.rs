@@ -83,11 +83,11 @@ impl OpNop {
                 ),
             );
         }
-        let mut w: u128 = 2328;
+        let mut w: u128 = 0x918;
         w |= c.raw & 0;
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -113,7 +113,7 @@ impl OpNop {
     ///Form `fixed` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let mut w: u128 = 5814147118935314176;
+        let mut w: u128 = 0x50b0000000000f00;
         w |= c.raw & 0;
         {
             let v: u128 = self.trig as u128;
@@ -121,7 +121,7 @@ impl OpNop {
         }
         {
             let v: u128 = fit(Self::NAME, "code", self.code as u128, 16u32)?;
-            w |= (v & 65535) << 20;
+            w |= (v & 0xffff) << 20;
         }
         {
             let v: u128 = fit(
@@ -153,7 +153,7 @@ impl OpNop {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -161,7 +161,7 @@ impl OpNop {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let trig: bool = (((w >> 13) & 1)) != 0;
-        let code: u32 = (((w >> 20) & 65535)) as u32;
+        let code: u32 = (((w >> 20) & 0xffff)) as u32;
         Some((
             Self { trig, code },
             Common {
@@ -186,7 +186,7 @@ impl OpNop {
                 }
                 let mut first = true;
                 if self.code != 0u32 {
-                    out.push_str(if first { " " } else { ", " });
+                    out.push_str(" ");
                     first = false;
                     write_hex(out, self.code as u64);
                 }

@@ -182,16 +182,16 @@ impl OpPlop3 {
                 ),
             );
         }
-        let mut w: u128 = 2076;
+        let mut w: u128 = 0x81c;
         w |= c.raw & 0;
         {
             let v: u128 = fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
             w |= (v & 7) << 64;
-            w |= ((v >> 3) & 31) << 72;
+            w |= ((v >> 3) & 0x1f) << 72;
         }
         {
             let v: u128 = fit(
@@ -270,7 +270,7 @@ impl OpPlop3 {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -315,8 +315,8 @@ impl OpPlop3 {
             abs: false,
             not: (((w >> 71) & 1)) != 0,
         };
-        let lut0: u32 = (((w >> 64) & 7) | (((w >> 72) & 31) << 3)) as u32;
-        let lut1: u32 = (((w >> 16) & 255)) as u32;
+        let lut0: u32 = (((w >> 64) & 7) | (((w >> 72) & 0x1f) << 3)) as u32;
+        let lut1: u32 = (((w >> 16) & 0xff)) as u32;
         Some((
             Self {
                 pd,
@@ -330,7 +330,7 @@ impl OpPlop3 {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
@@ -347,42 +347,20 @@ impl OpPlop3 {
         match sm {
             _ => {
                 out.push_str("PLOP3.LUT");
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.pd);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.pq);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::Hex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_hex(out, self.lut0 as u64);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_hex(out, self.lut1 as u64);
-                }
+                out.push_str(" ");
+                write_reg(out, self.pd);
+                out.push_str(", ");
+                write_reg(out, self.pq);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::Hex);
+                out.push_str(", ");
+                write_hex(out, self.lut0 as u64);
+                out.push_str(", ");
+                write_hex(out, self.lut1 as u64);
             }
         }
         while out.ends_with(' ') {

@@ -227,7 +227,7 @@ impl OpSel {
                 ),
             );
         }
-        let mut w: u128 = 519;
+        let mut w: u128 = 0x207;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -242,7 +242,7 @@ impl OpSel {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -257,7 +257,7 @@ impl OpSel {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -266,7 +266,7 @@ impl OpSel {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(
@@ -289,7 +289,7 @@ impl OpSel {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -386,7 +386,7 @@ impl OpSel {
                 ),
             );
         }
-        let mut w: u128 = 2055;
+        let mut w: u128 = 0x807;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -401,7 +401,7 @@ impl OpSel {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -415,7 +415,7 @@ impl OpSel {
                     );
                 }
             };
-            w |= (v & 4294967295) << 32;
+            w |= (v & 0xffffffff) << 32;
         }
         {
             let v: u128 = fit(
@@ -424,7 +424,7 @@ impl OpSel {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(
@@ -447,7 +447,7 @@ impl OpSel {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -544,7 +544,7 @@ impl OpSel {
                 ),
             );
         }
-        let mut w: u128 = 2567;
+        let mut w: u128 = 0xa07;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -559,7 +559,7 @@ impl OpSel {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = match self.b.kind {
@@ -591,7 +591,7 @@ impl OpSel {
                     );
                 }
             };
-            w |= (v & 16383) << 40;
+            w |= (v & 0x3fff) << 40;
         }
         {
             let v: u128 = match self.b.kind {
@@ -605,7 +605,7 @@ impl OpSel {
                     );
                 }
             };
-            w |= (v & 31) << 54;
+            w |= (v & 0x1f) << 54;
         }
         {
             let v: u128 = fit(
@@ -614,7 +614,7 @@ impl OpSel {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(
@@ -637,7 +637,7 @@ impl OpSel {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -734,7 +734,7 @@ impl OpSel {
                 ),
             );
         }
-        let mut w: u128 = 2475880078570760549798251527;
+        let mut w: u128 = 0x80000000000000000000c07;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -749,7 +749,7 @@ impl OpSel {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 24;
+            w |= (v & 0xff) << 24;
         }
         {
             let v: u128 = fit(
@@ -764,7 +764,7 @@ impl OpSel {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 32;
+            w |= (v & 0xff) << 32;
         }
         {
             let v: u128 = fit(
@@ -773,7 +773,7 @@ impl OpSel {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 16;
+            w |= (v & 0xff) << 16;
         }
         {
             let v: u128 = fit(
@@ -796,7 +796,7 @@ impl OpSel {
         }
         {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 8388607) << 105;
+            w |= (v & 0x7fffff) << 105;
         }
         {
             let v: u128 = fit(
@@ -893,7 +893,7 @@ impl OpSel {
                 ),
             );
         }
-        let mut w: u128 = 6674334647763075072;
+        let mut w: u128 = 0x5ca0000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -908,7 +908,7 @@ impl OpSel {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 20;
+            w |= (v & 0xff) << 20;
         }
         {
             let v: u128 = fit(
@@ -923,7 +923,7 @@ impl OpSel {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -932,7 +932,7 @@ impl OpSel {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = fit(
@@ -1048,7 +1048,7 @@ impl OpSel {
                 ),
             );
         }
-        let mut w: u128 = 4080261262397669376;
+        let mut w: u128 = 0x38a0000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -1062,7 +1062,7 @@ impl OpSel {
                     );
                 }
             };
-            w |= (v & 524287) << 20;
+            w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
         {
@@ -1078,7 +1078,7 @@ impl OpSel {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -1087,7 +1087,7 @@ impl OpSel {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = fit(
@@ -1203,7 +1203,7 @@ impl OpSel {
                 ),
             );
         }
-        let mut w: u128 = 5521413143156228096;
+        let mut w: u128 = 0x4ca0000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -1235,7 +1235,7 @@ impl OpSel {
                     );
                 }
             };
-            w |= (v & 16383) << 20;
+            w |= (v & 0x3fff) << 20;
         }
         {
             let v: u128 = match self.b.kind {
@@ -1249,7 +1249,7 @@ impl OpSel {
                     );
                 }
             };
-            w |= (v & 31) << 34;
+            w |= (v & 0x1f) << 34;
         }
         {
             let v: u128 = fit(
@@ -1264,7 +1264,7 @@ impl OpSel {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -1273,7 +1273,7 @@ impl OpSel {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = fit(
@@ -1317,15 +1317,15 @@ impl OpSel {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -1341,23 +1341,23 @@ impl OpSel {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 4294967295)), 32u32, 0u32, false),
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
             ),
             neg: false,
             abs: false,
@@ -1374,24 +1374,24 @@ impl OpSel {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 31)) as u8,
-                offset: (sext_field((((w >> 40) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
@@ -1409,22 +1409,22 @@ impl OpSel {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -1440,22 +1440,22 @@ impl OpSel {
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 8388607)) as u32,
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
                 raw: w & 0,
             },
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -1478,9 +1478,9 @@ impl OpSel {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -1488,7 +1488,7 @@ impl OpSel {
         let b: Src = Src {
             kind: SrcKind::Imm(
                 imm_from_field(
-                    (((w >> 20) & 524287) | (((w >> 56) & 1) << 19)),
+                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
                     20u32,
                     0u32,
                     true,
@@ -1516,17 +1516,17 @@ impl OpSel {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 31)) as u8,
-                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
@@ -1555,10 +1555,7 @@ impl OpSel {
         let form = self.form_id(sm);
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_a = match form {
-            Some(0) => c.ctrl >> 17 & 1 != 0,
-            Some(1) => c.ctrl >> 17 & 1 != 0,
-            Some(2) => c.ctrl >> 17 & 1 != 0,
-            Some(3) => c.ctrl >> 17 & 1 != 0,
+            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
             _ => false,
         };
         let reuse_b = match form {
@@ -1570,36 +1567,23 @@ impl OpSel {
         match sm {
             _ => {
                 out.push_str("SEL");
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(
-                        out,
-                        &self.b,
-                        reuse_b,
-                        if matches!(sm, 50 | 52 | 60) {
-                            ImmStyle::SignedHex
-                        } else {
-                            ImmStyle::Hex
-                        },
-                    );
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                out.push_str(", ");
+                write_src(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::SignedHex
+                    } else {
+                        ImmStyle::Hex
+                    },
+                );
+                out.push_str(", ");
+                write_src(out, &self.cond, reuse_cond, ImmStyle::Hex);
             }
         }
         while out.ends_with(' ') {

@@ -165,7 +165,7 @@ impl OpShl {
                 ),
             );
         }
-        let mut w: u128 = 6649564849812537344;
+        let mut w: u128 = 0x5c48000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -180,7 +180,7 @@ impl OpShl {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 20;
+            w |= (v & 0xff) << 20;
         }
         {
             let v: u128 = fit(
@@ -195,7 +195,7 @@ impl OpShl {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -204,7 +204,7 @@ impl OpShl {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.wrap as u128;
@@ -286,7 +286,7 @@ impl OpShl {
                 ),
             );
         }
-        let mut w: u128 = 4055491464447131648;
+        let mut w: u128 = 0x3848000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -300,7 +300,7 @@ impl OpShl {
                     );
                 }
             };
-            w |= (v & 524287) << 20;
+            w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
         {
@@ -316,7 +316,7 @@ impl OpShl {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -325,7 +325,7 @@ impl OpShl {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.wrap as u128;
@@ -407,7 +407,7 @@ impl OpShl {
                 ),
             );
         }
-        let mut w: u128 = 5496643345205690368;
+        let mut w: u128 = 0x4c48000000000000;
         w |= c.raw & 0;
         {
             let v: u128 = match self.b.kind {
@@ -439,7 +439,7 @@ impl OpShl {
                     );
                 }
             };
-            w |= (v & 16383) << 20;
+            w |= (v & 0x3fff) << 20;
         }
         {
             let v: u128 = match self.b.kind {
@@ -453,7 +453,7 @@ impl OpShl {
                     );
                 }
             };
-            w |= (v & 31) << 34;
+            w |= (v & 0x1f) << 34;
         }
         {
             let v: u128 = fit(
@@ -468,7 +468,7 @@ impl OpShl {
                 )?,
                 8u32,
             )?;
-            w |= (v & 255) << 8;
+            w |= (v & 0xff) << 8;
         }
         {
             let v: u128 = fit(
@@ -477,7 +477,7 @@ impl OpShl {
                 reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
                 8u32,
             )?;
-            w |= (v & 255) << 0;
+            w |= (v & 0xff) << 0;
         }
         {
             let v: u128 = self.wrap as u128;
@@ -506,15 +506,15 @@ impl OpShl {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -532,9 +532,9 @@ impl OpShl {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
@@ -542,7 +542,7 @@ impl OpShl {
         let b: Src = Src {
             kind: SrcKind::Imm(
                 imm_from_field(
-                    (((w >> 20) & 524287) | (((w >> 56) & 1) << 19)),
+                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
                     20u32,
                     0u32,
                     true,
@@ -565,17 +565,17 @@ impl OpShl {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 255)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 255)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 31)) as u8,
-                offset: (sext_field((((w >> 20) & 16383)), 14u32) as i32 as u32)
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
                     .wrapping_mul(4u32),
             }),
             neg: false,
@@ -607,22 +607,12 @@ impl OpShl {
                 if self.wrap {
                     out.push_str(".W");
                 }
-                let mut first = true;
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_reg(out, self.d);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
-                }
-                if true {
-                    out.push_str(if first { " " } else { ", " });
-                    first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
-                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
             }
         }
         while out.ends_with(' ') {

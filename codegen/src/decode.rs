@@ -275,7 +275,7 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
         let arms = buckets.into_iter().map(|(k, mut v)| {
             v.sort_by_key(|x| std::cmp::Reverse(x.0));
             let c = v.into_iter().map(|x| x.1);
-            let k = Literal::u32_unsuffixed(k);
+            let k = u128_lit(k as u128);
             quote!(#k => { #(#c)* })
         });
         let lo_l = Literal::u32_unsuffixed(lo);

@@ -27,8 +27,14 @@ pub(crate) fn forms(op: &Op) -> Vec<FormRef<'_>> {
     out
 }
 
+/// Bit patterns read best in hex: masks and fixed bits are written `0x...`.
 pub(crate) fn u128_lit(v: u128) -> Literal {
-    Literal::u128_unsuffixed(v)
+    if v < 10 {
+        return Literal::u128_unsuffixed(v);
+    }
+    format!("0x{v:x}")
+        .parse()
+        .unwrap_or_else(|_| Literal::u128_unsuffixed(v))
 }
 
 pub(crate) fn sm_pattern(sms: &[u32]) -> TokenStream {

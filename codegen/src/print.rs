@@ -129,13 +129,21 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     // `.reuse` flag per source: the control bit for its register field in the chosen form.
     let mut reuse_lets = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
-        let arms: Vec<TokenStream> = fs
-            .iter()
-            .filter_map(|f| {
-                let bit = f.form.reuse[i]?;
-                let id = Literal::u8_unsuffixed(f.id as u8);
+        // Forms that keep this source's reuse flag in the same bit share an arm.
+        let mut by_bit: std::collections::BTreeMap<u32, Vec<Literal>> = Default::default();
+        for f in &fs {
+            if let Some(bit) = f.form.reuse[i] {
+                by_bit
+                    .entry(bit)
+                    .or_default()
+                    .push(Literal::u8_unsuffixed(f.id as u8));
+            }
+        }
+        let arms: Vec<TokenStream> = by_bit
+            .into_iter()
+            .map(|(bit, ids)| {
                 let bit = Literal::u32_unsuffixed(bit);
-                Some(quote!(Some(#id) => c.ctrl >> #bit & 1 != 0))
+                quote!(Some(#(#ids)|*) => c.ctrl >> #bit & 1 != 0)
             })
             .collect();
         let v = crate::names::ident(&format!("reuse_{}", s.name));
@@ -203,8 +211,20 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
             }
         }
     });
-    let operands = asm.operands.iter().map(|o| {
+    // Whether an operand was printed before this one is known at generation
+    // time while every earlier operand is unconditional or none was; only
+    // after a conditional one does the printer track it at run time.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Before {
+        Nothing,
+        Something,
+        Unknown,
+    }
+    let mut before = Before::Nothing;
+    let mut runtime_first = false;
+    let operands: Vec<TokenStream> = asm.operands.iter().map(|o| {
         let cond = asm_cond(spec, op, o);
+        let always = cond.to_string() == "true";
         let item = match &o.item {
             AsmItem::Dst(i) => {
                 let f = field(&op.dsts[*i].name);
@@ -229,12 +249,38 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                 }
             }
         };
-        quote!(if #cond { out.push_str(if first { " " } else { ", " }); first = false; #item; })
-    });
+        let sep = match before {
+            Before::Nothing => quote!(out.push_str(" ");),
+            Before::Something => quote!(out.push_str(", ");),
+            Before::Unknown => quote!(out.push_str(if first { " " } else { ", " });),
+        };
+        // Once the state is unknown, every printed operand must clear `first`.
+        let mark = if before == Before::Unknown || (!always && before == Before::Nothing) {
+            runtime_first = true;
+            quote!(first = false;)
+        } else {
+            quote!()
+        };
+        before = match (before, always) {
+            (_, true) => Before::Something,
+            (Before::Nothing, false) => Before::Unknown,
+            (b, false) => b,
+        };
+        if always {
+            quote!(#sep #mark #item;)
+        } else {
+            quote!(if #cond { #sep #mark #item; })
+        }
+    }).collect();
+    let first = if runtime_first {
+        quote!(let mut first = true;)
+    } else {
+        quote!()
+    };
     quote! {
         out.push_str(#mnemonic);
         #(#suffixes)*
-        let mut first = true;
+        #first
         #(#operands)*
     }
 }

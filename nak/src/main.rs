@@ -233,10 +233,10 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            match nak::tool::disassemble(sm, &bytes) {
-                Ok((text, unknown)) => {
-                    use std::io::Write;
-                    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            let stdout = std::io::stdout();
+            let mut lock = stdout.lock();
+            match nak::tool::disassemble_to(sm, &bytes, &mut lock) {
+                Ok(unknown) => {
                     if unknown > 0 {
                         eprintln!(
                             "{unknown} instruction(s) with an encoding the spec does not know"
@@ -244,6 +244,8 @@ fn main() -> ExitCode {
                     }
                     ExitCode::SUCCESS
                 }
+                // A closed pipe (`nak dis ... | head`) is not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {}: {e}", file.display());
                     ExitCode::from(1)

@@ -3,7 +3,6 @@
 
 use crate::fmt_float;
 use crate::operand::{Reg, Src, SrcKind};
-use std::fmt::Write as _;
 
 /// How an immediate source is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,19 +18,69 @@ pub enum ImmStyle {
 }
 
 pub fn write_reg(out: &mut String, r: Reg) {
-    let _ = write!(out, "{r}");
+    use crate::operand::RegFile;
+    let (zero, prefix) = match r.file {
+        RegFile::Gpr => ("RZ", "R"),
+        RegFile::UGpr => ("URZ", "UR"),
+        RegFile::Pred => ("PT", "P"),
+        RegFile::UPred => ("UPT", "UP"),
+    };
+    if r.is_zero() {
+        out.push_str(zero);
+    } else {
+        out.push_str(prefix);
+        write_dec(out, r.idx as u64);
+    }
 }
 
+/// Decimal digits without going through `core::fmt` (hot in `nak dis`).
+pub fn write_dec(out: &mut String, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    push_ascii(out, &buf[i..]);
+}
+
+/// `0x` and lower-case hex digits, no leading zeros (`{:#x}`).
 pub fn write_hex(out: &mut String, v: u64) {
-    let _ = write!(out, "{v:#x}");
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut buf = [0u8; 18];
+    let mut i = buf.len();
+    let mut v = v;
+    loop {
+        i -= 1;
+        buf[i] = DIGITS[(v & 15) as usize];
+        v >>= 4;
+        if v == 0 {
+            break;
+        }
+    }
+    i -= 2;
+    buf[i] = b'0';
+    buf[i + 1] = b'x';
+    push_ascii(out, &buf[i..]);
+}
+
+/// Append bytes known to be ASCII (digits and letters built above).
+fn push_ascii(out: &mut String, bytes: &[u8]) {
+    // Few bytes each call: pushing them one by one beats validating.
+    for &b in bytes {
+        out.push(b as char);
+    }
 }
 
 pub fn write_signed_hex(out: &mut String, v: i64) {
     if v < 0 {
-        let _ = write!(out, "-{:#x}", v.unsigned_abs());
-    } else {
-        let _ = write!(out, "{v:#x}");
+        out.push('-');
     }
+    write_hex(out, v.unsigned_abs());
 }
 
 fn write_imm(out: &mut String, v: u32, style: ImmStyle) {
@@ -81,7 +130,9 @@ pub fn write_src(out: &mut String, s: &Src, reuse: bool, style: ImmStyle) {
         SrcKind::Reg(r) => write_reg(out, r),
         SrcKind::Imm(v) => write_imm(out, v, style),
         SrcKind::CBuf(c) => {
-            let _ = write!(out, "c[{:#x}][", c.index);
+            out.push_str("c[");
+            write_hex(out, c.index as u64);
+            out.push_str("][");
             write_signed_hex(out, c.offset as i32 as i64);
             out.push(']');
         }

@@ -51,12 +51,30 @@ pub fn word_hex(word: u128, family: Family) -> String {
 
 /// Append the word's first `nbytes` little-endian bytes as lower-case hex.
 pub fn push_hex(out: &mut String, word: u128, nbytes: usize) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    for b in &word.to_le_bytes()[..nbytes] {
-        out.push(DIGITS[(b >> 4) as usize] as char);
-        out.push(DIGITS[(b & 15) as usize] as char);
+    let n = nbytes.min(16);
+    let mut buf = [0u8; 32];
+    for (i, b) in word.to_le_bytes()[..n].iter().enumerate() {
+        buf[2 * i..2 * i + 2].copy_from_slice(&HEX_PAIRS[*b as usize]);
+    }
+    // Only ASCII digits were written, so the check cannot fail; one
+    // validated `push_str` is cheaper than 32 single-char pushes.
+    if let Ok(s) = std::str::from_utf8(&buf[..2 * n]) {
+        out.push_str(s);
     }
 }
+
+/// The two hex digits of every byte value (a table: this runs once per
+/// instruction in `nak dis`).
+static HEX_PAIRS: [[u8; 2]; 256] = {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [DIGITS[i >> 4], DIGITS[i & 15]];
+        i += 1;
+    }
+    t
+};
 
 /// Parse a corpus HEX field into a word.
 pub fn parse_word_hex(hex: &str, family: Family) -> Option<u128> {
@@ -73,58 +91,82 @@ pub fn parse_word_hex(hex: &str, family: Family) -> Option<u128> {
 
 /// Split a raw stream into instruction words. Errors name the byte offset.
 pub fn decode_stream(sm: u32, bytes: &[u8]) -> Result<Vec<Decoded>, String> {
+    let mut out = Vec::new();
+    for_each_word(sm, bytes, |addr, word, ctrl| {
+        let instr = isa::decode(word, sm).map(|(op, mut c)| {
+            if let Some(ctrl) = ctrl {
+                c.ctrl = ctrl;
+            }
+            (op, c)
+        });
+        out.push(Decoded { addr, word, instr });
+    })?;
+    Ok(out)
+}
+
+/// Walk a raw stream without collecting it: `f(addr, word, ctrl)` for each
+/// instruction word, where `ctrl` is the instruction's scheduling bits from
+/// its bundle's scheduling word (families with bundles only). The stream is
+/// checked before the first call, so an error means nothing was visited.
+pub fn for_each_word(
+    sm: u32,
+    bytes: &[u8],
+    f: impl FnMut(u64, u128, Option<u32>),
+) -> Result<(), String> {
+    for_each_word_at(sm, bytes, 0, f)
+}
+
+/// The SM is covered and the stream is whole words; the error names the
+/// offset of the trailing bytes.
+pub fn check_length(sm: u32, bytes: &[u8]) -> Result<(), String> {
     let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
     let wb = (family.width() / 8) as usize;
-    let mut out = Vec::new();
+    if !bytes.len().is_multiple_of(wb) {
+        return Err(format!(
+            "stream length {} is not a multiple of {wb} bytes; {} trailing bytes at offset {:#x}",
+            bytes.len(),
+            bytes.len() % wb,
+            bytes.len() - bytes.len() % wb
+        ));
+    }
+    Ok(())
+}
+
+/// [`for_each_word`] over a piece of a stream that starts at byte `base`
+/// (a multiple of the family's word or bundle size).
+pub fn for_each_word_at(
+    sm: u32,
+    bytes: &[u8],
+    base: u64,
+    mut f: impl FnMut(u64, u128, Option<u32>),
+) -> Result<(), String> {
+    check_length(sm, bytes)?;
+    let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
+    let wb = (family.width() / 8) as usize;
+    let word_at = |chunk: &[u8]| {
+        let mut b = [0u8; 16];
+        b[..wb].copy_from_slice(chunk);
+        u128::from_le_bytes(b)
+    };
     match family.bundle() {
         None => {
-            if !bytes.len().is_multiple_of(wb) {
-                return Err(format!(
-                    "stream length {} is not a multiple of {wb} bytes; {} trailing bytes at offset {:#x}",
-                    bytes.len(),
-                    bytes.len() % wb,
-                    bytes.len() - bytes.len() % wb
-                ));
-            }
             for (i, chunk) in bytes.chunks_exact(wb).enumerate() {
-                let mut b = [0u8; 16];
-                b[..wb].copy_from_slice(chunk);
-                let word = u128::from_le_bytes(b);
-                out.push(Decoded {
-                    addr: (i * wb) as u64,
-                    word,
-                    instr: isa::decode(word, sm),
-                });
+                f(base + (i * wb) as u64, word_at(chunk), None);
             }
         }
         Some(n) => {
             let group = wb * (n as usize + 1);
-            if !bytes.len().is_multiple_of(wb) {
-                return Err(format!(
-                    "stream length {} is not a multiple of {wb} bytes; trailing bytes at offset {:#x}",
-                    bytes.len(),
-                    bytes.len() - bytes.len() % wb
-                ));
-            }
             for (g, chunk) in bytes.chunks(group).enumerate() {
-                let ctrl = u64::from_le_bytes(chunk[..wb].try_into().map_err(|_| {
-                    format!("truncated scheduling word at offset {:#x}", g * group)
-                })?);
+                let ctrl = word_at(&chunk[..wb]) as u64;
                 for (i, ib) in chunk[wb..].chunks_exact(wb).enumerate() {
-                    let mut b = [0u8; 16];
-                    b[..wb].copy_from_slice(ib);
-                    let word = u128::from_le_bytes(b);
-                    let addr = (g * group + wb * (i + 1)) as u64;
-                    let instr = isa::decode(word, sm).map(|(op, mut c)| {
-                        c.ctrl = ((ctrl >> (21 * i)) & 0x1f_ffff) as u32;
-                        (op, c)
-                    });
-                    out.push(Decoded { addr, word, instr });
+                    let addr = base + (g * group + wb * (i + 1)) as u64;
+                    let c = ((ctrl >> (21 * i)) & 0x1f_ffff) as u32;
+                    f(addr, word_at(ib), Some(c));
                 }
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Lay encoded instructions out as a raw stream (scheduling words included

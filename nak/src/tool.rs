@@ -17,25 +17,96 @@ pub fn instr_text(d: &Decoded, sm: u32) -> Option<String> {
 /// `nak dis`: one `HEX<TAB>TEXT` line per instruction, and the count of
 /// encodings the spec does not know.
 pub fn disassemble(sm: u32, bytes: &[u8]) -> Result<(String, usize), String> {
-    let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
-    let decoded = stream::decode_stream(sm, bytes)?;
-    let mut out = String::with_capacity(decoded.len() * 72);
+    let mut out = Vec::with_capacity(bytes.len() * 4);
+    let unknown = disassemble_to(sm, bytes, &mut out).map_err(|e| e.to_string())?;
+    Ok((
+        String::from_utf8(out).expect("printer writes UTF-8"),
+        unknown,
+    ))
+}
+
+/// `nak dis` streaming into `sink`: the stream is cut into blocks of
+/// whole instructions (bundles on families with scheduling words); the
+/// machine's cores print blocks side by side into their own buffers, which
+/// are written out in order, so memory stays bounded whatever the input
+/// size. Returns the count of unknown encodings.
+pub fn disassemble_to(
+    sm: u32,
+    bytes: &[u8],
+    sink: &mut impl std::io::Write,
+) -> std::io::Result<usize> {
+    let invalid = |m: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, m);
+    let family = family_of(sm).ok_or_else(|| invalid(format!("SM{sm} is not covered")))?;
+    let wb = (family.width() / 8) as usize;
+    let per_unit = family.bundle().map_or(1, |n| n as usize);
+    let unit = wb * family.bundle().map_or(1, |n| n as usize + 1);
+    // Check the whole stream first, so no block can fail halfway.
+    stream::check_length(sm, bytes).map_err(invalid)?;
+    const BLOCK_INSTRS: usize = 1 << 15;
+    let block = unit * (BLOCK_INSTRS / per_unit);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let blocks: Vec<(usize, &[u8])> = bytes
+        .chunks(block)
+        .enumerate()
+        .map(|(i, b)| (i * block, b))
+        .collect();
     let mut unknown = 0;
-    let nbytes = (family.width() / 8) as usize;
-    for d in &decoded {
-        stream::push_hex(&mut out, d.word, nbytes);
-        out.push('\t');
-        match &d.instr {
+    let mut bufs: Vec<String> = (0..threads).map(|_| String::new()).collect();
+    for round in blocks.chunks(threads) {
+        if round.len() == 1 || threads == 1 {
+            for (&(base, piece), buf) in round.iter().zip(bufs.iter_mut()) {
+                unknown += print_block(sm, wb, piece, base as u64, buf);
+            }
+        } else {
+            unknown += std::thread::scope(|s| {
+                let handles: Vec<_> = round
+                    .iter()
+                    .zip(bufs.iter_mut())
+                    .map(|(&(base, piece), buf)| {
+                        s.spawn(move || print_block(sm, wb, piece, base as u64, buf))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(0))
+                    .sum::<usize>()
+            });
+        }
+        for buf in bufs.iter().take(round.len()) {
+            sink.write_all(buf.as_bytes())?;
+        }
+    }
+    Ok(unknown)
+}
+
+/// Decode and print one block of whole instructions into `buf` (cleared
+/// first); returns how many had an encoding the spec does not know.
+fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut String) -> usize {
+    buf.clear();
+    buf.reserve(piece.len() * 4);
+    let mut unknown = 0;
+    // The caller checked the stream, so this walk cannot fail.
+    let _ = stream::for_each_word_at(sm, piece, base, |addr, word, ctrl| {
+        stream::push_hex(buf, word, nbytes);
+        buf.push('\t');
+        match isa::decode(word, sm) {
             // The printer writes normalized text directly into the buffer.
-            Some((op, c)) => op.print(c, sm, d.addr, &mut out),
+            Some((op, mut c)) => {
+                if let Some(ctrl) = ctrl {
+                    c.ctrl = ctrl;
+                }
+                op.print(&c, sm, addr, buf)
+            }
             None => {
                 unknown += 1;
-                out.push_str("<unknown>");
+                buf.push_str("<unknown>");
             }
         }
-        out.push('\n');
-    }
-    Ok((out, unknown))
+        buf.push('\n');
+    });
+    unknown
 }
 
 /// An assembly error: 1-based line and column, and the message.

@@ -1,0 +1,77 @@
+//! `nak dis` cuts a stream into blocks printed side by side; its output must
+//! be the same as decoding the whole stream and printing each instruction
+//! in turn, at every block boundary, on both families (Maxwell's scheduling
+//! words included).
+
+use isa_tests::corpus;
+use nak::isa::family_of;
+use nak::stream::{decode_stream, encode_stream, parse_word_hex, word_hex};
+use nak::tool::{disassemble, instr_text};
+
+/// A stream of `n` corpus words of `stem` (repeated), laid out as in memory.
+fn stream_of(stem: &str, sm: u32, n: usize) -> Vec<u8> {
+    let family = family_of(sm).expect("family");
+    let text = corpus::read(stem).expect("corpus");
+    let words: Vec<(u128, u32)> = text
+        .lines()
+        .filter_map(|l| parse_word_hex(l.split('\t').next()?, family))
+        .map(|w| (w, 0))
+        .collect();
+    // Varied scheduling bits, so Maxwell's per-slot control is checked too.
+    let all: Vec<(u128, u32)> = words
+        .iter()
+        .copied()
+        .cycle()
+        .take(n)
+        .enumerate()
+        .map(|(i, (w, _))| (w, (i as u32).wrapping_mul(2_654_435_761) & 0x1f_ffff))
+        .collect();
+    encode_stream(sm, &all, Some(0)).expect("stream")
+}
+
+fn check(stem: &str, sm: u32) {
+    // More than two 32K-instruction blocks, not a multiple of the block.
+    let bytes = stream_of(stem, sm, 70_001);
+    let (text, unknown) = disassemble(sm, &bytes).expect("dis");
+    let family = family_of(sm).expect("family");
+    let decoded = decode_stream(sm, &bytes).expect("decode");
+    let mut want = String::new();
+    let mut want_unknown = 0;
+    for d in &decoded {
+        want.push_str(&word_hex(d.word, family));
+        want.push('\t');
+        match instr_text(d, sm) {
+            Some(t) => want.push_str(&t),
+            None => {
+                want_unknown += 1;
+                want.push_str("<unknown>");
+            }
+        }
+        want.push('\n');
+    }
+    assert_eq!(unknown, want_unknown, "{stem}: unknown count");
+    for (i, (a, b)) in text.lines().zip(want.lines()).enumerate() {
+        assert_eq!(a, b, "{stem}: line {}", i + 1);
+    }
+    assert_eq!(
+        text.lines().count(),
+        want.lines().count(),
+        "{stem}: line count"
+    );
+}
+
+#[test]
+fn blocked_dis_equals_one_by_one_sm75() {
+    check("sm_75", 75);
+}
+
+#[test]
+fn blocked_dis_equals_one_by_one_sm50() {
+    check("sm_50", 50);
+}
+
+#[test]
+fn ragged_stream_is_an_error_naming_the_offset() {
+    let e = disassemble(75, &[0u8; 20]).expect_err("20 bytes is not whole words");
+    assert!(e.contains("0x10"), "{e}");
+}
