@@ -73,14 +73,19 @@ impl OpBra {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[self.cond.slot_kind().name()];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -91,17 +96,17 @@ impl OpBra {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.cond.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "cond", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "cond", sm),
                 ),
             );
         }
         if self.cond.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "cond",
                         sm
                     ),
@@ -110,9 +115,9 @@ impl OpBra {
         }
         if self.cc != Cc::T {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "cc", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
                 ),
             );
         }
@@ -129,9 +134,9 @@ impl OpBra {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a multiple of {}", "target", 4i64),
+                            format_args!("{} must be a multiple of {}", "target", 4i64),
                         ),
                     );
                 }
@@ -192,17 +197,17 @@ impl OpBra {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.cond.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "cond", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "cond", sm),
                 ),
             );
         }
         if self.cond.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "cond",
                         sm
                     ),
@@ -211,9 +216,9 @@ impl OpBra {
         }
         if self.cc != Cc::T {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "cc", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
                 ),
             );
         }
@@ -223,9 +228,9 @@ impl OpBra {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a multiple of {}", "target", 4i64),
+                            format_args!("{} must be a multiple of {}", "target", 4i64),
                         ),
                     );
                 }
@@ -294,17 +299,17 @@ impl OpBra {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.cond.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "cond", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "cond", sm),
                 ),
             );
         }
         if self.cond.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "cond",
                         sm
                     ),
@@ -313,25 +318,27 @@ impl OpBra {
         }
         if self.cond.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "cond", sm),
+                    format_args!(
+                        "{} cannot be inverted in this form on SM{}", "cond", sm
+                    ),
                 ),
             );
         }
         if self.mode != BraMode::None {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "mode", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "mode", sm),
                 ),
             );
         }
         if self.any != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "any", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "any", sm),
                 ),
             );
         }
@@ -352,9 +359,9 @@ impl OpBra {
             let v: u128 = {
                 if self.target % 1i64 != 0 {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a multiple of {}", "target", 1i64),
+                            format_args!("{} must be a multiple of {}", "target", 1i64),
                         ),
                     );
                 }

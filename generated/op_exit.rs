@@ -63,14 +63,19 @@ impl OpExit {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[self.cond.slot_kind().name()];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -81,17 +86,17 @@ impl OpExit {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.cond.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "cond", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "cond", sm),
                 ),
             );
         }
         if self.cond.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "cond",
                         sm
                     ),
@@ -153,17 +158,17 @@ impl OpExit {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.cond.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "cond", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "cond", sm),
                 ),
             );
         }
         if self.cond.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "cond",
                         sm
                     ),
@@ -172,17 +177,21 @@ impl OpExit {
         }
         if self.cond.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "cond", sm),
+                    format_args!(
+                        "{} cannot be inverted in this form on SM{}", "cond", sm
+                    ),
                 ),
             );
         }
         if self.keeprefcount != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "keeprefcount", sm),
+                    format_args!(
+                        "modifier {} is not encodable on SM{}", "keeprefcount", sm
+                    ),
                 ),
             );
         }

@@ -114,14 +114,19 @@ impl OpFlo {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[self.b.slot_kind().name()];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -132,17 +137,17 @@ impl OpFlo {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -228,17 +233,17 @@ impl OpFlo {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -246,9 +251,9 @@ impl OpFlo {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
@@ -259,9 +264,9 @@ impl OpFlo {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -327,17 +332,17 @@ impl OpFlo {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -350,9 +355,9 @@ impl OpFlo {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -368,9 +373,9 @@ impl OpFlo {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -382,9 +387,9 @@ impl OpFlo {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -454,17 +459,17 @@ impl OpFlo {
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -550,17 +555,17 @@ impl OpFlo {
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -568,9 +573,9 @@ impl OpFlo {
         }
         if self.pd != Reg::PT {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} is not encodable on SM{}", "pd", sm),
+                    format_args!("{} is not encodable on SM{}", "pd", sm),
                 ),
             );
         }
@@ -641,17 +646,17 @@ impl OpFlo {
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -659,17 +664,17 @@ impl OpFlo {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.pd != Reg::PT {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} is not encodable on SM{}", "pd", sm),
+                    format_args!("{} is not encodable on SM{}", "pd", sm),
                 ),
             );
         }
@@ -680,9 +685,9 @@ impl OpFlo {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 20u32, 0u32, true)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -736,17 +741,17 @@ impl OpFlo {
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -754,9 +759,9 @@ impl OpFlo {
         }
         if self.pd != Reg::PT {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} is not encodable on SM{}", "pd", sm),
+                    format_args!("{} is not encodable on SM{}", "pd", sm),
                 ),
             );
         }
@@ -767,9 +772,9 @@ impl OpFlo {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -785,9 +790,9 @@ impl OpFlo {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -799,9 +804,9 @@ impl OpFlo {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }

@@ -196,7 +196,10 @@ impl OpFmnmx {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -205,9 +208,11 @@ impl OpFmnmx {
                     self.p.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -218,33 +223,33 @@ impl OpFmnmx {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -252,17 +257,17 @@ impl OpFmnmx {
         }
         if self.nan != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "nan", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
             );
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
             );
         }
@@ -376,25 +381,25 @@ impl OpFmnmx {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -402,25 +407,25 @@ impl OpFmnmx {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -428,17 +433,17 @@ impl OpFmnmx {
         }
         if self.nan != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "nan", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
             );
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
             );
         }
@@ -464,9 +469,9 @@ impl OpFmnmx {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -543,33 +548,33 @@ impl OpFmnmx {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -577,17 +582,17 @@ impl OpFmnmx {
         }
         if self.nan != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "nan", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
             );
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
             );
         }
@@ -613,9 +618,9 @@ impl OpFmnmx {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -631,9 +636,9 @@ impl OpFmnmx {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -645,9 +650,9 @@ impl OpFmnmx {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -732,33 +737,33 @@ impl OpFmnmx {
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -766,17 +771,17 @@ impl OpFmnmx {
         }
         if self.nan != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "nan", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
             );
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
             );
         }
@@ -890,33 +895,33 @@ impl OpFmnmx {
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -924,9 +929,9 @@ impl OpFmnmx {
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
             );
         }
@@ -1044,25 +1049,25 @@ impl OpFmnmx {
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -1070,25 +1075,25 @@ impl OpFmnmx {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -1096,9 +1101,9 @@ impl OpFmnmx {
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
             );
         }
@@ -1124,9 +1129,9 @@ impl OpFmnmx {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -1207,33 +1212,33 @@ impl OpFmnmx {
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -1241,9 +1246,9 @@ impl OpFmnmx {
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
             );
         }
@@ -1269,9 +1274,9 @@ impl OpFmnmx {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -1287,9 +1292,9 @@ impl OpFmnmx {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -1301,9 +1306,9 @@ impl OpFmnmx {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -1392,33 +1397,33 @@ impl OpFmnmx {
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -1426,9 +1431,9 @@ impl OpFmnmx {
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
             );
         }
@@ -1546,33 +1551,33 @@ impl OpFmnmx {
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -1696,25 +1701,25 @@ impl OpFmnmx {
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -1722,25 +1727,25 @@ impl OpFmnmx {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -1768,9 +1773,9 @@ impl OpFmnmx {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -1855,33 +1860,33 @@ impl OpFmnmx {
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -1909,9 +1914,9 @@ impl OpFmnmx {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -1927,9 +1932,9 @@ impl OpFmnmx {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -1941,9 +1946,9 @@ impl OpFmnmx {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -2036,33 +2041,33 @@ impl OpFmnmx {
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -2186,33 +2191,33 @@ impl OpFmnmx {
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -2220,17 +2225,17 @@ impl OpFmnmx {
         }
         if self.nan != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "nan", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
             );
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
             );
         }
@@ -2340,33 +2345,33 @@ impl OpFmnmx {
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -2374,17 +2379,17 @@ impl OpFmnmx {
         }
         if self.nan != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "nan", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
             );
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
             );
         }
@@ -2395,9 +2400,9 @@ impl OpFmnmx {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 20u32, 12u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -2494,33 +2499,33 @@ impl OpFmnmx {
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.p.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "p", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "p", sm),
                 ),
             );
         }
         if self.p.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "p", sm
                     ),
                 ),
@@ -2528,17 +2533,17 @@ impl OpFmnmx {
         }
         if self.nan != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "nan", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
             );
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "xorsign", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
             );
         }
@@ -2549,9 +2554,9 @@ impl OpFmnmx {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -2567,9 +2572,9 @@ impl OpFmnmx {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -2581,9 +2586,9 @@ impl OpFmnmx {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }

@@ -153,7 +153,10 @@ impl OpFsetp {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -162,9 +165,11 @@ impl OpFsetp {
                     self.acc.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -175,33 +180,33 @@ impl OpFsetp {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.acc.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "acc", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
                 ),
             );
         }
         if self.acc.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "acc",
                         sm
                     ),
@@ -343,25 +348,25 @@ impl OpFsetp {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -369,25 +374,25 @@ impl OpFsetp {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.acc.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "acc", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
                 ),
             );
         }
         if self.acc.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "acc",
                         sm
                     ),
@@ -416,9 +421,9 @@ impl OpFsetp {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -520,33 +525,33 @@ impl OpFsetp {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.acc.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "acc", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
                 ),
             );
         }
         if self.acc.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "acc",
                         sm
                     ),
@@ -575,9 +580,9 @@ impl OpFsetp {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -593,9 +598,9 @@ impl OpFsetp {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -607,9 +612,9 @@ impl OpFsetp {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -719,33 +724,33 @@ impl OpFsetp {
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.acc.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "acc", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
                 ),
             );
         }
         if self.acc.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "acc",
                         sm
                     ),
@@ -887,33 +892,33 @@ impl OpFsetp {
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.acc.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "acc", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
                 ),
             );
         }
         if self.acc.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "acc",
                         sm
                     ),
@@ -1051,33 +1056,33 @@ impl OpFsetp {
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.acc.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "acc", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
                 ),
             );
         }
         if self.acc.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "acc",
                         sm
                     ),
@@ -1091,9 +1096,9 @@ impl OpFsetp {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 20u32, 12u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -1215,33 +1220,33 @@ impl OpFsetp {
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.acc.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "acc", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
                 ),
             );
         }
         if self.acc.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "acc",
                         sm
                     ),
@@ -1255,9 +1260,9 @@ impl OpFsetp {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -1273,9 +1278,9 @@ impl OpFsetp {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -1287,9 +1292,9 @@ impl OpFsetp {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }

@@ -167,7 +167,10 @@ impl OpIadd3x {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -178,9 +181,11 @@ impl OpIadd3x {
                     self.ci1.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -191,17 +196,17 @@ impl OpIadd3x {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -209,17 +214,17 @@ impl OpIadd3x {
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -227,17 +232,17 @@ impl OpIadd3x {
         }
         if self.c.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -245,17 +250,17 @@ impl OpIadd3x {
         }
         if self.ci0.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci0", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci0", sm),
                 ),
             );
         }
         if self.ci0.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci0",
                         sm
                     ),
@@ -264,17 +269,17 @@ impl OpIadd3x {
         }
         if self.ci1.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci1", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci1", sm),
                 ),
             );
         }
         if self.ci1.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci1",
                         sm
                     ),
@@ -435,17 +440,17 @@ impl OpIadd3x {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -453,17 +458,17 @@ impl OpIadd3x {
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -471,25 +476,25 @@ impl OpIadd3x {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -497,17 +502,17 @@ impl OpIadd3x {
         }
         if self.ci0.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci0", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci0", sm),
                 ),
             );
         }
         if self.ci0.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci0",
                         sm
                     ),
@@ -516,17 +521,17 @@ impl OpIadd3x {
         }
         if self.ci1.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci1", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci1", sm),
                 ),
             );
         }
         if self.ci1.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci1",
                         sm
                     ),
@@ -555,9 +560,9 @@ impl OpIadd3x {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -682,17 +687,17 @@ impl OpIadd3x {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -700,17 +705,17 @@ impl OpIadd3x {
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -718,17 +723,17 @@ impl OpIadd3x {
         }
         if self.c.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -736,17 +741,17 @@ impl OpIadd3x {
         }
         if self.ci0.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci0", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci0", sm),
                 ),
             );
         }
         if self.ci0.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci0",
                         sm
                     ),
@@ -755,17 +760,17 @@ impl OpIadd3x {
         }
         if self.ci1.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci1", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci1", sm),
                 ),
             );
         }
         if self.ci1.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci1",
                         sm
                     ),
@@ -794,9 +799,9 @@ impl OpIadd3x {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -812,9 +817,9 @@ impl OpIadd3x {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -826,9 +831,9 @@ impl OpIadd3x {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -957,17 +962,17 @@ impl OpIadd3x {
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -975,17 +980,17 @@ impl OpIadd3x {
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -993,17 +998,17 @@ impl OpIadd3x {
         }
         if self.c.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -1011,17 +1016,17 @@ impl OpIadd3x {
         }
         if self.ci0.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci0", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci0", sm),
                 ),
             );
         }
         if self.ci0.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci0",
                         sm
                     ),
@@ -1030,17 +1035,17 @@ impl OpIadd3x {
         }
         if self.ci1.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci1", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci1", sm),
                 ),
             );
         }
         if self.ci1.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci1",
                         sm
                     ),

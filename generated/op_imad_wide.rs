@@ -142,7 +142,10 @@ impl OpImadWide {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -151,9 +154,11 @@ impl OpImadWide {
                     self.c.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -164,17 +169,17 @@ impl OpImadWide {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -182,25 +187,25 @@ impl OpImadWide {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -208,17 +213,17 @@ impl OpImadWide {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -226,27 +231,29 @@ impl OpImadWide {
         }
         if self.c.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
                 ),
             );
         }
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),
@@ -358,17 +365,17 @@ impl OpImadWide {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -376,25 +383,25 @@ impl OpImadWide {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -402,17 +409,17 @@ impl OpImadWide {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -420,27 +427,29 @@ impl OpImadWide {
         }
         if self.c.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
                 ),
             );
         }
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),
@@ -468,9 +477,9 @@ impl OpImadWide {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -551,17 +560,17 @@ impl OpImadWide {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -569,25 +578,25 @@ impl OpImadWide {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -595,17 +604,17 @@ impl OpImadWide {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -613,27 +622,29 @@ impl OpImadWide {
         }
         if self.c.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
                 ),
             );
         }
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),
@@ -661,9 +672,9 @@ impl OpImadWide {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -679,9 +690,9 @@ impl OpImadWide {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -693,9 +704,9 @@ impl OpImadWide {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -776,17 +787,17 @@ impl OpImadWide {
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -794,25 +805,25 @@ impl OpImadWide {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -820,17 +831,17 @@ impl OpImadWide {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -838,27 +849,29 @@ impl OpImadWide {
         }
         if self.c.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
                 ),
             );
         }
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),
@@ -970,17 +983,17 @@ impl OpImadWide {
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -988,25 +1001,25 @@ impl OpImadWide {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -1014,17 +1027,17 @@ impl OpImadWide {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -1032,27 +1045,29 @@ impl OpImadWide {
         }
         if self.c.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
                 ),
             );
         }
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),
@@ -1080,9 +1095,9 @@ impl OpImadWide {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "c", c
                                     .offset, 4u32
                                 ),
@@ -1098,9 +1113,9 @@ impl OpImadWide {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "c"),
+                            format_args!("{} must be a constant buffer", "c"),
                         ),
                     );
                 }
@@ -1112,9 +1127,9 @@ impl OpImadWide {
                 SrcKind::CBuf(c) => fit(Self::NAME, "c", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "c"),
+                            format_args!("{} must be a constant buffer", "c"),
                         ),
                     );
                 }
@@ -1195,17 +1210,17 @@ impl OpImadWide {
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -1213,25 +1228,25 @@ impl OpImadWide {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -1239,17 +1254,17 @@ impl OpImadWide {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -1257,27 +1272,29 @@ impl OpImadWide {
         }
         if self.c.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
                 ),
             );
         }
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),

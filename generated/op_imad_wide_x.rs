@@ -161,7 +161,10 @@ impl OpImadWideX {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -171,9 +174,11 @@ impl OpImadWideX {
                     self.ci.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -184,17 +189,17 @@ impl OpImadWideX {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -202,25 +207,25 @@ impl OpImadWideX {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -228,25 +233,25 @@ impl OpImadWideX {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -255,26 +260,28 @@ impl OpImadWideX {
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.ci.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci", sm),
                 ),
             );
         }
         if self.ci.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci", sm
                     ),
                 ),
@@ -282,9 +289,9 @@ impl OpImadWideX {
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),
@@ -292,9 +299,9 @@ impl OpImadWideX {
         }
         if self.x != XFlag::X {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "x", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
             );
         }
@@ -423,17 +430,17 @@ impl OpImadWideX {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -441,25 +448,25 @@ impl OpImadWideX {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -467,25 +474,25 @@ impl OpImadWideX {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -494,26 +501,28 @@ impl OpImadWideX {
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.ci.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci", sm),
                 ),
             );
         }
         if self.ci.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci", sm
                     ),
                 ),
@@ -521,9 +530,9 @@ impl OpImadWideX {
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),
@@ -531,9 +540,9 @@ impl OpImadWideX {
         }
         if self.x != XFlag::X {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "x", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
             );
         }
@@ -559,9 +568,9 @@ impl OpImadWideX {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -661,17 +670,17 @@ impl OpImadWideX {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -679,25 +688,25 @@ impl OpImadWideX {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -705,25 +714,25 @@ impl OpImadWideX {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -732,26 +741,28 @@ impl OpImadWideX {
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.ci.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci", sm),
                 ),
             );
         }
         if self.ci.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci", sm
                     ),
                 ),
@@ -759,9 +770,9 @@ impl OpImadWideX {
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),
@@ -769,9 +780,9 @@ impl OpImadWideX {
         }
         if self.x != XFlag::X {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "x", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
             );
         }
@@ -797,9 +808,9 @@ impl OpImadWideX {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -815,9 +826,9 @@ impl OpImadWideX {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -829,9 +840,9 @@ impl OpImadWideX {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -931,17 +942,17 @@ impl OpImadWideX {
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -949,25 +960,25 @@ impl OpImadWideX {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -975,25 +986,25 @@ impl OpImadWideX {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -1002,26 +1013,28 @@ impl OpImadWideX {
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.ci.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci", sm),
                 ),
             );
         }
         if self.ci.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci", sm
                     ),
                 ),
@@ -1029,9 +1042,9 @@ impl OpImadWideX {
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),
@@ -1039,9 +1052,9 @@ impl OpImadWideX {
         }
         if self.x != XFlag::X {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "x", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
             );
         }
@@ -1170,17 +1183,17 @@ impl OpImadWideX {
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -1188,25 +1201,25 @@ impl OpImadWideX {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -1214,25 +1227,25 @@ impl OpImadWideX {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -1241,26 +1254,28 @@ impl OpImadWideX {
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.ci.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci", sm),
                 ),
             );
         }
         if self.ci.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci", sm
                     ),
                 ),
@@ -1268,9 +1283,9 @@ impl OpImadWideX {
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),
@@ -1278,9 +1293,9 @@ impl OpImadWideX {
         }
         if self.x != XFlag::X {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "x", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
             );
         }
@@ -1306,9 +1321,9 @@ impl OpImadWideX {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "c", c
                                     .offset, 4u32
                                 ),
@@ -1324,9 +1339,9 @@ impl OpImadWideX {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "c"),
+                            format_args!("{} must be a constant buffer", "c"),
                         ),
                     );
                 }
@@ -1338,9 +1353,9 @@ impl OpImadWideX {
                 SrcKind::CBuf(c) => fit(Self::NAME, "c", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "c"),
+                            format_args!("{} must be a constant buffer", "c"),
                         ),
                     );
                 }
@@ -1440,17 +1455,17 @@ impl OpImadWideX {
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -1458,25 +1473,25 @@ impl OpImadWideX {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -1484,25 +1499,25 @@ impl OpImadWideX {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.c.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "c", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
                 ),
             );
         }
         if self.c.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "c", sm
                     ),
                 ),
@@ -1511,26 +1526,28 @@ impl OpImadWideX {
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("{} must be a register aligned to {}, not {}", "c", 2, r),
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
                     ),
                 );
             }
         }
         if self.ci.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "ci", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "ci", sm),
                 ),
             );
         }
         if self.ci.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "ci", sm
                     ),
                 ),
@@ -1538,9 +1555,9 @@ impl OpImadWideX {
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
                     ),
                 ),
@@ -1548,9 +1565,9 @@ impl OpImadWideX {
         }
         if self.x != XFlag::X {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "x", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
             );
         }

@@ -107,7 +107,10 @@ impl OpLop {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -115,9 +118,11 @@ impl OpLop {
                     self.b.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -128,17 +133,17 @@ impl OpLop {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -146,17 +151,17 @@ impl OpLop {
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -260,17 +265,17 @@ impl OpLop {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -278,17 +283,17 @@ impl OpLop {
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -296,9 +301,9 @@ impl OpLop {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
@@ -309,9 +314,9 @@ impl OpLop {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 20u32, 0u32, true)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }
@@ -396,17 +401,17 @@ impl OpLop {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -414,17 +419,17 @@ impl OpLop {
         }
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -437,9 +442,9 @@ impl OpLop {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
                                     .offset, 4u32
                                 ),
@@ -455,9 +460,9 @@ impl OpLop {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
@@ -469,9 +474,9 @@ impl OpLop {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "b"),
+                            format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }

@@ -69,14 +69,19 @@ impl OpMov32i {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[self.b.slot_kind().name()];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -87,17 +92,17 @@ impl OpMov32i {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.b.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
                 ),
             );
         }
         if self.b.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "b", sm
                     ),
                 ),
@@ -105,9 +110,9 @@ impl OpMov32i {
         }
         if self.b.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "b", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
                 ),
             );
         }
@@ -131,9 +136,9 @@ impl OpMov32i {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "b"),
+                            format_args!("{} must be an immediate", "b"),
                         ),
                     );
                 }

@@ -111,14 +111,19 @@ impl OpMufu {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[self.a.slot_kind().name()];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -129,17 +134,17 @@ impl OpMufu {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.fmt != MufuFmt::F32 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "fmt", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
                 ),
             );
         }
@@ -214,17 +219,17 @@ impl OpMufu {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -232,17 +237,17 @@ impl OpMufu {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.fmt != MufuFmt::F32 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "fmt", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
                 ),
             );
         }
@@ -253,9 +258,9 @@ impl OpMufu {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "a", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "a"),
+                            format_args!("{} must be an immediate", "a"),
                         ),
                     );
                 }
@@ -308,17 +313,17 @@ impl OpMufu {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.fmt != MufuFmt::F32 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "fmt", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
                 ),
             );
         }
@@ -329,9 +334,9 @@ impl OpMufu {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "a", c
                                     .offset, 4u32
                                 ),
@@ -347,9 +352,9 @@ impl OpMufu {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "a"),
+                            format_args!("{} must be a constant buffer", "a"),
                         ),
                     );
                 }
@@ -361,9 +366,9 @@ impl OpMufu {
                 SrcKind::CBuf(c) => fit(Self::NAME, "a", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "a"),
+                            format_args!("{} must be a constant buffer", "a"),
                         ),
                     );
                 }
@@ -424,9 +429,9 @@ impl OpMufu {
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -471,9 +476,9 @@ impl OpMufu {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
                                 ),
                             ),
@@ -520,17 +525,17 @@ impl OpMufu {
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -538,9 +543,9 @@ impl OpMufu {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -551,9 +556,9 @@ impl OpMufu {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "a", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "a"),
+                            format_args!("{} must be an immediate", "a"),
                         ),
                     );
                 }
@@ -576,9 +581,9 @@ impl OpMufu {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
                                 ),
                             ),
@@ -625,9 +630,9 @@ impl OpMufu {
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -638,9 +643,9 @@ impl OpMufu {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "a", c
                                     .offset, 4u32
                                 ),
@@ -656,9 +661,9 @@ impl OpMufu {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "a"),
+                            format_args!("{} must be a constant buffer", "a"),
                         ),
                     );
                 }
@@ -670,9 +675,9 @@ impl OpMufu {
                 SrcKind::CBuf(c) => fit(Self::NAME, "a", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "a"),
+                            format_args!("{} must be a constant buffer", "a"),
                         ),
                     );
                 }
@@ -703,9 +708,9 @@ impl OpMufu {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
                                 ),
                             ),
@@ -752,9 +757,9 @@ impl OpMufu {
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -799,9 +804,9 @@ impl OpMufu {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
                                 ),
                             ),
@@ -848,9 +853,9 @@ impl OpMufu {
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -932,17 +937,17 @@ impl OpMufu {
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
                 ),
             );
         }
         if self.a.abs {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!(
+                    format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
                 ),
@@ -950,9 +955,9 @@ impl OpMufu {
         }
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -963,9 +968,9 @@ impl OpMufu {
                 SrcKind::Imm(v) => imm_field(Self::NAME, "a", v, 32u32, 0u32, false)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be an immediate", "a"),
+                            format_args!("{} must be an immediate", "a"),
                         ),
                     );
                 }
@@ -1025,9 +1030,9 @@ impl OpMufu {
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -1038,9 +1043,9 @@ impl OpMufu {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::new(
+                            EncodeError::cold(
                                 Self::NAME,
-                                format!(
+                                format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "a", c
                                     .offset, 4u32
                                 ),
@@ -1056,9 +1061,9 @@ impl OpMufu {
                 }
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "a"),
+                            format_args!("{} must be a constant buffer", "a"),
                         ),
                     );
                 }
@@ -1070,9 +1075,9 @@ impl OpMufu {
                 SrcKind::CBuf(c) => fit(Self::NAME, "a", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::new(
+                        EncodeError::cold(
                             Self::NAME,
-                            format!("{} must be a constant buffer", "a"),
+                            format_args!("{} must be a constant buffer", "a"),
                         ),
                     );
                 }
@@ -1140,9 +1145,9 @@ impl OpMufu {
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.not {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }

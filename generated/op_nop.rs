@@ -51,14 +51,19 @@ impl OpNop {
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")),
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("no encoding on SM{sm}"),
+                        ),
                     );
                 }
                 let kinds: &[&str] = &[];
                 Err(
-                    EncodeError::new(
+                    EncodeError::cold(
                         Self::NAME,
-                        format!("no form on SM{sm} takes sources of kinds {kinds:?}"),
+                        format_args!(
+                            "no form on SM{sm} takes sources of kinds {kinds:?}"
+                        ),
                     ),
                 )
             }
@@ -69,17 +74,17 @@ impl OpNop {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.trig != false {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "trig", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "trig", sm),
                 ),
             );
         }
         if self.code != 0u32 {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("modifier {} is not encodable on SM{}", "code", sm),
+                    format_args!("modifier {} is not encodable on SM{}", "code", sm),
                 ),
             );
         }

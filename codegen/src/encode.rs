@@ -121,17 +121,17 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         let a = has(&|t| *t == FieldTarget::SrcAbs(i));
         let no = has(&|t| *t == FieldTarget::SrcNot(i));
         if !n {
-            checks.push(quote!(if self.#fld.neg { return Err(EncodeError::new(Self::NAME, format!("{} cannot be negated in this form on SM{}", #sname, sm))); }));
+            checks.push(quote!(if self.#fld.neg { return Err(EncodeError::cold(Self::NAME, format_args!("{} cannot be negated in this form on SM{}", #sname, sm))); }));
         }
         if !a {
-            checks.push(quote!(if self.#fld.abs { return Err(EncodeError::new(Self::NAME, format!("{} cannot take an absolute value in this form on SM{}", #sname, sm))); }));
+            checks.push(quote!(if self.#fld.abs { return Err(EncodeError::cold(Self::NAME, format_args!("{} cannot take an absolute value in this form on SM{}", #sname, sm))); }));
         }
         if !no {
-            checks.push(quote!(if self.#fld.not { return Err(EncodeError::new(Self::NAME, format!("{} cannot be inverted in this form on SM{}", #sname, sm))); }));
+            checks.push(quote!(if self.#fld.not { return Err(EncodeError::cold(Self::NAME, format_args!("{} cannot be inverted in this form on SM{}", #sname, sm))); }));
         }
         if s.align > 1 {
             let al = Literal::u8_unsuffixed(s.align as u8);
-            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 { return Err(EncodeError::new(Self::NAME, format!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
+            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 { return Err(EncodeError::cold(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
         }
     }
     for (i, d) in op.dsts.iter().enumerate() {
@@ -140,12 +140,12 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         let encoded = has(&|t| matches!(t, FieldTarget::Dst { idx, .. } if *idx == i));
         if !encoded && let Some(def) = dst_default(d) {
             {
-                checks.push(quote!(if self.#fld != #def { return Err(EncodeError::new(Self::NAME, format!("{} is not encodable on SM{}", #dname, sm))); }));
+                checks.push(quote!(if self.#fld != #def { return Err(EncodeError::cold(Self::NAME, format_args!("{} is not encodable on SM{}", #dname, sm))); }));
             }
         }
         if d.align > 1 {
             let al = Literal::u8_unsuffixed(d.align as u8);
-            checks.push(quote!(if self.#fld.file == RegFile::Gpr && !self.#fld.is_zero() && self.#fld.idx % #al != 0 { return Err(EncodeError::new(Self::NAME, format!("{} must be a register aligned to {}, not {}", #dname, #al, self.#fld))); }));
+            checks.push(quote!(if self.#fld.file == RegFile::Gpr && !self.#fld.is_zero() && self.#fld.idx % #al != 0 { return Err(EncodeError::cold(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #dname, #al, self.#fld))); }));
         }
     }
     for (i, m) in op.modifiers.iter().enumerate() {
@@ -154,7 +154,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             let fld = field(&m.name);
             let def = mod_default(spec, m);
             let mname = &m.name;
-            checks.push(quote!(if self.#fld != #def { return Err(EncodeError::new(Self::NAME, format!("modifier {} is not encodable on SM{}", #mname, sm))); }));
+            checks.push(quote!(if self.#fld != #def { return Err(EncodeError::cold(Self::NAME, format_args!("modifier {} is not encodable on SM{}", #mname, sm))); }));
         }
     }
     for fl in &f.form.fields {
@@ -187,7 +187,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let sext = packing.sext;
                 Some(quote!(match self.#fld.kind {
                     SrcKind::Imm(v) => imm_field(Self::NAME, #sname, v, #wdt, #shift, #sext)?,
-                    _ => return Err(EncodeError::new(Self::NAME, format!("{} must be an immediate", #sname))),
+                    _ => return Err(EncodeError::cold(Self::NAME, format_args!("{} must be an immediate", #sname))),
                 }))
             }
             FieldTarget::SrcCbuf { idx, part } => {
@@ -205,7 +205,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                         };
                         quote!({
                             if c.offset % #sc != 0 {
-                                return Err(EncodeError::new(Self::NAME, format!("{}: constant offset {:#x} is not a multiple of {}", #sname, c.offset, #sc)));
+                                return Err(EncodeError::cold(Self::NAME, format_args!("{}: constant offset {:#x} is not a multiple of {}", #sname, c.offset, #sc)));
                             }
                             #fit_call
                         })
@@ -213,7 +213,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 };
                 Some(quote!(match self.#fld.kind {
                     SrcKind::CBuf(c) => #get,
-                    _ => return Err(EncodeError::new(Self::NAME, format!("{} must be a constant buffer", #sname))),
+                    _ => return Err(EncodeError::cold(Self::NAME, format_args!("{} must be a constant buffer", #sname))),
                 }))
             }
             FieldTarget::SrcNeg(i) => {
@@ -251,7 +251,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                             const CODES: &[Option<u128>] = &[#(#c),*];
                             match CODES[self.#fld.index()] {
                                 Some(c) => c,
-                                None => return Err(EncodeError::new(Self::NAME, format!("{} `{}` does not exist on SM{}", #mname, self.#fld.name(), sm))),
+                                None => return Err(EncodeError::cold(Self::NAME, format_args!("{} `{}` does not exist on SM{}", #mname, self.#fld.name(), sm))),
                             }
                         })
                     }
@@ -265,7 +265,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                         let sc = *scale as i64;
                         quote!({
                             if self.#fld % #sc != 0 {
-                                return Err(EncodeError::new(Self::NAME, format!("{} must be a multiple of {}", #mname, #sc)));
+                                return Err(EncodeError::cold(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
                             }
                             fit_signed(Self::NAME, #mname, self.#fld / #sc, #wdt)?
                         })
@@ -328,10 +328,10 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                 #(#arms,)*
                 _ => {
                     if !Self::SMS.contains(&sm) {
-                        return Err(EncodeError::new(Self::NAME, format!("no encoding on SM{sm}")));
+                        return Err(EncodeError::cold(Self::NAME, format_args!("no encoding on SM{sm}")));
                     }
                     let kinds: &[&str] = &[#(self.#src_fields.slot_kind().name()),*];
-                    Err(EncodeError::new(Self::NAME, format!("no form on SM{sm} takes sources of kinds {kinds:?}")))
+                    Err(EncodeError::cold(Self::NAME, format_args!("no form on SM{sm} takes sources of kinds {kinds:?}")))
                 }
             }
         }

@@ -21,6 +21,16 @@ impl EncodeError {
     }
 }
 
+impl EncodeError {
+    /// An error built off the hot path: encoders call this only when a
+    /// check fails, so formatting never slows a successful encode.
+    #[cold]
+    #[inline(never)]
+    pub fn cold(op: &'static str, message: fmt::Arguments<'_>) -> Self {
+        EncodeError::new(op, message.to_string())
+    }
+}
+
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "cannot encode {}: {}", self.op, self.message)
@@ -35,6 +45,9 @@ pub fn ugpr_max(sm: u32) -> Option<u8> {
 }
 
 /// Encoded index of a register of `file`, checked against the SM's limits.
+// Always inlined: its checks fold away against the constants of the
+// generated call site.
+#[inline(always)]
 pub fn reg_index(
     op: &'static str,
     what: &str,
@@ -43,42 +56,37 @@ pub fn reg_index(
     sm: u32,
 ) -> Result<u128, EncodeError> {
     if r.file != file {
-        return Err(EncodeError::new(
-            op,
-            format!("{what} must be a {file:?} register, not {r}"),
-        ));
+        return Err(err(op, format_args!("{what} must be a {file:?} register, not {r}")));
     }
     match file {
         RegFile::Gpr => Ok(r.idx as u128),
         RegFile::Pred | RegFile::UPred => {
             if r.idx > 7 {
-                Err(EncodeError::new(
-                    op,
-                    format!("{what}: no predicate {}", r.idx),
-                ))
+                Err(err(op, format_args!("{what}: no predicate {}", r.idx)))
             } else {
                 Ok(r.idx as u128)
             }
         }
         RegFile::UGpr => {
             let Some(max) = ugpr_max(sm) else {
-                return Err(EncodeError::new(
-                    op,
-                    format!("{what}: SM{sm} has no uniform registers"),
-                ));
+                return Err(err(op, format_args!("{what}: SM{sm} has no uniform registers")));
             };
             if r.idx == 255 {
                 Ok(max as u128)
             } else if r.idx >= max {
-                Err(EncodeError::new(
-                    op,
-                    format!("{what}: UR{} does not exist on SM{sm}", r.idx),
-                ))
+                Err(err(op, format_args!("{what}: UR{} does not exist on SM{sm}", r.idx)))
             } else {
                 Ok(r.idx as u128)
             }
         }
     }
+}
+
+/// The checks above inline into the generated encoders; only a failing
+/// one pays for formatting.
+#[inline]
+fn err(op: &'static str, message: std::fmt::Arguments<'_>) -> EncodeError {
+    EncodeError::cold(op, message)
 }
 
 /// The register a decoded index names (maps the SM's URZ encoding to 255).
@@ -102,15 +110,21 @@ pub fn reg_from_index(file: RegFile, idx: u128, sm: u32) -> Option<Reg> {
 }
 
 /// The register a source reads, or an error naming the slot.
+// Always inlined: its checks fold away against the constants of the
+// generated call site.
+#[inline(always)]
 pub fn src_reg(op: &'static str, what: &str, s: &Src) -> Result<Reg, EncodeError> {
     match s.kind {
         SrcKind::Reg(r) => Ok(r),
-        _ => Err(EncodeError::new(op, format!("{what} must be a register"))),
+        _ => Err(err(op, format_args!("{what} must be a register"))),
     }
 }
 
 /// Field value of an immediate: `shift` low bits dropped (must be zero),
 /// `width` bits kept; with `sext` the value must sign-extend from the kept bits.
+// Always inlined: its checks fold away against the constants of the
+// generated call site.
+#[inline(always)]
 pub fn imm_field(
     op: &'static str,
     what: &str,
@@ -120,9 +134,9 @@ pub fn imm_field(
     sext: bool,
 ) -> Result<u128, EncodeError> {
     if shift > 0 && v & ((1u32 << shift) - 1) != 0 {
-        return Err(EncodeError::new(
+        return Err(err(
             op,
-            format!("{what}: immediate {v:#x} has non-zero low {shift} bits"),
+            format_args!("{what}: immediate {v:#x} has non-zero low {shift} bits"),
         ));
     }
     let kept = v >> shift;
@@ -132,15 +146,15 @@ pub fn imm_field(
             let sv = v as i32;
             let lim = 1i64 << (total - 1);
             if (sv as i64) < -lim || (sv as i64) >= lim {
-                return Err(EncodeError::new(
+                return Err(err(
                     op,
-                    format!("{what}: immediate {v:#x} does not fit {total} signed bits"),
+                    format_args!("{what}: immediate {v:#x} does not fit {total} signed bits"),
                 ));
             }
         } else if kept >> width != 0 {
-            return Err(EncodeError::new(
+            return Err(err(
                 op,
-                format!("{what}: immediate {v:#x} does not fit {total} bits"),
+                format_args!("{what}: immediate {v:#x} does not fit {total} bits"),
             ));
         }
     }
@@ -164,25 +178,25 @@ pub fn imm_from_field(f: u128, width: u32, shift: u32, sext: bool) -> u32 {
 }
 
 /// Check that a value fits a field of `width` bits.
+// Always inlined: its checks fold away against the constants of the
+// generated call site.
+#[inline(always)]
 pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, EncodeError> {
     if width < 128 && v >> width != 0 {
-        Err(EncodeError::new(
-            op,
-            format!("{what}: value {v:#x} does not fit {width} bits"),
-        ))
+        Err(err(op, format_args!("{what}: value {v:#x} does not fit {width} bits")))
     } else {
         Ok(v)
     }
 }
 
 /// Signed value into a `width`-bit two's-complement field.
+// Always inlined: its checks fold away against the constants of the
+// generated call site.
+#[inline(always)]
 pub fn fit_signed(op: &'static str, what: &str, v: i64, width: u32) -> Result<u128, EncodeError> {
     let lim = 1i128 << (width - 1);
     if (v as i128) < -lim || (v as i128) >= lim {
-        return Err(EncodeError::new(
-            op,
-            format!("{what}: value {v} does not fit {width} signed bits"),
-        ));
+        return Err(err(op, format_args!("{what}: value {v} does not fit {width} signed bits")));
     }
     Ok((v as i128 as u128) & ((1u128 << width) - 1))
 }
