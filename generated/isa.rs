@@ -6545,6 +6545,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Plop3(o), c));
                 }
             }
+            if w & 40562343327390790784008073515007 == 147573952589676415004
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpPlop3::decode_f1(w, sm) {
+                    return Some((Op::Plop3(o), c));
+                }
+            }
         }
         2080 => {
             if w & 40564816926381882877782154809343 == 77371252455336267181197344
@@ -9322,7 +9329,7 @@ pub const FORMS: &[FormInfo] = &[
     },
     FormInfo {
         op: "plop3",
-        form: "fixed",
+        form: "p",
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
@@ -9330,6 +9337,17 @@ pub const FORMS: &[FormInfo] = &[
         value: 2076,
         unknown: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "plop3",
+        form: "u",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562343327390790784008073515007,
+        value: 147573952589676415004,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
         op: "popc",
