@@ -666,7 +666,11 @@ fn branches_run_divergent_and_uniform() {
                 "ISETP.LT.U32.AND P0, PT, R1, R0, PT",
             )
         } else {
-            ("FADD R1, R1, 1", "FADD R2, R2, R1", "FSETP.LT.AND P0, PT, R1, R0, PT")
+            (
+                "FADD R1, R1, 1",
+                "FADD R2, R2, R1",
+                "FSETP.LT.AND P0, PT, R1, R0, PT",
+            )
         };
         let text = format!(
             ".sm {sm}\nbb0:\n    copy R1, 0x0\n    copy R2, 0x0\nloop:\n    {inc}\n    {acc}\n    {cmp}\n    @P0 bra loop\n    bra skip\nunreached:\n    copy R2, 0x7\nskip:\n    copy R3, 0x9\n    @!P0 bra end\n    copy R3, 0x8\nend:\n"

@@ -204,9 +204,8 @@ impl CpuRunner {
                 .iter()
                 .copied()
                 .filter(|&l| {
-                    (0..op.src_info().len()).all(|k| {
-                        !op.src_info()[k].ty.is_pred() || guard_holds(st, l, op.src(k))
-                    })
+                    (0..op.src_info().len())
+                        .all(|k| !op.src_info()[k].ty.is_pred() || guard_holds(st, l, op.src(k)))
                 })
                 .collect();
             return match op {
@@ -232,7 +231,10 @@ impl CpuRunner {
                 Op::Nop(_) => Ok(Vec::new()),
                 other => Err(err(
                     addr,
-                    format!("the CPU runner does not execute control op `{}`", other.name()),
+                    format!(
+                        "the CPU runner does not execute control op `{}`",
+                        other.name()
+                    ),
                 )),
             };
         }
@@ -306,7 +308,9 @@ impl Runner for CpuRunner {
                         None => {
                             return Err(err(
                                 d.addr,
-                                format!("branch into the middle of a word or a scheduling word ({to:#x})"),
+                                format!(
+                                    "branch into the middle of a word or a scheduling word ({to:#x})"
+                                ),
                             ));
                         }
                     },
