@@ -706,3 +706,33 @@ fn branches_run_divergent_and_uniform() {
     }
     assert!(ran >= 2, "branches ran on {ran} SMs only");
 }
+
+/// Global memory accesses fault (an error, not a panic) when misaligned or
+/// out of bounds, as on hardware; the base for LDG/STG in the runner.
+#[test]
+fn global_memory_faults_on_misaligned_and_out_of_bounds() {
+    let mut st = WarpState {
+        global: (0..64u8).collect(),
+        ..WarpState::default()
+    };
+    assert_eq!(
+        st.global_read(8, 8, 8).unwrap(),
+        &(8..16u8).collect::<Vec<_>>()[..]
+    );
+    // 3*id words: odd ids give 12-byte offsets, misaligned for 8 bytes.
+    for id in 0..4u64 {
+        let r = st.global_write(3 * 4 * id, &[0xaa; 8], 8);
+        assert_eq!(r.is_err(), id % 2 == 1, "id {id}: {r:?}");
+    }
+    assert!(st.global_read(60, 8, 4).unwrap_err().contains("outside"));
+    assert!(
+        st.global_read(u64::MAX - 3, 4, 4)
+            .unwrap_err()
+            .contains("outside")
+    );
+    assert!(
+        st.global_write(2, &[0; 4], 4)
+            .unwrap_err()
+            .contains("misaligned")
+    );
+}

@@ -83,6 +83,40 @@ impl WarpState {
             .map(|s| u32::from_le_bytes(s.try_into().expect("4 bytes")))
             .ok_or_else(|| format!("c[{index:#x}][{offset:#x}] is outside the buffer"))
     }
+    /// Global memory as a memory op of `bytes` bytes needing `align`-byte
+    /// alignment sees it at `addr` (the buffer starts at address 0).
+    /// Misaligned and out-of-bounds accesses are errors, as they fault on
+    /// hardware.
+    pub fn global_read(&self, addr: u64, bytes: u32, align: u32) -> Result<&[u8], String> {
+        let r = self.global_range(addr, bytes, align)?;
+        Ok(&self.global[r])
+    }
+    /// Store `data` at `addr` under the same rules as [`Self::global_read`].
+    pub fn global_write(&mut self, addr: u64, data: &[u8], align: u32) -> Result<(), String> {
+        let r = self.global_range(addr, data.len() as u32, align)?;
+        self.global[r].copy_from_slice(data);
+        Ok(())
+    }
+    fn global_range(
+        &self,
+        addr: u64,
+        bytes: u32,
+        align: u32,
+    ) -> Result<std::ops::Range<usize>, String> {
+        if align > 1 && !addr.is_multiple_of(align as u64) {
+            return Err(format!(
+                "misaligned {bytes}-byte global access at {addr:#x} (needs {align}-byte alignment)"
+            ));
+        }
+        let end = addr.checked_add(bytes as u64);
+        match end {
+            Some(e) if e <= self.global.len() as u64 => Ok(addr as usize..e as usize),
+            _ => Err(format!(
+                "{bytes}-byte global access at {addr:#x} is outside the {}-byte buffer",
+                self.global.len()
+            )),
+        }
+    }
     /// The raw value a source reads in `lane` (modifiers are the op's).
     pub fn src_value(&self, lane: usize, s: &Src, ty: ValueType) -> Result<Value, String> {
         let word = |k: u8| -> Result<u32, String> {
