@@ -6467,6 +6467,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Plop3(o), c));
                 }
             }
+            if w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpPlop3::decode_f1(w, sm) {
+                    return Some((Op::Plop3(o), c));
+                }
+            }
         }
         0x820 => {
             if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
@@ -9241,7 +9248,7 @@ pub const FORMS: &[FormInfo] = &[
     },
     FormInfo {
         op: "plop3",
-        form: "fixed",
+        form: "p",
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
@@ -9249,6 +9256,17 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x81c,
         unknown: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "plop3",
+        form: "u",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff8000008ffffffffff000fff,
+        value: 0x8000000000000081c,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
         op: "popc",

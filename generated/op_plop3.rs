@@ -99,12 +99,20 @@ impl OpPlop3 {
         {
             return Some(0);
         }
+        if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            && self.a.slot_kind() == SlotKind::Pred
+            && self.b.slot_kind() == SlotKind::Pred
+            && self.c.slot_kind() == SlotKind::UPred
+        {
+            return Some(1);
+        }
         None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         match self.form_id(sm) {
             Some(0) => self.encode_f0(sm, c),
+            Some(1) => self.encode_f1(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -130,7 +138,7 @@ impl OpPlop3 {
             }
         }
     }
-    ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    ///Form `p` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.a.neg {
@@ -190,15 +198,6 @@ impl OpPlop3 {
         let mut w: u128 = 0x81c;
         w |= c.raw & 0;
         {
-            let v: u128 = fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
-            w |= (v & 7) << 64;
-            w |= ((v >> 3) & 0x1f) << 72;
-        }
-        {
             let v: u128 = fit(
                 Self::NAME,
                 "c",
@@ -216,6 +215,183 @@ impl OpPlop3 {
         {
             let v: u128 = self.c.not as u128;
             w |= (v & 1) << 71;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)?;
+            w |= (v & 0xff) << 16;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
+            w |= (v & 7) << 64;
+            w |= ((v >> 3) & 0x1f) << 72;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "b",
+                reg_index(
+                    Self::NAME,
+                    "b",
+                    src_reg(Self::NAME, "b", &self.b)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 77;
+        }
+        {
+            let v: u128 = self.b.not as u128;
+            w |= (v & 1) << 80;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "pd",
+                reg_index(Self::NAME, "pd", self.pd, RegFile::Pred, sm)?,
+                3u32,
+            )?;
+            w |= (v & 7) << 81;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "pq",
+                reg_index(Self::NAME, "pq", self.pq, RegFile::Pred, sm)?,
+                3u32,
+            )?;
+            w |= (v & 7) << 84;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 87;
+        }
+        {
+            let v: u128 = self.a.not as u128;
+            w |= (v & 1) << 90;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
+            w |= (v & 0x7fffff) << 105;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 12;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 15;
+        }
+        Ok(w)
+    }
+    ///Form `u` on SM [75, 80, 86, 89, 90, 100, 120].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.c.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.c.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "c", sm
+                    ),
+                ),
+            );
+        }
+        let mut w: u128 = 0x8000000000000081c;
+        w |= c.raw & 0;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "c",
+                reg_index(
+                    Self::NAME,
+                    "c",
+                    src_reg(Self::NAME, "c", &self.c)?,
+                    RegFile::UPred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 68;
+        }
+        {
+            let v: u128 = self.c.not as u128;
+            w |= (v & 1) << 71;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)?;
+            w |= (v & 0xff) << 16;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
+            w |= (v & 7) << 64;
+            w |= ((v >> 3) & 0x1f) << 72;
         }
         {
             let v: u128 = fit(
@@ -316,6 +492,48 @@ impl OpPlop3 {
         };
         let c: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 71) & 1)) != 0,
+        };
+        let lut0: u32 = (((w >> 64) & 7) | (((w >> 72) & 0x1f) << 3)) as u32;
+        let lut1: u32 = (((w >> 16) & 0xff)) as u32;
+        Some((
+            Self {
+                pd,
+                pq,
+                a,
+                b,
+                c,
+                lut0,
+                lut1,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
+        let pq: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 90) & 1)) != 0,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 77) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 80) & 1)) != 0,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::UPred, (((w >> 68) & 7)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 71) & 1)) != 0,

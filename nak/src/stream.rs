@@ -169,6 +169,21 @@ pub fn for_each_word_at(
     Ok(())
 }
 
+/// Byte address of the `n`-th instruction of a stream [`encode_stream`]
+/// lays out (scheduling words counted), and the instruction width in bytes.
+pub fn instr_addr(sm: u32, n: usize) -> Option<(u64, u64)> {
+    let family = family_of(sm)?;
+    let wb = (family.width() / 8) as u64;
+    let n = n as u64;
+    Some(match family.bundle() {
+        None => (n * wb, wb),
+        Some(b) => {
+            let b = b as u64;
+            ((n / b) * wb * (b + 1) + wb * (n % b + 1), wb)
+        }
+    })
+}
+
 /// Lay encoded instructions out as a raw stream (scheduling words included
 /// where the family has them; a missing third slot is padded with NOP-free
 /// zero words only if `pad` is given).

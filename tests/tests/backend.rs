@@ -644,3 +644,95 @@ fn lower64_matches_rust() {
     }
     eprintln!("{ran} 64-bit op/SM combinations checked");
 }
+
+/// Branches on the runner: a loop whose trip count differs per lane
+/// (divergent backward branch), a uniform forward branch over a block, and
+/// a branch to an empty last block; on every SM with the ops it needs
+/// (integer ops on SM70+, float ops on Maxwell).
+#[test]
+fn branches_run_divergent_and_uniform() {
+    let mut ran = 0;
+    for sm in sms() {
+        let (inc, acc, cmp) = if sm >= 100 {
+            (
+                "IADD3 R1, PT, PT, R1, 0x1, RZ",
+                "IADD3 R2, PT, PT, R2, R1, RZ",
+                "ISETP.LT.U32.AND P0, PT, R1, R0, PT",
+            )
+        } else if sm >= 70 {
+            (
+                "IADD3 R1, R1, 0x1, RZ",
+                "IADD3 R2, R2, R1, RZ",
+                "ISETP.LT.U32.AND P0, PT, R1, R0, PT",
+            )
+        } else {
+            (
+                "FADD R1, R1, 1",
+                "FADD R2, R2, R1",
+                "FSETP.LT.AND P0, PT, R1, R0, PT",
+            )
+        };
+        let text = format!(
+            ".sm {sm}\nbb0:\n    copy R1, 0x0\n    copy R2, 0x0\nloop:\n    {inc}\n    {acc}\n    {cmp}\n    @P0 bra loop\n    bra skip\nunreached:\n    copy R2, 0x7\nskip:\n    copy R3, 0x9\n    @!P0 bra end\n    copy R3, 0x8\nend:\n"
+        );
+        let f = parse_function(&text, None).unwrap_or_else(|e| panic!("SM{sm}: {e}"));
+        let mut st = WarpState::default();
+        for l in 0..LANES {
+            let n = (l % 7 + 1) as u32;
+            st.gpr[l][0] = if sm >= 70 { n } else { (n as f32).to_bits() };
+        }
+        let got = match run(&f, &st) {
+            Ok(g) => g,
+            Err(e) if e.contains("in the spec") || e.contains("no op that copies") => {
+                eprintln!("SM{sm}: skipped ({e})");
+                continue;
+            }
+            Err(e) => panic!("SM{sm}: {e}"),
+        };
+        for l in 0..LANES {
+            let n = (l % 7 + 1) as u32;
+            let sum = n * (n + 1) / 2;
+            let (r1, r2) = if sm >= 70 {
+                (got.gpr[l][1], got.gpr[l][2])
+            } else {
+                (
+                    f32::from_bits(got.gpr[l][1]) as u32,
+                    f32::from_bits(got.gpr[l][2]) as u32,
+                )
+            };
+            assert_eq!((r1, r2, got.gpr[l][3]), (n, sum, 9), "SM{sm} lane {l}");
+        }
+        ran += 1;
+    }
+    assert!(ran >= 2, "branches ran on {ran} SMs only");
+}
+
+/// Global memory accesses fault (an error, not a panic) when misaligned or
+/// out of bounds, as on hardware; the base for LDG/STG in the runner.
+#[test]
+fn global_memory_faults_on_misaligned_and_out_of_bounds() {
+    let mut st = WarpState {
+        global: (0..64u8).collect(),
+        ..WarpState::default()
+    };
+    assert_eq!(
+        st.global_read(8, 8, 8).unwrap(),
+        &(8..16u8).collect::<Vec<_>>()[..]
+    );
+    // 3*id words: odd ids give 12-byte offsets, misaligned for 8 bytes.
+    for id in 0..4u64 {
+        let r = st.global_write(3 * 4 * id, &[0xaa; 8], 8);
+        assert_eq!(r.is_err(), id % 2 == 1, "id {id}: {r:?}");
+    }
+    assert!(st.global_read(60, 8, 4).unwrap_err().contains("outside"));
+    assert!(
+        st.global_read(u64::MAX - 3, 4, 4)
+            .unwrap_err()
+            .contains("outside")
+    );
+    assert!(
+        st.global_write(2, &[0; 4], 4)
+            .unwrap_err()
+            .contains("misaligned")
+    );
+}

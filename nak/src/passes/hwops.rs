@@ -1,5 +1,5 @@
 //! The only place the backend names hardware ops by mnemonic: the ops that
-//! implement a copy and EXIT. Everything else is generic over the generated
+//! implement a copy, BRA and EXIT. Everything else is generic over the generated
 //! metadata.
 //!
 //! Each entry is an assembly template parsed with the generated parser for
@@ -46,6 +46,9 @@ const NOT_MATERIALIZE: &[&str] = &[
 ];
 /// Ending the thread.
 const EXIT: &[&str] = &["EXIT"];
+/// A relative branch; `{s}` is the target as an absolute address for an
+/// instruction at address 0.
+const BRA: &[&str] = &["BRA {s}"];
 
 fn first_that_parses(templates: &[&str], d: &str, s: &str, sm: u32) -> Option<(Op, Common)> {
     templates.iter().find_map(|t| {
@@ -84,6 +87,19 @@ pub fn materialize_op(sm: u32, dst: Reg, src: Src, ty: crate::instr::ValueType) 
         _ => return None,
     };
     first_that_parses(templates, &dst.to_string(), &s.to_string(), sm).map(|x| x.0)
+}
+
+/// The hardware branch on `sm` to `offset` bytes after the next
+/// instruction, if the spec has one that reaches it.
+pub fn bra_op(sm: u32, offset: i64) -> Option<Op> {
+    let next = crate::stream::instr_addr(sm, 0).map_or(16, |x| x.1) as i64;
+    let t = offset.wrapping_add(next);
+    let s = if t < 0 {
+        format!("-{:#x}", t.unsigned_abs())
+    } else {
+        format!("{t:#x}")
+    };
+    first_that_parses(BRA, "", &s, sm).map(|x| x.0)
 }
 
 /// The hardware EXIT on `sm`, if the spec has one.

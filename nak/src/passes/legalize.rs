@@ -47,7 +47,8 @@ impl LegalizeCx for Cx<'_> {
                 }),
                 SrcKind::CBuf(c) => Src::cbuf(c.index, c.offset + 4 * k as u32),
             };
-            let s = if ty.is_pred() { s.with_not(src.not) } else { s };
+            // The value only: the caller keeps the modifiers (a predicate's
+            // not included) on the new register.
             self.pre.push(Instr::copy(comp_reg(r, k), s));
         }
         Ok(r)

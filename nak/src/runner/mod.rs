@@ -83,6 +83,40 @@ impl WarpState {
             .map(|s| u32::from_le_bytes(s.try_into().expect("4 bytes")))
             .ok_or_else(|| format!("c[{index:#x}][{offset:#x}] is outside the buffer"))
     }
+    /// Global memory as a memory op of `bytes` bytes needing `align`-byte
+    /// alignment sees it at `addr` (the buffer starts at address 0).
+    /// Misaligned and out-of-bounds accesses are errors, as they fault on
+    /// hardware.
+    pub fn global_read(&self, addr: u64, bytes: u32, align: u32) -> Result<&[u8], String> {
+        let r = self.global_range(addr, bytes, align)?;
+        Ok(&self.global[r])
+    }
+    /// Store `data` at `addr` under the same rules as [`Self::global_read`].
+    pub fn global_write(&mut self, addr: u64, data: &[u8], align: u32) -> Result<(), String> {
+        let r = self.global_range(addr, data.len() as u32, align)?;
+        self.global[r].copy_from_slice(data);
+        Ok(())
+    }
+    fn global_range(
+        &self,
+        addr: u64,
+        bytes: u32,
+        align: u32,
+    ) -> Result<std::ops::Range<usize>, String> {
+        if align > 1 && !addr.is_multiple_of(align as u64) {
+            return Err(format!(
+                "misaligned {bytes}-byte global access at {addr:#x} (needs {align}-byte alignment)"
+            ));
+        }
+        let end = addr.checked_add(bytes as u64);
+        match end {
+            Some(e) if e <= self.global.len() as u64 => Ok(addr as usize..e as usize),
+            _ => Err(format!(
+                "{bytes}-byte global access at {addr:#x} is outside the {}-byte buffer",
+                self.global.len()
+            )),
+        }
+    }
     /// The raw value a source reads in `lane` (modifiers are the op's).
     pub fn src_value(&self, lane: usize, s: &Src, ty: ValueType) -> Result<Value, String> {
         let word = |k: u8| -> Result<u32, String> {
@@ -179,6 +213,10 @@ fn guard_holds(st: &WarpState, lane: usize, g: &Src) -> bool {
     (st.reg(lane, g.as_reg().unwrap_or(Reg::PT)) != 0) ^ g.not
 }
 
+/// Lanes whose control flow an instruction changes: `None` ends the lane,
+/// `Some(addr)` continues it at that byte address.
+type Flow = Vec<(usize, Option<u64>)>;
+
 impl CpuRunner {
     fn exec(
         &self,
@@ -188,31 +226,49 @@ impl CpuRunner {
         c: &Common,
         lanes: &[usize],
         st: &mut WarpState,
-    ) -> Result<Vec<usize>, RunError> {
-        let mut exited = Vec::new();
+    ) -> Result<Flow, RunError> {
         let lanes: Vec<usize> = lanes
             .iter()
             .copied()
             .filter(|&l| guard_holds(st, l, &c.guard))
             .collect();
         if op.class() == "control" {
-            return match op.name() {
-                "exit" => {
-                    for &l in &lanes {
-                        let all = (0..op.src_info().len()).all(|k| {
-                            let s = op.src(k);
-                            !op.src_info()[k].ty.is_pred() || guard_holds(st, l, s)
-                        });
-                        if all {
-                            exited.push(l);
-                        }
+            // Lanes where every predicate source of the op holds too.
+            let taken: Vec<usize> = lanes
+                .iter()
+                .copied()
+                .filter(|&l| {
+                    (0..op.src_info().len())
+                        .all(|k| !op.src_info()[k].ty.is_pred() || guard_holds(st, l, op.src(k)))
+                })
+                .collect();
+            return match op {
+                Op::Exit(_) => Ok(taken.into_iter().map(|l| (l, None)).collect()),
+                // Lanes branch independently: the scheduler runs the lowest
+                // pending address first, so divergent paths reconverge.
+                Op::Bra(b) => {
+                    if b.cc != crate::isa::Cc::T {
+                        return Err(err(
+                            addr,
+                            "the CPU runner has no condition codes (BRA with a CC test)",
+                        ));
                     }
-                    Ok(exited)
+                    let next = crate::stream::instr_addr(sm, 0).map_or(16, |x| x.1);
+                    let to = (addr as i64)
+                        .wrapping_add(next as i64)
+                        .wrapping_add(b.target);
+                    if to < 0 {
+                        return Err(err(addr, format!("branch to negative address {to}")));
+                    }
+                    Ok(taken.into_iter().map(|l| (l, Some(to as u64))).collect())
                 }
-                "nop" => Ok(exited),
+                Op::Nop(_) => Ok(Vec::new()),
                 other => Err(err(
                     addr,
-                    format!("the CPU runner does not execute control op `{other}`"),
+                    format!(
+                        "the CPU runner does not execute control op `{}`",
+                        other.name()
+                    ),
                 )),
             };
         }
@@ -245,7 +301,7 @@ impl CpuRunner {
                 }
             }
         }
-        Ok(exited)
+        Ok(Vec::new())
     }
 }
 
@@ -270,17 +326,30 @@ impl Runner for CpuRunner {
             }
             let d = &dec[cur];
             let lanes: Vec<usize> = (0..LANES).filter(|&l| pc[l] == Some(cur)).collect();
-            let exited = match &d.instr {
+            let flow = match &d.instr {
                 Some((op, c)) => self.exec(sm, d.addr, op, c, &lanes, st)?,
                 // Maxwell pads bundles with zero words.
                 None if d.word == 0 => Vec::new(),
                 None => return Err(err(d.addr, format!("undecodable word {:#x}", d.word))),
             };
             for l in lanes {
-                pc[l] = if exited.contains(&l) || cur + 1 >= dec.len() {
-                    None
-                } else {
-                    Some(cur + 1)
+                pc[l] = match flow.iter().find(|f| f.0 == l) {
+                    Some((_, None)) => None,
+                    // A target past the last instruction ends the lane.
+                    Some((_, Some(to))) => match dec.iter().position(|x| x.addr == *to) {
+                        Some(k) => Some(k),
+                        None if *to >= dec.last().map_or(0, |x| x.addr) => None,
+                        None => {
+                            return Err(err(
+                                d.addr,
+                                format!(
+                                    "branch into the middle of a word or a scheduling word ({to:#x})"
+                                ),
+                            ));
+                        }
+                    },
+                    None if cur + 1 >= dec.len() => None,
+                    None => Some(cur + 1),
                 };
             }
         }
