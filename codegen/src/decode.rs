@@ -200,9 +200,14 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
         }
         None => quote!(0),
     };
+    let not_all = form.not_all.iter().map(|&m| {
+        let m = u128_lit(m);
+        quote!(if w & #m == #m { return None; })
+    });
     quote! {
         #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
         fn #name(w: u128, sm: u32) -> Option<(Self, Common)> {
+            #(#not_all)*
             #(#lets)*
             Some((Self { #(#inits),* }, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
         }

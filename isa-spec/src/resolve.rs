@@ -1050,6 +1050,13 @@ fn resolve_encoding(
         }
         reuse_over.insert(k.get_ref().clone(), *v.get_ref());
     }
+    let mut not_all: Vec<u128> = Vec::new();
+    for b in &r.not_all {
+        match parse_bits(b.get_ref()) {
+            Ok(bits) => not_all.push(bits.mask()),
+            Err(m) => cx.err("S0101", b, m),
+        }
+    }
     let mut op_fields: Vec<Field> = Vec::new();
     let mut ok = true;
     let parse_field = |cx: &mut Ctx, k: &S<String>, v: &S<String>| -> Option<Field> {
@@ -1136,6 +1143,7 @@ fn resolve_encoding(
                 fields,
                 src_kinds,
                 reuse,
+                not_all: not_all.clone(),
                 loc: cx.loc(e),
             });
         }
@@ -1267,6 +1275,7 @@ fn resolve_encoding(
                     fields: merged,
                     src_kinds,
                     reuse,
+                    not_all: not_all.clone(),
                     loc: pf.loc.clone(),
                 });
             }

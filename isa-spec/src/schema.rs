@@ -234,6 +234,10 @@ pub struct EncodingDef {
     /// code marks a value that does not exist in this encoding.
     #[serde(default)]
     pub values: BTreeMap<S<String>, BTreeMap<String, S<i64>>>,
+    /// Bit ranges whose bits must not all be set at once (the disassembler
+    /// reads that combination as something else, e.g. Maxwell's `.PO`).
+    #[serde(default)]
+    pub not_all: Vec<S<String>>,
 }
 
 #[derive(Debug, Deserialize)]
