@@ -3559,6 +3559,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("I2F", 90u32),
     ("I2F", 100u32),
     ("I2F", 120u32),
+    ("IADD", 50u32),
+    ("IADD", 52u32),
+    ("IADD", 60u32),
     ("IADD3", 70u32),
     ("IADD3", 75u32),
     ("IADD3", 80u32),
@@ -3567,6 +3570,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("IADD3", 90u32),
     ("IADD3", 100u32),
     ("IADD3", 120u32),
+    ("IADD32I", 50u32),
+    ("IADD32I", 52u32),
+    ("IADD32I", 60u32),
     ("IMAD", 70u32),
     ("IMAD", 75u32),
     ("IMAD", 80u32),
@@ -3575,6 +3581,18 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("IMAD", 90u32),
     ("IMAD", 100u32),
     ("IMAD", 120u32),
+    ("IMNMX", 50u32),
+    ("IMNMX", 52u32),
+    ("IMNMX", 60u32),
+    ("ISCADD", 50u32),
+    ("ISCADD", 52u32),
+    ("ISCADD", 60u32),
+    ("ISCADD32I", 50u32),
+    ("ISCADD32I", 52u32),
+    ("ISCADD32I", 60u32),
+    ("ISETP", 50u32),
+    ("ISETP", 52u32),
+    ("ISETP", 60u32),
     ("ISETP", 70u32),
     ("ISETP", 75u32),
     ("ISETP", 80u32),
@@ -3586,6 +3604,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("LOP", 50u32),
     ("LOP", 52u32),
     ("LOP", 60u32),
+    ("LOP3", 50u32),
+    ("LOP3", 52u32),
+    ("LOP3", 60u32),
     ("LOP3", 70u32),
     ("LOP3", 75u32),
     ("LOP3", 80u32),
@@ -3738,13 +3759,18 @@ pub enum Op {
     Fsetp(OpFsetp),
     I2f(OpI2f),
     I2f64(OpI2f64),
+    Iadd(OpIadd),
     Iadd3(OpIadd3),
+    Iadd32i(OpIadd32i),
     Iadd3x(OpIadd3x),
     Imad(OpImad),
     ImadHi(OpImadHi),
     ImadWide(OpImadWide),
     ImadWideX(OpImadWideX),
     Imadx(OpImadx),
+    Imnmx(OpImnmx),
+    Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i),
     Isetp(OpIsetp),
     Lop(OpLop),
     Lop3(OpLop3),
@@ -3857,9 +3883,19 @@ impl From<OpI2f64> for Op {
         Op::I2f64(o)
     }
 }
+impl From<OpIadd> for Op {
+    fn from(o: OpIadd) -> Op {
+        Op::Iadd(o)
+    }
+}
 impl From<OpIadd3> for Op {
     fn from(o: OpIadd3) -> Op {
         Op::Iadd3(o)
+    }
+}
+impl From<OpIadd32i> for Op {
+    fn from(o: OpIadd32i) -> Op {
+        Op::Iadd32i(o)
     }
 }
 impl From<OpIadd3x> for Op {
@@ -3890,6 +3926,21 @@ impl From<OpImadWideX> for Op {
 impl From<OpImadx> for Op {
     fn from(o: OpImadx) -> Op {
         Op::Imadx(o)
+    }
+}
+impl From<OpImnmx> for Op {
+    fn from(o: OpImnmx) -> Op {
+        Op::Imnmx(o)
+    }
+}
+impl From<OpIscadd> for Op {
+    fn from(o: OpIscadd) -> Op {
+        Op::Iscadd(o)
+    }
+}
+impl From<OpIscadd32i> for Op {
+    fn from(o: OpIscadd32i) -> Op {
+        Op::Iscadd32i(o)
     }
 }
 impl From<OpIsetp> for Op {
@@ -3994,13 +4045,18 @@ impl Op {
         "fsetp",
         "i2f",
         "i2f64",
+        "iadd",
         "iadd3",
+        "iadd32i",
         "iadd3x",
         "imad",
         "imad_hi",
         "imad_wide",
         "imad_wide_x",
         "imadx",
+        "imnmx",
+        "iscadd",
+        "iscadd32i",
         "isetp",
         "lop",
         "lop3",
@@ -4039,13 +4095,18 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::NAME,
             Op::I2f(_) => OpI2f::NAME,
             Op::I2f64(_) => OpI2f64::NAME,
+            Op::Iadd(_) => OpIadd::NAME,
             Op::Iadd3(_) => OpIadd3::NAME,
+            Op::Iadd32i(_) => OpIadd32i::NAME,
             Op::Iadd3x(_) => OpIadd3x::NAME,
             Op::Imad(_) => OpImad::NAME,
             Op::ImadHi(_) => OpImadHi::NAME,
             Op::ImadWide(_) => OpImadWide::NAME,
             Op::ImadWideX(_) => OpImadWideX::NAME,
             Op::Imadx(_) => OpImadx::NAME,
+            Op::Imnmx(_) => OpImnmx::NAME,
+            Op::Iscadd(_) => OpIscadd::NAME,
+            Op::Iscadd32i(_) => OpIscadd32i::NAME,
             Op::Isetp(_) => OpIsetp::NAME,
             Op::Lop(_) => OpLop::NAME,
             Op::Lop3(_) => OpLop3::NAME,
@@ -4085,13 +4146,18 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::CLASS,
             Op::I2f(_) => OpI2f::CLASS,
             Op::I2f64(_) => OpI2f64::CLASS,
+            Op::Iadd(_) => OpIadd::CLASS,
             Op::Iadd3(_) => OpIadd3::CLASS,
+            Op::Iadd32i(_) => OpIadd32i::CLASS,
             Op::Iadd3x(_) => OpIadd3x::CLASS,
             Op::Imad(_) => OpImad::CLASS,
             Op::ImadHi(_) => OpImadHi::CLASS,
             Op::ImadWide(_) => OpImadWide::CLASS,
             Op::ImadWideX(_) => OpImadWideX::CLASS,
             Op::Imadx(_) => OpImadx::CLASS,
+            Op::Imnmx(_) => OpImnmx::CLASS,
+            Op::Iscadd(_) => OpIscadd::CLASS,
+            Op::Iscadd32i(_) => OpIscadd32i::CLASS,
             Op::Isetp(_) => OpIsetp::CLASS,
             Op::Lop(_) => OpLop::CLASS,
             Op::Lop3(_) => OpLop3::CLASS,
@@ -4131,13 +4197,18 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::SMS,
             Op::I2f(_) => OpI2f::SMS,
             Op::I2f64(_) => OpI2f64::SMS,
+            Op::Iadd(_) => OpIadd::SMS,
             Op::Iadd3(_) => OpIadd3::SMS,
+            Op::Iadd32i(_) => OpIadd32i::SMS,
             Op::Iadd3x(_) => OpIadd3x::SMS,
             Op::Imad(_) => OpImad::SMS,
             Op::ImadHi(_) => OpImadHi::SMS,
             Op::ImadWide(_) => OpImadWide::SMS,
             Op::ImadWideX(_) => OpImadWideX::SMS,
             Op::Imadx(_) => OpImadx::SMS,
+            Op::Imnmx(_) => OpImnmx::SMS,
+            Op::Iscadd(_) => OpIscadd::SMS,
+            Op::Iscadd32i(_) => OpIscadd32i::SMS,
             Op::Isetp(_) => OpIsetp::SMS,
             Op::Lop(_) => OpLop::SMS,
             Op::Lop3(_) => OpLop3::SMS,
@@ -4177,13 +4248,18 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::SRCS,
             Op::I2f(_) => OpI2f::SRCS,
             Op::I2f64(_) => OpI2f64::SRCS,
+            Op::Iadd(_) => OpIadd::SRCS,
             Op::Iadd3(_) => OpIadd3::SRCS,
+            Op::Iadd32i(_) => OpIadd32i::SRCS,
             Op::Iadd3x(_) => OpIadd3x::SRCS,
             Op::Imad(_) => OpImad::SRCS,
             Op::ImadHi(_) => OpImadHi::SRCS,
             Op::ImadWide(_) => OpImadWide::SRCS,
             Op::ImadWideX(_) => OpImadWideX::SRCS,
             Op::Imadx(_) => OpImadx::SRCS,
+            Op::Imnmx(_) => OpImnmx::SRCS,
+            Op::Iscadd(_) => OpIscadd::SRCS,
+            Op::Iscadd32i(_) => OpIscadd32i::SRCS,
             Op::Isetp(_) => OpIsetp::SRCS,
             Op::Lop(_) => OpLop::SRCS,
             Op::Lop3(_) => OpLop3::SRCS,
@@ -4223,13 +4299,18 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::DSTS,
             Op::I2f(_) => OpI2f::DSTS,
             Op::I2f64(_) => OpI2f64::DSTS,
+            Op::Iadd(_) => OpIadd::DSTS,
             Op::Iadd3(_) => OpIadd3::DSTS,
+            Op::Iadd32i(_) => OpIadd32i::DSTS,
             Op::Iadd3x(_) => OpIadd3x::DSTS,
             Op::Imad(_) => OpImad::DSTS,
             Op::ImadHi(_) => OpImadHi::DSTS,
             Op::ImadWide(_) => OpImadWide::DSTS,
             Op::ImadWideX(_) => OpImadWideX::DSTS,
             Op::Imadx(_) => OpImadx::DSTS,
+            Op::Imnmx(_) => OpImnmx::DSTS,
+            Op::Iscadd(_) => OpIscadd::DSTS,
+            Op::Iscadd32i(_) => OpIscadd32i::DSTS,
             Op::Isetp(_) => OpIsetp::DSTS,
             Op::Lop(_) => OpLop::DSTS,
             Op::Lop3(_) => OpLop3::DSTS,
@@ -4269,13 +4350,18 @@ impl Op {
             Op::Fsetp(o) => o.srcs()[i],
             Op::I2f(o) => o.srcs()[i],
             Op::I2f64(o) => o.srcs()[i],
+            Op::Iadd(o) => o.srcs()[i],
             Op::Iadd3(o) => o.srcs()[i],
+            Op::Iadd32i(o) => o.srcs()[i],
             Op::Iadd3x(o) => o.srcs()[i],
             Op::Imad(o) => o.srcs()[i],
             Op::ImadHi(o) => o.srcs()[i],
             Op::ImadWide(o) => o.srcs()[i],
             Op::ImadWideX(o) => o.srcs()[i],
             Op::Imadx(o) => o.srcs()[i],
+            Op::Imnmx(o) => o.srcs()[i],
+            Op::Iscadd(o) => o.srcs()[i],
+            Op::Iscadd32i(o) => o.srcs()[i],
             Op::Isetp(o) => o.srcs()[i],
             Op::Lop(o) => o.srcs()[i],
             Op::Lop3(o) => o.srcs()[i],
@@ -4343,7 +4429,13 @@ impl Op {
             Op::I2f64(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Iadd(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Iadd3(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Iadd32i(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Iadd3x(o) => {
@@ -4362,6 +4454,15 @@ impl Op {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Imadx(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Imnmx(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Iscadd(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Iscadd32i(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Isetp(o) => {
@@ -4419,13 +4520,18 @@ impl Op {
             Op::Fsetp(o) => o.dsts()[i],
             Op::I2f(o) => o.dsts()[i],
             Op::I2f64(o) => o.dsts()[i],
+            Op::Iadd(o) => o.dsts()[i],
             Op::Iadd3(o) => o.dsts()[i],
+            Op::Iadd32i(o) => o.dsts()[i],
             Op::Iadd3x(o) => o.dsts()[i],
             Op::Imad(o) => o.dsts()[i],
             Op::ImadHi(o) => o.dsts()[i],
             Op::ImadWide(o) => o.dsts()[i],
             Op::ImadWideX(o) => o.dsts()[i],
             Op::Imadx(o) => o.dsts()[i],
+            Op::Imnmx(o) => o.dsts()[i],
+            Op::Iscadd(o) => o.dsts()[i],
+            Op::Iscadd32i(o) => o.dsts()[i],
             Op::Isetp(o) => o.dsts()[i],
             Op::Lop(o) => o.dsts()[i],
             Op::Lop3(o) => o.dsts()[i],
@@ -4503,7 +4609,13 @@ impl Op {
             Op::I2f64(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Iadd(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Iadd3(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Iadd32i(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Iadd3x(o) => {
@@ -4522,6 +4634,15 @@ impl Op {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Imadx(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Imnmx(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Iscadd(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Iscadd32i(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Isetp(o) => {
@@ -4596,13 +4717,18 @@ impl Op {
             Op::Fsetp(o) => o.encode(sm, c),
             Op::I2f(o) => o.encode(sm, c),
             Op::I2f64(o) => o.encode(sm, c),
+            Op::Iadd(o) => o.encode(sm, c),
             Op::Iadd3(o) => o.encode(sm, c),
+            Op::Iadd32i(o) => o.encode(sm, c),
             Op::Iadd3x(o) => o.encode(sm, c),
             Op::Imad(o) => o.encode(sm, c),
             Op::ImadHi(o) => o.encode(sm, c),
             Op::ImadWide(o) => o.encode(sm, c),
             Op::ImadWideX(o) => o.encode(sm, c),
             Op::Imadx(o) => o.encode(sm, c),
+            Op::Imnmx(o) => o.encode(sm, c),
+            Op::Iscadd(o) => o.encode(sm, c),
+            Op::Iscadd32i(o) => o.encode(sm, c),
             Op::Isetp(o) => o.encode(sm, c),
             Op::Lop(o) => o.encode(sm, c),
             Op::Lop3(o) => o.encode(sm, c),
@@ -4643,13 +4769,18 @@ impl Op {
             Op::Fsetp(o) => o.form_id(sm),
             Op::I2f(o) => o.form_id(sm),
             Op::I2f64(o) => o.form_id(sm),
+            Op::Iadd(o) => o.form_id(sm),
             Op::Iadd3(o) => o.form_id(sm),
+            Op::Iadd32i(o) => o.form_id(sm),
             Op::Iadd3x(o) => o.form_id(sm),
             Op::Imad(o) => o.form_id(sm),
             Op::ImadHi(o) => o.form_id(sm),
             Op::ImadWide(o) => o.form_id(sm),
             Op::ImadWideX(o) => o.form_id(sm),
             Op::Imadx(o) => o.form_id(sm),
+            Op::Imnmx(o) => o.form_id(sm),
+            Op::Iscadd(o) => o.form_id(sm),
+            Op::Iscadd32i(o) => o.form_id(sm),
             Op::Isetp(o) => o.form_id(sm),
             Op::Lop(o) => o.form_id(sm),
             Op::Lop3(o) => o.form_id(sm),
@@ -4690,13 +4821,18 @@ impl Op {
             Op::Fsetp(o) => o.print(c, sm, addr, out),
             Op::I2f(o) => o.print(c, sm, addr, out),
             Op::I2f64(o) => o.print(c, sm, addr, out),
+            Op::Iadd(o) => o.print(c, sm, addr, out),
             Op::Iadd3(o) => o.print(c, sm, addr, out),
+            Op::Iadd32i(o) => o.print(c, sm, addr, out),
             Op::Iadd3x(o) => o.print(c, sm, addr, out),
             Op::Imad(o) => o.print(c, sm, addr, out),
             Op::ImadHi(o) => o.print(c, sm, addr, out),
             Op::ImadWide(o) => o.print(c, sm, addr, out),
             Op::ImadWideX(o) => o.print(c, sm, addr, out),
             Op::Imadx(o) => o.print(c, sm, addr, out),
+            Op::Imnmx(o) => o.print(c, sm, addr, out),
+            Op::Iscadd(o) => o.print(c, sm, addr, out),
+            Op::Iscadd32i(o) => o.print(c, sm, addr, out),
             Op::Isetp(o) => o.print(c, sm, addr, out),
             Op::Lop(o) => o.print(c, sm, addr, out),
             Op::Lop3(o) => o.print(c, sm, addr, out),
@@ -4737,13 +4873,18 @@ impl Op {
             Op::Fsetp(o) => o.fold(sm, srcs),
             Op::I2f(o) => o.fold(sm, srcs),
             Op::I2f64(o) => o.fold(sm, srcs),
+            Op::Iadd(o) => o.fold(sm, srcs),
             Op::Iadd3(o) => o.fold(sm, srcs),
+            Op::Iadd32i(o) => o.fold(sm, srcs),
             Op::Iadd3x(o) => o.fold(sm, srcs),
             Op::Imad(o) => o.fold(sm, srcs),
             Op::ImadHi(o) => o.fold(sm, srcs),
             Op::ImadWide(o) => o.fold(sm, srcs),
             Op::ImadWideX(o) => o.fold(sm, srcs),
             Op::Imadx(o) => o.fold(sm, srcs),
+            Op::Imnmx(o) => o.fold(sm, srcs),
+            Op::Iscadd(o) => o.fold(sm, srcs),
+            Op::Iscadd32i(o) => o.fold(sm, srcs),
             Op::Isetp(o) => o.fold(sm, srcs),
             Op::Lop(o) => o.fold(sm, srcs),
             Op::Lop3(o) => o.fold(sm, srcs),
@@ -4784,13 +4925,18 @@ impl Op {
             Op::Fsetp(o) => o.has_fold(sm),
             Op::I2f(o) => o.has_fold(sm),
             Op::I2f64(o) => o.has_fold(sm),
+            Op::Iadd(o) => o.has_fold(sm),
             Op::Iadd3(o) => o.has_fold(sm),
+            Op::Iadd32i(o) => o.has_fold(sm),
             Op::Iadd3x(o) => o.has_fold(sm),
             Op::Imad(o) => o.has_fold(sm),
             Op::ImadHi(o) => o.has_fold(sm),
             Op::ImadWide(o) => o.has_fold(sm),
             Op::ImadWideX(o) => o.has_fold(sm),
             Op::Imadx(o) => o.has_fold(sm),
+            Op::Imnmx(o) => o.has_fold(sm),
+            Op::Iscadd(o) => o.has_fold(sm),
+            Op::Iscadd32i(o) => o.has_fold(sm),
             Op::Isetp(o) => o.has_fold(sm),
             Op::Lop(o) => o.has_fold(sm),
             Op::Lop3(o) => o.has_fold(sm),
@@ -4835,13 +4981,18 @@ impl Op {
             Op::Fsetp(o) => o.legalize(sm, cx)?,
             Op::I2f(o) => o.legalize(sm, cx)?,
             Op::I2f64(o) => o.legalize(sm, cx)?,
+            Op::Iadd(o) => o.legalize(sm, cx)?,
             Op::Iadd3(o) => o.legalize(sm, cx)?,
+            Op::Iadd32i(o) => o.legalize(sm, cx)?,
             Op::Iadd3x(o) => o.legalize(sm, cx)?,
             Op::Imad(o) => o.legalize(sm, cx)?,
             Op::ImadHi(o) => o.legalize(sm, cx)?,
             Op::ImadWide(o) => o.legalize(sm, cx)?,
             Op::ImadWideX(o) => o.legalize(sm, cx)?,
             Op::Imadx(o) => o.legalize(sm, cx)?,
+            Op::Imnmx(o) => o.legalize(sm, cx)?,
+            Op::Iscadd(o) => o.legalize(sm, cx)?,
+            Op::Iscadd32i(o) => o.legalize(sm, cx)?,
             Op::Isetp(o) => o.legalize(sm, cx)?,
             Op::Lop(o) => o.legalize(sm, cx)?,
             Op::Lop3(o) => o.legalize(sm, cx)?,
@@ -5111,6 +5262,18 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpIadd::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Iadd(o), c));
+            }
+            first.get_or_insert((Op::Iadd(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpIadd3::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -5118,6 +5281,18 @@ pub fn parse(
                 return Ok((Op::Iadd3(o), c));
             }
             first.get_or_insert((Op::Iadd3(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpIadd32i::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Iadd32i(o), c));
+            }
+            first.get_or_insert((Op::Iadd32i(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -5190,6 +5365,42 @@ pub fn parse(
                 return Ok((Op::Imadx(o), c));
             }
             first.get_or_insert((Op::Imadx(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImnmx::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Imnmx(o), c));
+            }
+            first.get_or_insert((Op::Imnmx(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpIscadd::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Iscadd(o), c));
+            }
+            first.get_or_insert((Op::Iscadd(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpIscadd32i::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Iscadd32i(o), c));
+            }
+            first.get_or_insert((Op::Iscadd32i(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -5411,6 +5622,15 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        2 => {
+            if w & 18374827217159979008 == 144115188075855872
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop3::decode_f6(w, sm) {
+                    return Some((Op::Lop3(o), c));
+                }
+            }
+        }
         4 => {
             if w & 18379190079298994176 == 288230376151711744
                 && matches!(sm, 50 | 52 | 60)
@@ -5435,6 +5655,60 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFadd32i::decode_f0(w, sm) {
                     return Some((Op::Fadd32i(o), c));
+                }
+            }
+        }
+        20 => {
+            if w & 18163017297185210368 == 1441151880758558720
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iscadd32i(o), c));
+                }
+            }
+        }
+        21 => {
+            if w & 18163017297185210368 == 1441151880758558720
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iscadd32i(o), c));
+                }
+            }
+        }
+        22 => {
+            if w & 18163017297185210368 == 1441151880758558720
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iscadd32i(o), c));
+                }
+            }
+        }
+        23 => {
+            if w & 18163017297185210368 == 1441151880758558720
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iscadd32i(o), c));
+                }
+            }
+        }
+        28 => {
+            if w & 18370182880044253184 == 2017612633061982208
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iadd32i(o), c));
+                }
+            }
+        }
+        29 => {
+            if w & 18370182880044253184 == 2017612633061982208
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iadd32i(o), c));
                 }
             }
         }
@@ -5498,6 +5772,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shf(o), c));
                 }
             }
+            if w & 18370350005811675328 == 3918131675812331520
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f5(w, sm) {
+                    return Some((Op::Isetp(o), c));
+                }
+            }
             if w & 18372575417346293760 == 3945153273576554496
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -5514,6 +5795,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         55 => {
+            if w & 18370350005811675328 == 3918131675812331520
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f5(w, sm) {
+                    return Some((Op::Isetp(o), c));
+                }
+            }
             if w & 18372575417346293760 == 3945153273576554496
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -5542,6 +5830,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFlo::decode_f5(w, sm) {
                     return Some((Op::Flo(o), c));
+                }
+            }
+            if w & 18374122979962388480 == 4039728865751334912
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f1(w, sm) {
+                    return Some((Op::Iadd(o), c));
                 }
             }
             if w & 17436389782178496512 == 3528570308044783616
@@ -5577,6 +5872,20 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFmul::decode_f5(w, sm) {
                     return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 18374396208601890816 == 4044232465378705408
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f1(w, sm) {
+                    return Some((Op::Imnmx(o), c));
+                }
+            }
+            if w & 18374105937532157952 == 4041980665565020160
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd::decode_f1(w, sm) {
+                    return Some((Op::Iscadd(o), c));
                 }
             }
             if w & 18372590810509082624 == 4059995064074502144
@@ -5616,6 +5925,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Flo(o), c));
                 }
             }
+            if w & 18374122979962388480 == 4039728865751334912
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f1(w, sm) {
+                    return Some((Op::Iadd(o), c));
+                }
+            }
             if w & 18374685380159995904 == 4055491464447131648
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -5642,6 +5958,20 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFmul::decode_f5(w, sm) {
                     return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 18374396208601890816 == 4044232465378705408
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f1(w, sm) {
+                    return Some((Op::Imnmx(o), c));
+                }
+            }
+            if w & 18374105937532157952 == 4041980665565020160
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd::decode_f1(w, sm) {
+                    return Some((Op::Iscadd(o), c));
                 }
             }
             if w & 18372590810509082624 == 4059995064074502144
@@ -5683,6 +6013,22 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shf(o), c));
                 }
             }
+            if w & 18302769623122051072 == 4323455642275676160
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop3::decode_f5(w, sm) {
+                    return Some((Op::Lop3(o), c));
+                }
+            }
+        }
+        61 => {
+            if w & 18302769623122051072 == 4323455642275676160
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop3::decode_f5(w, sm) {
+                    return Some((Op::Lop3(o), c));
+                }
+            }
         }
         62 => {
             if w & 17436389782178496512 == 3528570308044783616
@@ -5703,6 +6049,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         75 => {
+            if w & 18442407599849603264 == 5431341150608818176
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f6(w, sm) {
+                    return Some((Op::Isetp(o), c));
+                }
+            }
             if w & 18444633011384221696 == 5458362748373041152
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -5747,6 +6100,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shl(o), c));
                 }
             }
+            if w & 18445899099023605760 == 5480880746509893632
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f2(w, sm) {
+                    return Some((Op::Iadd(o), c));
+                }
+            }
             if w & 18446461499221213184 == 5487636145950949376
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -5766,6 +6126,20 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFmul::decode_f6(w, sm) {
                     return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 18446453802639818752 == 5485384346137264128
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f2(w, sm) {
+                    return Some((Op::Imnmx(o), c));
+                }
+            }
+            if w & 18445882056593375232 == 5483132546323578880
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd::decode_f2(w, sm) {
+                    return Some((Op::Iscadd(o), c));
                 }
             }
             if w & 18444648404547010560 == 5501146944833060864
@@ -5852,6 +6226,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         91 => {
+            if w & 18442408149336981696 == 6584262655215665152
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f4(w, sm) {
+                    return Some((Op::Isetp(o), c));
+                }
+            }
             if w & 18444633560871600128 == 6611284252979888128
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -5871,6 +6252,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpShf::decode_f7(w, sm) {
                     return Some((Op::Shf(o), c));
+                }
+            }
+            if w & 18444633286262128640 == 6620291452234629120
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop3::decode_f4(w, sm) {
+                    return Some((Op::Lop3(o), c));
                 }
             }
         }
@@ -5903,6 +6291,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shl(o), c));
                 }
             }
+            if w & 18445899648510984192 == 6633802251116740608
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f0(w, sm) {
+                    return Some((Op::Iadd(o), c));
+                }
+            }
             if w & 18446462048708591616 == 6640557650557796352
                 && matches!(sm, 50 | 52 | 60)
             {
@@ -5922,6 +6317,20 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFmul::decode_f4(w, sm) {
                     return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 18446454352127197184 == 6638305850744111104
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f0(w, sm) {
+                    return Some((Op::Imnmx(o), c));
+                }
+            }
+            if w & 18445882606080753664 == 6636054050930425856
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd::decode_f0(w, sm) {
+                    return Some((Op::Iscadd(o), c));
                 }
             }
             if w & 18444648954034388992 == 6654068449439907840
@@ -8400,6 +8809,39 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
+        op: "iadd",
+        form: "r",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18445899648510984192,
+        value: 6633802251116740608,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "iadd",
+        form: "i",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18374122979962388480,
+        value: 4039728865751334912,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "iadd",
+        form: "c",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18445899099023605760,
+        value: 5480880746509893632,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
         op: "iadd3",
         form: "rrr",
         id: 0,
@@ -8442,6 +8884,17 @@ pub const FORMS: &[FormInfo] = &[
         value: 2475880078570760549798251536,
         unknown: 2323404309571865445138432000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "iadd32i",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18370182880044253184,
+        value: 2017612633061982208,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
         op: "iadd3x",
@@ -8929,6 +9382,83 @@ pub const FORMS: &[FormInfo] = &[
         ],
     },
     FormInfo {
+        op: "imnmx",
+        form: "r",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446454352127197184,
+        value: 6638305850744111104,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "i",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18374396208601890816,
+        value: 4044232465378705408,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "c",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18446453802639818752,
+        value: 5485384346137264128,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "iscadd",
+        form: "r",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18445882606080753664,
+        value: 6636054050930425856,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "iscadd",
+        form: "i",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18374105937532157952,
+        value: 4041980665565020160,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "iscadd",
+        form: "c",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18445882056593375232,
+        value: 5483132546323578880,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "iscadd32i",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18163017297185210368,
+        value: 1441151880758558720,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
         op: "isetp",
         form: "rrr",
         id: 0,
@@ -8991,6 +9521,39 @@ pub const FORMS: &[FormInfo] = &[
             Some(SlotKind::Pred),
             Some(SlotKind::Pred),
         ],
+    },
+    FormInfo {
+        op: "isetp",
+        form: "r",
+        id: 4,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18442408149336981696,
+        value: 6584262655215665152,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred), None],
+    },
+    FormInfo {
+        op: "isetp",
+        form: "i",
+        id: 5,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18370350005811675328,
+        value: 3918131675812331520,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred), None],
+    },
+    FormInfo {
+        op: "isetp",
+        form: "c",
+        id: 6,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18442407599849603264,
+        value: 5431341150608818176,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred), None],
     },
     FormInfo {
         op: "lop",
@@ -9088,6 +9651,39 @@ pub const FORMS: &[FormInfo] = &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Pred),
         ],
+    },
+    FormInfo {
+        op: "lop3",
+        form: "r",
+        id: 4,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18444633286262128640,
+        value: 6620291452234629120,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr), None],
+    },
+    FormInfo {
+        op: "lop3",
+        form: "i",
+        id: 5,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18302769623122051072,
+        value: 4323455642275676160,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr), None],
+    },
+    FormInfo {
+        op: "lop3",
+        form: "c",
+        id: 6,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18374827217159979008,
+        value: 144115188075855872,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr), None],
     },
     FormInfo {
         op: "lop32i",
@@ -9813,13 +10409,18 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop3.rs"));

@@ -554,7 +554,7 @@ impl OpBrev {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
                 }
             }
         }

@@ -746,7 +746,7 @@ impl OpF2f {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::F32);
+                    write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
                 }
             }
         }

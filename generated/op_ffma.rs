@@ -2532,17 +2532,17 @@ impl OpFfma {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::F32);
+                    write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::F32);
+                    write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::F32);
+                    write_src(out, &self.c, reuse_c, ImmStyle::F32.for_sm(sm));
                 }
             }
         }

@@ -1091,7 +1091,8 @@ impl OpFlo {
                             ImmStyle::SignedHex
                         } else {
                             ImmStyle::Hex
-                        },
+                        }
+                            .for_sm(sm),
                     );
                 }
             }

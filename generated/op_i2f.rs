@@ -739,7 +739,7 @@ impl OpI2f {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
                 }
             }
         }

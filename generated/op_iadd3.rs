@@ -1044,17 +1044,17 @@ impl OpIadd3 {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
                 }
             }
             _ => {
@@ -1078,17 +1078,17 @@ impl OpIadd3 {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
                 }
             }
         }

@@ -1466,27 +1466,27 @@ impl OpIadd3x {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex);
+                    write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex);
+                    write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex.for_sm(sm));
                 }
             }
             _ => {
@@ -1510,27 +1510,27 @@ impl OpIadd3x {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex);
+                    write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex);
+                    write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex.for_sm(sm));
                 }
             }
         }

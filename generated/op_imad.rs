@@ -1723,17 +1723,17 @@ impl OpImad {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
                 }
             }
         }

@@ -712,7 +712,7 @@ impl OpLop {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                    write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
@@ -725,7 +725,8 @@ impl OpLop {
                             ImmStyle::SignedHex
                         } else {
                             ImmStyle::Hex
-                        },
+                        }
+                            .for_sm(sm),
                     );
                 }
             }

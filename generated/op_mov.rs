@@ -819,7 +819,7 @@ impl OpMov {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
                 }
                 if self.mask != 15u32 {
                     out.push_str(if first { " " } else { ", " });

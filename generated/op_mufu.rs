@@ -1662,7 +1662,7 @@ impl OpMufu {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::F32);
+                    write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
                 }
             }
         }

@@ -361,17 +361,17 @@ impl OpPlop3 {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                    write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::Hex);
+                    write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });

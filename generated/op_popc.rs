@@ -881,7 +881,8 @@ impl OpPopc {
                             ImmStyle::SignedHex
                         } else {
                             ImmStyle::Hex
-                        },
+                        }
+                            .for_sm(sm),
                     );
                 }
             }

@@ -2667,7 +2667,7 @@ impl OpPrmt {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                    write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
@@ -2680,13 +2680,14 @@ impl OpPrmt {
                             ImmStyle::SignedHex
                         } else {
                             ImmStyle::Hex
-                        },
+                        }
+                            .for_sm(sm),
                     );
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::Hex);
+                    write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
                 }
             }
         }

@@ -1579,7 +1579,7 @@ impl OpSel {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                    write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
@@ -1592,13 +1592,14 @@ impl OpSel {
                             ImmStyle::SignedHex
                         } else {
                             ImmStyle::Hex
-                        },
+                        }
+                            .for_sm(sm),
                     );
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex);
+                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
                 }
             }
         }

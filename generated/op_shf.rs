@@ -1630,8 +1630,20 @@ impl OpShf {
         }
         {
             let v: u128 = {
-                const CODES: &[u128] = &[3, 2, 1, 0];
-                CODES[self.ty.index()]
+                const CODES: &[Option<u128>] = &[Some(3), Some(2), None, Some(0)];
+                match CODES[self.ty.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            EncodeError::new(
+                                Self::NAME,
+                                format!(
+                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             };
             w |= (v & 3) << 37;
         }
@@ -1809,8 +1821,20 @@ impl OpShf {
         }
         {
             let v: u128 = {
-                const CODES: &[u128] = &[3, 2, 1, 0];
-                CODES[self.ty.index()]
+                const CODES: &[Option<u128>] = &[Some(3), Some(2), None, Some(0)];
+                match CODES[self.ty.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            EncodeError::new(
+                                Self::NAME,
+                                format!(
+                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             };
             w |= (v & 3) << 37;
         }
@@ -2300,7 +2324,6 @@ impl OpShf {
         let ty: ShfType = match (((w >> 37) & 3)) {
             3 => ShfType::S64,
             2 => ShfType::U64,
-            1 => ShfType::S32,
             0 => ShfType::U32,
             _ => return None,
         };
@@ -2354,7 +2377,6 @@ impl OpShf {
         let ty: ShfType = match (((w >> 37) & 3)) {
             3 => ShfType::S64,
             2 => ShfType::U64,
-            1 => ShfType::S32,
             0 => ShfType::U32,
             _ => return None,
         };
@@ -2428,17 +2450,17 @@ impl OpShf {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                    write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.c, reuse_c, ImmStyle::Hex);
+                    write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
                 }
             }
         }

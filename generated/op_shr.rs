@@ -655,12 +655,12 @@ impl OpShr {
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                    write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 }
                 if true {
                     out.push_str(if first { " " } else { ", " });
                     first = false;
-                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                    write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 }
             }
         }
