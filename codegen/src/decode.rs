@@ -107,6 +107,15 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
                 });
                 Some(quote!(SrcKind::CBuf(CBuf { index: #index, offset: #offset })))
             }
+            Some(_) if form.tied.iter().any(|&(si, _)| si == i) => {
+                let di = form
+                    .tied
+                    .iter()
+                    .find(|&&(si, _)| si == i)
+                    .map_or(0, |t| t.1);
+                let d = field(&op.dsts[di].name);
+                Some(quote!(SrcKind::Reg(#d)))
+            }
             Some(k) => {
                 let f = find(
                     form,

@@ -114,9 +114,15 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         let n = has(&|t| *t == FieldTarget::SrcNeg(i));
         let a = has(&|t| *t == FieldTarget::SrcAbs(i));
         let no = has(&|t| *t == FieldTarget::SrcNot(i));
-        let encoded = has(
-            &|t| matches!(t, FieldTarget::SrcReg { idx, .. } | FieldTarget::SrcImm { idx, .. } | FieldTarget::SrcCbuf { idx, .. } if *idx == i),
-        );
+        let encoded = f.form.tied.iter().any(|&(si, _)| si == i)
+            || has(
+                &|t| matches!(t, FieldTarget::SrcReg { idx, .. } | FieldTarget::SrcImm { idx, .. } | FieldTarget::SrcCbuf { idx, .. } if *idx == i),
+            );
+        if let Some(&(_, di)) = f.form.tied.iter().find(|&&(si, _)| si == i) {
+            let d = field(&op.dsts[di].name);
+            let dname = &op.dsts[di].name;
+            checks.push(quote!(if self.#fld.kind != SrcKind::Reg(self.#d) { return Err(EncodeError::new(Self::NAME, format!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
+        }
         // A source this form does not encode must hold its default
         // (modifiers included).
         if !encoded && let Some(def) = src_default(s) {

@@ -482,6 +482,9 @@ pub struct Form {
     /// Bit masks that must not be all ones (`not_all`): such words neither
     /// encode nor decode as this form.
     pub not_all: Vec<u128>,
+    /// (source, destination) pairs: the source is the destination's
+    /// register (`tied`), encoded by the destination's field.
+    pub tied: Vec<(usize, usize)>,
     pub loc: Loc,
 }
 

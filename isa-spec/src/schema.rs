@@ -238,6 +238,10 @@ pub struct EncodingDef {
     /// reads that combination as something else, e.g. Maxwell's `.PO`).
     #[serde(default)]
     pub not_all: Vec<S<String>>,
+    /// Source -> destination whose register it reads in this encoding
+    /// (no bits of its own; Maxwell's FFMA32I reads d as c).
+    #[serde(default)]
+    pub tied: BTreeMap<S<String>, S<String>>,
 }
 
 #[derive(Debug, Deserialize)]
