@@ -3496,6 +3496,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("FFMA", 90u32),
     ("FFMA", 100u32),
     ("FFMA", 120u32),
+    ("FFMA32I", 50u32),
+    ("FFMA32I", 52u32),
+    ("FFMA32I", 60u32),
     ("FLO", 50u32),
     ("FLO", 52u32),
     ("FLO", 60u32),
@@ -3751,6 +3754,7 @@ pub enum Op {
     Fadd(OpFadd),
     Fadd32i(OpFadd32i),
     Ffma(OpFfma),
+    Ffma32i(OpFfma32i),
     Flo(OpFlo),
     Fmnmx(OpFmnmx),
     Fmul(OpFmul),
@@ -3841,6 +3845,11 @@ impl From<OpFadd32i> for Op {
 impl From<OpFfma> for Op {
     fn from(o: OpFfma) -> Op {
         Op::Ffma(o)
+    }
+}
+impl From<OpFfma32i> for Op {
+    fn from(o: OpFfma32i) -> Op {
+        Op::Ffma32i(o)
     }
 }
 impl From<OpFlo> for Op {
@@ -4037,6 +4046,7 @@ impl Op {
         "fadd",
         "fadd32i",
         "ffma",
+        "ffma32i",
         "flo",
         "fmnmx",
         "fmul",
@@ -4087,6 +4097,7 @@ impl Op {
             Op::Fadd(_) => OpFadd::NAME,
             Op::Fadd32i(_) => OpFadd32i::NAME,
             Op::Ffma(_) => OpFfma::NAME,
+            Op::Ffma32i(_) => OpFfma32i::NAME,
             Op::Flo(_) => OpFlo::NAME,
             Op::Fmnmx(_) => OpFmnmx::NAME,
             Op::Fmul(_) => OpFmul::NAME,
@@ -4138,6 +4149,7 @@ impl Op {
             Op::Fadd(_) => OpFadd::CLASS,
             Op::Fadd32i(_) => OpFadd32i::CLASS,
             Op::Ffma(_) => OpFfma::CLASS,
+            Op::Ffma32i(_) => OpFfma32i::CLASS,
             Op::Flo(_) => OpFlo::CLASS,
             Op::Fmnmx(_) => OpFmnmx::CLASS,
             Op::Fmul(_) => OpFmul::CLASS,
@@ -4189,6 +4201,7 @@ impl Op {
             Op::Fadd(_) => OpFadd::SMS,
             Op::Fadd32i(_) => OpFadd32i::SMS,
             Op::Ffma(_) => OpFfma::SMS,
+            Op::Ffma32i(_) => OpFfma32i::SMS,
             Op::Flo(_) => OpFlo::SMS,
             Op::Fmnmx(_) => OpFmnmx::SMS,
             Op::Fmul(_) => OpFmul::SMS,
@@ -4240,6 +4253,7 @@ impl Op {
             Op::Fadd(_) => OpFadd::SRCS,
             Op::Fadd32i(_) => OpFadd32i::SRCS,
             Op::Ffma(_) => OpFfma::SRCS,
+            Op::Ffma32i(_) => OpFfma32i::SRCS,
             Op::Flo(_) => OpFlo::SRCS,
             Op::Fmnmx(_) => OpFmnmx::SRCS,
             Op::Fmul(_) => OpFmul::SRCS,
@@ -4291,6 +4305,7 @@ impl Op {
             Op::Fadd(_) => OpFadd::DSTS,
             Op::Fadd32i(_) => OpFadd32i::DSTS,
             Op::Ffma(_) => OpFfma::DSTS,
+            Op::Ffma32i(_) => OpFfma32i::DSTS,
             Op::Flo(_) => OpFlo::DSTS,
             Op::Fmnmx(_) => OpFmnmx::DSTS,
             Op::Fmul(_) => OpFmul::DSTS,
@@ -4342,6 +4357,7 @@ impl Op {
             Op::Fadd(o) => o.srcs()[i],
             Op::Fadd32i(o) => o.srcs()[i],
             Op::Ffma(o) => o.srcs()[i],
+            Op::Ffma32i(o) => o.srcs()[i],
             Op::Flo(o) => o.srcs()[i],
             Op::Fmnmx(o) => o.srcs()[i],
             Op::Fmul(o) => o.srcs()[i],
@@ -4407,6 +4423,9 @@ impl Op {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Ffma(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Ffma32i(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Flo(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
@@ -4512,6 +4531,7 @@ impl Op {
             Op::Fadd(o) => o.dsts()[i],
             Op::Fadd32i(o) => o.dsts()[i],
             Op::Ffma(o) => o.dsts()[i],
+            Op::Ffma32i(o) => o.dsts()[i],
             Op::Flo(o) => o.dsts()[i],
             Op::Fmnmx(o) => o.dsts()[i],
             Op::Fmul(o) => o.dsts()[i],
@@ -4583,6 +4603,9 @@ impl Op {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Ffma(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Ffma32i(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Flo(o) => {
@@ -4709,6 +4732,7 @@ impl Op {
             Op::Fadd(o) => o.encode(sm, c),
             Op::Fadd32i(o) => o.encode(sm, c),
             Op::Ffma(o) => o.encode(sm, c),
+            Op::Ffma32i(o) => o.encode(sm, c),
             Op::Flo(o) => o.encode(sm, c),
             Op::Fmnmx(o) => o.encode(sm, c),
             Op::Fmul(o) => o.encode(sm, c),
@@ -4761,6 +4785,7 @@ impl Op {
             Op::Fadd(o) => o.form_id(sm),
             Op::Fadd32i(o) => o.form_id(sm),
             Op::Ffma(o) => o.form_id(sm),
+            Op::Ffma32i(o) => o.form_id(sm),
             Op::Flo(o) => o.form_id(sm),
             Op::Fmnmx(o) => o.form_id(sm),
             Op::Fmul(o) => o.form_id(sm),
@@ -4813,6 +4838,7 @@ impl Op {
             Op::Fadd(o) => o.print(c, sm, addr, out),
             Op::Fadd32i(o) => o.print(c, sm, addr, out),
             Op::Ffma(o) => o.print(c, sm, addr, out),
+            Op::Ffma32i(o) => o.print(c, sm, addr, out),
             Op::Flo(o) => o.print(c, sm, addr, out),
             Op::Fmnmx(o) => o.print(c, sm, addr, out),
             Op::Fmul(o) => o.print(c, sm, addr, out),
@@ -4865,6 +4891,7 @@ impl Op {
             Op::Fadd(o) => o.fold(sm, srcs),
             Op::Fadd32i(o) => o.fold(sm, srcs),
             Op::Ffma(o) => o.fold(sm, srcs),
+            Op::Ffma32i(o) => o.fold(sm, srcs),
             Op::Flo(o) => o.fold(sm, srcs),
             Op::Fmnmx(o) => o.fold(sm, srcs),
             Op::Fmul(o) => o.fold(sm, srcs),
@@ -4917,6 +4944,7 @@ impl Op {
             Op::Fadd(o) => o.has_fold(sm),
             Op::Fadd32i(o) => o.has_fold(sm),
             Op::Ffma(o) => o.has_fold(sm),
+            Op::Ffma32i(o) => o.has_fold(sm),
             Op::Flo(o) => o.has_fold(sm),
             Op::Fmnmx(o) => o.has_fold(sm),
             Op::Fmul(o) => o.has_fold(sm),
@@ -4973,6 +5001,7 @@ impl Op {
             Op::Fadd(o) => o.legalize(sm, cx)?,
             Op::Fadd32i(o) => o.legalize(sm, cx)?,
             Op::Ffma(o) => o.legalize(sm, cx)?,
+            Op::Ffma32i(o) => o.legalize(sm, cx)?,
             Op::Flo(o) => o.legalize(sm, cx)?,
             Op::Fmnmx(o) => o.legalize(sm, cx)?,
             Op::Fmul(o) => o.legalize(sm, cx)?,
@@ -5161,6 +5190,18 @@ pub fn parse(
                 return Ok((Op::Ffma(o), c));
             }
             first.get_or_insert((Op::Ffma(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpFfma32i::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Ffma32i(o), c));
+            }
+            first.get_or_insert((Op::Ffma32i(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -5655,6 +5696,42 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFadd32i::decode_f0(w, sm) {
                     return Some((Op::Fadd32i(o), c));
+                }
+            }
+        }
+        12 => {
+            if w & 18181031695694692352 == 864691128455135232
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
+                    return Some((Op::Ffma32i(o), c));
+                }
+            }
+        }
+        13 => {
+            if w & 18181031695694692352 == 864691128455135232
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
+                    return Some((Op::Ffma32i(o), c));
+                }
+            }
+        }
+        14 => {
+            if w & 18181031695694692352 == 864691128455135232
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
+                    return Some((Op::Ffma32i(o), c));
+                }
+            }
+        }
+        15 => {
+            if w & 18181031695694692352 == 864691128455135232
+                && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
+                    return Some((Op::Ffma32i(o), c));
                 }
             }
         }
@@ -8270,6 +8347,17 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
+        op: "ffma32i",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 18181031695694692352,
+        value: 864691128455135232,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
         op: "flo",
         form: "rrr",
         id: 0,
@@ -10401,6 +10489,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_f2i64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ffma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ffma32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_flo.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul.rs"));

@@ -2841,6 +2841,23 @@ impl OpFfma {
             }
         }
     }
+    /// The same operation as the op with a wider immediate field, if
+    /// every field it lacks holds its default.
+    pub fn to_wide(&self) -> Option<Op> {
+        if self.rnd != Rnd::Rn {
+            return None;
+        }
+        Some(
+            Op::Ffma32i(OpFfma32i {
+                d: self.d,
+                a: self.a,
+                b: self.b,
+                c: self.c,
+                ftz: self.ftz,
+                sat: self.sat,
+            }),
+        )
+    }
     /// Rewrite until the op encodes on `sm`. Copies go through `cx`; a
     /// returned op replaces this one (a wider-immediate form).
     #[allow(unused_mut, unused_variables, clippy::needless_range_loop)]
@@ -2866,6 +2883,13 @@ impl OpFfma {
             if cand.encode(sm, &c).is_ok() {
                 *self = *cand;
                 return Ok(None);
+            }
+        }
+        for cand in &cands {
+            if let Some(w) = cand.to_wide() {
+                if w.encode(sm, &c).is_ok() {
+                    return Ok(Some(w));
+                }
             }
         }
         const TYS: [ValueType; 3usize] = [

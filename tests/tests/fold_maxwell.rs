@@ -320,3 +320,50 @@ fn lop3_sm50_every_lut_and_pop() {
         }
     }
 }
+
+/// FFMA32I against f64 arithmetic: a * b + c with one rounding (exact in
+/// f64 for these inputs, whose products need at most 48 bits), on d's
+/// register as the addend.
+#[test]
+fn ffma32i_against_f64() {
+    let vals: [f32; 8] = [0.0, 1.0, -1.5, 2.25, 1024.0, -0.125, 3.0e5, 7.0];
+    for na in [false, true] {
+        for nc in [false, true] {
+            let o = OpFfma32i {
+                d: Reg::gpr(4),
+                a: r(1).with_neg(na),
+                b: Src::imm(0),
+                c: r(4).with_neg(nc),
+                ftz: false,
+                sat: false,
+            };
+            for &a in &vals {
+                for &b in &vals {
+                    for &c in &vals {
+                        let (x, z) = (if na { -a } else { a }, if nc { -c } else { c });
+                        let want = (f64::from(x) * f64::from(b) + f64::from(z)) as f32;
+                        let out = o
+                            .fold(50, &[u(a.to_bits()), u(b.to_bits()), u(c.to_bits())])
+                            .unwrap();
+                        assert_eq!(out.as_slice(), &[u(want.to_bits())], "{x} * {b} + {z}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ffma32i_addend_is_the_destination() {
+    let mut o = OpFfma32i {
+        d: Reg::gpr(4),
+        a: r(1),
+        b: Src::imm(0x3f80_0000),
+        c: r(4),
+        ftz: false,
+        sat: false,
+    };
+    assert!(o.encode(52, &Common::default()).is_ok());
+    o.c = r(5);
+    assert!(o.encode(52, &Common::default()).is_err());
+}
