@@ -3496,6 +3496,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("FFMA", 90u32),
     ("FFMA", 100u32),
     ("FFMA", 120u32),
+    ("FFMA32I", 50u32),
+    ("FFMA32I", 52u32),
+    ("FFMA32I", 60u32),
     ("FLO", 50u32),
     ("FLO", 52u32),
     ("FLO", 60u32),
@@ -3559,6 +3562,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("I2F", 90u32),
     ("I2F", 100u32),
     ("I2F", 120u32),
+    ("IADD", 50u32),
+    ("IADD", 52u32),
+    ("IADD", 60u32),
     ("IADD3", 70u32),
     ("IADD3", 75u32),
     ("IADD3", 80u32),
@@ -3567,6 +3573,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("IADD3", 90u32),
     ("IADD3", 100u32),
     ("IADD3", 120u32),
+    ("IADD32I", 50u32),
+    ("IADD32I", 52u32),
+    ("IADD32I", 60u32),
     ("IMAD", 70u32),
     ("IMAD", 75u32),
     ("IMAD", 80u32),
@@ -3575,6 +3584,18 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("IMAD", 90u32),
     ("IMAD", 100u32),
     ("IMAD", 120u32),
+    ("IMNMX", 50u32),
+    ("IMNMX", 52u32),
+    ("IMNMX", 60u32),
+    ("ISCADD", 50u32),
+    ("ISCADD", 52u32),
+    ("ISCADD", 60u32),
+    ("ISCADD32I", 50u32),
+    ("ISCADD32I", 52u32),
+    ("ISCADD32I", 60u32),
+    ("ISETP", 50u32),
+    ("ISETP", 52u32),
+    ("ISETP", 60u32),
     ("ISETP", 70u32),
     ("ISETP", 75u32),
     ("ISETP", 80u32),
@@ -3586,6 +3607,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("LOP", 50u32),
     ("LOP", 52u32),
     ("LOP", 60u32),
+    ("LOP3", 50u32),
+    ("LOP3", 52u32),
+    ("LOP3", 60u32),
     ("LOP3", 70u32),
     ("LOP3", 75u32),
     ("LOP3", 80u32),
@@ -3730,6 +3754,7 @@ pub enum Op {
     Fadd(OpFadd),
     Fadd32i(OpFadd32i),
     Ffma(OpFfma),
+    Ffma32i(OpFfma32i),
     Flo(OpFlo),
     Fmnmx(OpFmnmx),
     Fmul(OpFmul),
@@ -3738,13 +3763,18 @@ pub enum Op {
     Fsetp(OpFsetp),
     I2f(OpI2f),
     I2f64(OpI2f64),
+    Iadd(OpIadd),
     Iadd3(OpIadd3),
+    Iadd32i(OpIadd32i),
     Iadd3x(OpIadd3x),
     Imad(OpImad),
     ImadHi(OpImadHi),
     ImadWide(OpImadWide),
     ImadWideX(OpImadWideX),
     Imadx(OpImadx),
+    Imnmx(OpImnmx),
+    Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i),
     Isetp(OpIsetp),
     Lop(OpLop),
     Lop3(OpLop3),
@@ -3817,6 +3847,11 @@ impl From<OpFfma> for Op {
         Op::Ffma(o)
     }
 }
+impl From<OpFfma32i> for Op {
+    fn from(o: OpFfma32i) -> Op {
+        Op::Ffma32i(o)
+    }
+}
 impl From<OpFlo> for Op {
     fn from(o: OpFlo) -> Op {
         Op::Flo(o)
@@ -3857,9 +3892,19 @@ impl From<OpI2f64> for Op {
         Op::I2f64(o)
     }
 }
+impl From<OpIadd> for Op {
+    fn from(o: OpIadd) -> Op {
+        Op::Iadd(o)
+    }
+}
 impl From<OpIadd3> for Op {
     fn from(o: OpIadd3) -> Op {
         Op::Iadd3(o)
+    }
+}
+impl From<OpIadd32i> for Op {
+    fn from(o: OpIadd32i) -> Op {
+        Op::Iadd32i(o)
     }
 }
 impl From<OpIadd3x> for Op {
@@ -3890,6 +3935,21 @@ impl From<OpImadWideX> for Op {
 impl From<OpImadx> for Op {
     fn from(o: OpImadx) -> Op {
         Op::Imadx(o)
+    }
+}
+impl From<OpImnmx> for Op {
+    fn from(o: OpImnmx) -> Op {
+        Op::Imnmx(o)
+    }
+}
+impl From<OpIscadd> for Op {
+    fn from(o: OpIscadd) -> Op {
+        Op::Iscadd(o)
+    }
+}
+impl From<OpIscadd32i> for Op {
+    fn from(o: OpIscadd32i) -> Op {
+        Op::Iscadd32i(o)
     }
 }
 impl From<OpIsetp> for Op {
@@ -3986,6 +4046,7 @@ impl Op {
         "fadd",
         "fadd32i",
         "ffma",
+        "ffma32i",
         "flo",
         "fmnmx",
         "fmul",
@@ -3994,13 +4055,18 @@ impl Op {
         "fsetp",
         "i2f",
         "i2f64",
+        "iadd",
         "iadd3",
+        "iadd32i",
         "iadd3x",
         "imad",
         "imad_hi",
         "imad_wide",
         "imad_wide_x",
         "imadx",
+        "imnmx",
+        "iscadd",
+        "iscadd32i",
         "isetp",
         "lop",
         "lop3",
@@ -4031,6 +4097,7 @@ impl Op {
             Op::Fadd(_) => OpFadd::NAME,
             Op::Fadd32i(_) => OpFadd32i::NAME,
             Op::Ffma(_) => OpFfma::NAME,
+            Op::Ffma32i(_) => OpFfma32i::NAME,
             Op::Flo(_) => OpFlo::NAME,
             Op::Fmnmx(_) => OpFmnmx::NAME,
             Op::Fmul(_) => OpFmul::NAME,
@@ -4039,13 +4106,18 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::NAME,
             Op::I2f(_) => OpI2f::NAME,
             Op::I2f64(_) => OpI2f64::NAME,
+            Op::Iadd(_) => OpIadd::NAME,
             Op::Iadd3(_) => OpIadd3::NAME,
+            Op::Iadd32i(_) => OpIadd32i::NAME,
             Op::Iadd3x(_) => OpIadd3x::NAME,
             Op::Imad(_) => OpImad::NAME,
             Op::ImadHi(_) => OpImadHi::NAME,
             Op::ImadWide(_) => OpImadWide::NAME,
             Op::ImadWideX(_) => OpImadWideX::NAME,
             Op::Imadx(_) => OpImadx::NAME,
+            Op::Imnmx(_) => OpImnmx::NAME,
+            Op::Iscadd(_) => OpIscadd::NAME,
+            Op::Iscadd32i(_) => OpIscadd32i::NAME,
             Op::Isetp(_) => OpIsetp::NAME,
             Op::Lop(_) => OpLop::NAME,
             Op::Lop3(_) => OpLop3::NAME,
@@ -4077,6 +4149,7 @@ impl Op {
             Op::Fadd(_) => OpFadd::CLASS,
             Op::Fadd32i(_) => OpFadd32i::CLASS,
             Op::Ffma(_) => OpFfma::CLASS,
+            Op::Ffma32i(_) => OpFfma32i::CLASS,
             Op::Flo(_) => OpFlo::CLASS,
             Op::Fmnmx(_) => OpFmnmx::CLASS,
             Op::Fmul(_) => OpFmul::CLASS,
@@ -4085,13 +4158,18 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::CLASS,
             Op::I2f(_) => OpI2f::CLASS,
             Op::I2f64(_) => OpI2f64::CLASS,
+            Op::Iadd(_) => OpIadd::CLASS,
             Op::Iadd3(_) => OpIadd3::CLASS,
+            Op::Iadd32i(_) => OpIadd32i::CLASS,
             Op::Iadd3x(_) => OpIadd3x::CLASS,
             Op::Imad(_) => OpImad::CLASS,
             Op::ImadHi(_) => OpImadHi::CLASS,
             Op::ImadWide(_) => OpImadWide::CLASS,
             Op::ImadWideX(_) => OpImadWideX::CLASS,
             Op::Imadx(_) => OpImadx::CLASS,
+            Op::Imnmx(_) => OpImnmx::CLASS,
+            Op::Iscadd(_) => OpIscadd::CLASS,
+            Op::Iscadd32i(_) => OpIscadd32i::CLASS,
             Op::Isetp(_) => OpIsetp::CLASS,
             Op::Lop(_) => OpLop::CLASS,
             Op::Lop3(_) => OpLop3::CLASS,
@@ -4123,6 +4201,7 @@ impl Op {
             Op::Fadd(_) => OpFadd::SMS,
             Op::Fadd32i(_) => OpFadd32i::SMS,
             Op::Ffma(_) => OpFfma::SMS,
+            Op::Ffma32i(_) => OpFfma32i::SMS,
             Op::Flo(_) => OpFlo::SMS,
             Op::Fmnmx(_) => OpFmnmx::SMS,
             Op::Fmul(_) => OpFmul::SMS,
@@ -4131,13 +4210,18 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::SMS,
             Op::I2f(_) => OpI2f::SMS,
             Op::I2f64(_) => OpI2f64::SMS,
+            Op::Iadd(_) => OpIadd::SMS,
             Op::Iadd3(_) => OpIadd3::SMS,
+            Op::Iadd32i(_) => OpIadd32i::SMS,
             Op::Iadd3x(_) => OpIadd3x::SMS,
             Op::Imad(_) => OpImad::SMS,
             Op::ImadHi(_) => OpImadHi::SMS,
             Op::ImadWide(_) => OpImadWide::SMS,
             Op::ImadWideX(_) => OpImadWideX::SMS,
             Op::Imadx(_) => OpImadx::SMS,
+            Op::Imnmx(_) => OpImnmx::SMS,
+            Op::Iscadd(_) => OpIscadd::SMS,
+            Op::Iscadd32i(_) => OpIscadd32i::SMS,
             Op::Isetp(_) => OpIsetp::SMS,
             Op::Lop(_) => OpLop::SMS,
             Op::Lop3(_) => OpLop3::SMS,
@@ -4169,6 +4253,7 @@ impl Op {
             Op::Fadd(_) => OpFadd::SRCS,
             Op::Fadd32i(_) => OpFadd32i::SRCS,
             Op::Ffma(_) => OpFfma::SRCS,
+            Op::Ffma32i(_) => OpFfma32i::SRCS,
             Op::Flo(_) => OpFlo::SRCS,
             Op::Fmnmx(_) => OpFmnmx::SRCS,
             Op::Fmul(_) => OpFmul::SRCS,
@@ -4177,13 +4262,18 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::SRCS,
             Op::I2f(_) => OpI2f::SRCS,
             Op::I2f64(_) => OpI2f64::SRCS,
+            Op::Iadd(_) => OpIadd::SRCS,
             Op::Iadd3(_) => OpIadd3::SRCS,
+            Op::Iadd32i(_) => OpIadd32i::SRCS,
             Op::Iadd3x(_) => OpIadd3x::SRCS,
             Op::Imad(_) => OpImad::SRCS,
             Op::ImadHi(_) => OpImadHi::SRCS,
             Op::ImadWide(_) => OpImadWide::SRCS,
             Op::ImadWideX(_) => OpImadWideX::SRCS,
             Op::Imadx(_) => OpImadx::SRCS,
+            Op::Imnmx(_) => OpImnmx::SRCS,
+            Op::Iscadd(_) => OpIscadd::SRCS,
+            Op::Iscadd32i(_) => OpIscadd32i::SRCS,
             Op::Isetp(_) => OpIsetp::SRCS,
             Op::Lop(_) => OpLop::SRCS,
             Op::Lop3(_) => OpLop3::SRCS,
@@ -4215,6 +4305,7 @@ impl Op {
             Op::Fadd(_) => OpFadd::DSTS,
             Op::Fadd32i(_) => OpFadd32i::DSTS,
             Op::Ffma(_) => OpFfma::DSTS,
+            Op::Ffma32i(_) => OpFfma32i::DSTS,
             Op::Flo(_) => OpFlo::DSTS,
             Op::Fmnmx(_) => OpFmnmx::DSTS,
             Op::Fmul(_) => OpFmul::DSTS,
@@ -4223,13 +4314,18 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::DSTS,
             Op::I2f(_) => OpI2f::DSTS,
             Op::I2f64(_) => OpI2f64::DSTS,
+            Op::Iadd(_) => OpIadd::DSTS,
             Op::Iadd3(_) => OpIadd3::DSTS,
+            Op::Iadd32i(_) => OpIadd32i::DSTS,
             Op::Iadd3x(_) => OpIadd3x::DSTS,
             Op::Imad(_) => OpImad::DSTS,
             Op::ImadHi(_) => OpImadHi::DSTS,
             Op::ImadWide(_) => OpImadWide::DSTS,
             Op::ImadWideX(_) => OpImadWideX::DSTS,
             Op::Imadx(_) => OpImadx::DSTS,
+            Op::Imnmx(_) => OpImnmx::DSTS,
+            Op::Iscadd(_) => OpIscadd::DSTS,
+            Op::Iscadd32i(_) => OpIscadd32i::DSTS,
             Op::Isetp(_) => OpIsetp::DSTS,
             Op::Lop(_) => OpLop::DSTS,
             Op::Lop3(_) => OpLop3::DSTS,
@@ -4261,6 +4357,7 @@ impl Op {
             Op::Fadd(o) => o.srcs()[i],
             Op::Fadd32i(o) => o.srcs()[i],
             Op::Ffma(o) => o.srcs()[i],
+            Op::Ffma32i(o) => o.srcs()[i],
             Op::Flo(o) => o.srcs()[i],
             Op::Fmnmx(o) => o.srcs()[i],
             Op::Fmul(o) => o.srcs()[i],
@@ -4269,13 +4366,18 @@ impl Op {
             Op::Fsetp(o) => o.srcs()[i],
             Op::I2f(o) => o.srcs()[i],
             Op::I2f64(o) => o.srcs()[i],
+            Op::Iadd(o) => o.srcs()[i],
             Op::Iadd3(o) => o.srcs()[i],
+            Op::Iadd32i(o) => o.srcs()[i],
             Op::Iadd3x(o) => o.srcs()[i],
             Op::Imad(o) => o.srcs()[i],
             Op::ImadHi(o) => o.srcs()[i],
             Op::ImadWide(o) => o.srcs()[i],
             Op::ImadWideX(o) => o.srcs()[i],
             Op::Imadx(o) => o.srcs()[i],
+            Op::Imnmx(o) => o.srcs()[i],
+            Op::Iscadd(o) => o.srcs()[i],
+            Op::Iscadd32i(o) => o.srcs()[i],
             Op::Isetp(o) => o.srcs()[i],
             Op::Lop(o) => o.srcs()[i],
             Op::Lop3(o) => o.srcs()[i],
@@ -4323,6 +4425,9 @@ impl Op {
             Op::Ffma(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Ffma32i(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Flo(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Fmnmx(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
@@ -4343,7 +4448,13 @@ impl Op {
             Op::I2f64(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Iadd(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Iadd3(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Iadd32i(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Iadd3x(o) => {
@@ -4362,6 +4473,15 @@ impl Op {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Imadx(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Imnmx(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Iscadd(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Iscadd32i(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Isetp(o) => {
@@ -4411,6 +4531,7 @@ impl Op {
             Op::Fadd(o) => o.dsts()[i],
             Op::Fadd32i(o) => o.dsts()[i],
             Op::Ffma(o) => o.dsts()[i],
+            Op::Ffma32i(o) => o.dsts()[i],
             Op::Flo(o) => o.dsts()[i],
             Op::Fmnmx(o) => o.dsts()[i],
             Op::Fmul(o) => o.dsts()[i],
@@ -4419,13 +4540,18 @@ impl Op {
             Op::Fsetp(o) => o.dsts()[i],
             Op::I2f(o) => o.dsts()[i],
             Op::I2f64(o) => o.dsts()[i],
+            Op::Iadd(o) => o.dsts()[i],
             Op::Iadd3(o) => o.dsts()[i],
+            Op::Iadd32i(o) => o.dsts()[i],
             Op::Iadd3x(o) => o.dsts()[i],
             Op::Imad(o) => o.dsts()[i],
             Op::ImadHi(o) => o.dsts()[i],
             Op::ImadWide(o) => o.dsts()[i],
             Op::ImadWideX(o) => o.dsts()[i],
             Op::Imadx(o) => o.dsts()[i],
+            Op::Imnmx(o) => o.dsts()[i],
+            Op::Iscadd(o) => o.dsts()[i],
+            Op::Iscadd32i(o) => o.dsts()[i],
             Op::Isetp(o) => o.dsts()[i],
             Op::Lop(o) => o.dsts()[i],
             Op::Lop3(o) => o.dsts()[i],
@@ -4479,6 +4605,9 @@ impl Op {
             Op::Ffma(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Ffma32i(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Flo(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
@@ -4503,7 +4632,13 @@ impl Op {
             Op::I2f64(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Iadd(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Iadd3(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Iadd32i(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Iadd3x(o) => {
@@ -4522,6 +4657,15 @@ impl Op {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Imadx(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Imnmx(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Iscadd(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Iscadd32i(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Isetp(o) => {
@@ -4588,6 +4732,7 @@ impl Op {
             Op::Fadd(o) => o.encode(sm, c),
             Op::Fadd32i(o) => o.encode(sm, c),
             Op::Ffma(o) => o.encode(sm, c),
+            Op::Ffma32i(o) => o.encode(sm, c),
             Op::Flo(o) => o.encode(sm, c),
             Op::Fmnmx(o) => o.encode(sm, c),
             Op::Fmul(o) => o.encode(sm, c),
@@ -4596,13 +4741,18 @@ impl Op {
             Op::Fsetp(o) => o.encode(sm, c),
             Op::I2f(o) => o.encode(sm, c),
             Op::I2f64(o) => o.encode(sm, c),
+            Op::Iadd(o) => o.encode(sm, c),
             Op::Iadd3(o) => o.encode(sm, c),
+            Op::Iadd32i(o) => o.encode(sm, c),
             Op::Iadd3x(o) => o.encode(sm, c),
             Op::Imad(o) => o.encode(sm, c),
             Op::ImadHi(o) => o.encode(sm, c),
             Op::ImadWide(o) => o.encode(sm, c),
             Op::ImadWideX(o) => o.encode(sm, c),
             Op::Imadx(o) => o.encode(sm, c),
+            Op::Imnmx(o) => o.encode(sm, c),
+            Op::Iscadd(o) => o.encode(sm, c),
+            Op::Iscadd32i(o) => o.encode(sm, c),
             Op::Isetp(o) => o.encode(sm, c),
             Op::Lop(o) => o.encode(sm, c),
             Op::Lop3(o) => o.encode(sm, c),
@@ -4635,6 +4785,7 @@ impl Op {
             Op::Fadd(o) => o.form_id(sm),
             Op::Fadd32i(o) => o.form_id(sm),
             Op::Ffma(o) => o.form_id(sm),
+            Op::Ffma32i(o) => o.form_id(sm),
             Op::Flo(o) => o.form_id(sm),
             Op::Fmnmx(o) => o.form_id(sm),
             Op::Fmul(o) => o.form_id(sm),
@@ -4643,13 +4794,18 @@ impl Op {
             Op::Fsetp(o) => o.form_id(sm),
             Op::I2f(o) => o.form_id(sm),
             Op::I2f64(o) => o.form_id(sm),
+            Op::Iadd(o) => o.form_id(sm),
             Op::Iadd3(o) => o.form_id(sm),
+            Op::Iadd32i(o) => o.form_id(sm),
             Op::Iadd3x(o) => o.form_id(sm),
             Op::Imad(o) => o.form_id(sm),
             Op::ImadHi(o) => o.form_id(sm),
             Op::ImadWide(o) => o.form_id(sm),
             Op::ImadWideX(o) => o.form_id(sm),
             Op::Imadx(o) => o.form_id(sm),
+            Op::Imnmx(o) => o.form_id(sm),
+            Op::Iscadd(o) => o.form_id(sm),
+            Op::Iscadd32i(o) => o.form_id(sm),
             Op::Isetp(o) => o.form_id(sm),
             Op::Lop(o) => o.form_id(sm),
             Op::Lop3(o) => o.form_id(sm),
@@ -4682,6 +4838,7 @@ impl Op {
             Op::Fadd(o) => o.print(c, sm, addr, out),
             Op::Fadd32i(o) => o.print(c, sm, addr, out),
             Op::Ffma(o) => o.print(c, sm, addr, out),
+            Op::Ffma32i(o) => o.print(c, sm, addr, out),
             Op::Flo(o) => o.print(c, sm, addr, out),
             Op::Fmnmx(o) => o.print(c, sm, addr, out),
             Op::Fmul(o) => o.print(c, sm, addr, out),
@@ -4690,13 +4847,18 @@ impl Op {
             Op::Fsetp(o) => o.print(c, sm, addr, out),
             Op::I2f(o) => o.print(c, sm, addr, out),
             Op::I2f64(o) => o.print(c, sm, addr, out),
+            Op::Iadd(o) => o.print(c, sm, addr, out),
             Op::Iadd3(o) => o.print(c, sm, addr, out),
+            Op::Iadd32i(o) => o.print(c, sm, addr, out),
             Op::Iadd3x(o) => o.print(c, sm, addr, out),
             Op::Imad(o) => o.print(c, sm, addr, out),
             Op::ImadHi(o) => o.print(c, sm, addr, out),
             Op::ImadWide(o) => o.print(c, sm, addr, out),
             Op::ImadWideX(o) => o.print(c, sm, addr, out),
             Op::Imadx(o) => o.print(c, sm, addr, out),
+            Op::Imnmx(o) => o.print(c, sm, addr, out),
+            Op::Iscadd(o) => o.print(c, sm, addr, out),
+            Op::Iscadd32i(o) => o.print(c, sm, addr, out),
             Op::Isetp(o) => o.print(c, sm, addr, out),
             Op::Lop(o) => o.print(c, sm, addr, out),
             Op::Lop3(o) => o.print(c, sm, addr, out),
@@ -4729,6 +4891,7 @@ impl Op {
             Op::Fadd(o) => o.fold(sm, srcs),
             Op::Fadd32i(o) => o.fold(sm, srcs),
             Op::Ffma(o) => o.fold(sm, srcs),
+            Op::Ffma32i(o) => o.fold(sm, srcs),
             Op::Flo(o) => o.fold(sm, srcs),
             Op::Fmnmx(o) => o.fold(sm, srcs),
             Op::Fmul(o) => o.fold(sm, srcs),
@@ -4737,13 +4900,18 @@ impl Op {
             Op::Fsetp(o) => o.fold(sm, srcs),
             Op::I2f(o) => o.fold(sm, srcs),
             Op::I2f64(o) => o.fold(sm, srcs),
+            Op::Iadd(o) => o.fold(sm, srcs),
             Op::Iadd3(o) => o.fold(sm, srcs),
+            Op::Iadd32i(o) => o.fold(sm, srcs),
             Op::Iadd3x(o) => o.fold(sm, srcs),
             Op::Imad(o) => o.fold(sm, srcs),
             Op::ImadHi(o) => o.fold(sm, srcs),
             Op::ImadWide(o) => o.fold(sm, srcs),
             Op::ImadWideX(o) => o.fold(sm, srcs),
             Op::Imadx(o) => o.fold(sm, srcs),
+            Op::Imnmx(o) => o.fold(sm, srcs),
+            Op::Iscadd(o) => o.fold(sm, srcs),
+            Op::Iscadd32i(o) => o.fold(sm, srcs),
             Op::Isetp(o) => o.fold(sm, srcs),
             Op::Lop(o) => o.fold(sm, srcs),
             Op::Lop3(o) => o.fold(sm, srcs),
@@ -4776,6 +4944,7 @@ impl Op {
             Op::Fadd(o) => o.has_fold(sm),
             Op::Fadd32i(o) => o.has_fold(sm),
             Op::Ffma(o) => o.has_fold(sm),
+            Op::Ffma32i(o) => o.has_fold(sm),
             Op::Flo(o) => o.has_fold(sm),
             Op::Fmnmx(o) => o.has_fold(sm),
             Op::Fmul(o) => o.has_fold(sm),
@@ -4784,13 +4953,18 @@ impl Op {
             Op::Fsetp(o) => o.has_fold(sm),
             Op::I2f(o) => o.has_fold(sm),
             Op::I2f64(o) => o.has_fold(sm),
+            Op::Iadd(o) => o.has_fold(sm),
             Op::Iadd3(o) => o.has_fold(sm),
+            Op::Iadd32i(o) => o.has_fold(sm),
             Op::Iadd3x(o) => o.has_fold(sm),
             Op::Imad(o) => o.has_fold(sm),
             Op::ImadHi(o) => o.has_fold(sm),
             Op::ImadWide(o) => o.has_fold(sm),
             Op::ImadWideX(o) => o.has_fold(sm),
             Op::Imadx(o) => o.has_fold(sm),
+            Op::Imnmx(o) => o.has_fold(sm),
+            Op::Iscadd(o) => o.has_fold(sm),
+            Op::Iscadd32i(o) => o.has_fold(sm),
             Op::Isetp(o) => o.has_fold(sm),
             Op::Lop(o) => o.has_fold(sm),
             Op::Lop3(o) => o.has_fold(sm),
@@ -4827,6 +5001,7 @@ impl Op {
             Op::Fadd(o) => o.legalize(sm, cx)?,
             Op::Fadd32i(o) => o.legalize(sm, cx)?,
             Op::Ffma(o) => o.legalize(sm, cx)?,
+            Op::Ffma32i(o) => o.legalize(sm, cx)?,
             Op::Flo(o) => o.legalize(sm, cx)?,
             Op::Fmnmx(o) => o.legalize(sm, cx)?,
             Op::Fmul(o) => o.legalize(sm, cx)?,
@@ -4835,13 +5010,18 @@ impl Op {
             Op::Fsetp(o) => o.legalize(sm, cx)?,
             Op::I2f(o) => o.legalize(sm, cx)?,
             Op::I2f64(o) => o.legalize(sm, cx)?,
+            Op::Iadd(o) => o.legalize(sm, cx)?,
             Op::Iadd3(o) => o.legalize(sm, cx)?,
+            Op::Iadd32i(o) => o.legalize(sm, cx)?,
             Op::Iadd3x(o) => o.legalize(sm, cx)?,
             Op::Imad(o) => o.legalize(sm, cx)?,
             Op::ImadHi(o) => o.legalize(sm, cx)?,
             Op::ImadWide(o) => o.legalize(sm, cx)?,
             Op::ImadWideX(o) => o.legalize(sm, cx)?,
             Op::Imadx(o) => o.legalize(sm, cx)?,
+            Op::Imnmx(o) => o.legalize(sm, cx)?,
+            Op::Iscadd(o) => o.legalize(sm, cx)?,
+            Op::Iscadd32i(o) => o.legalize(sm, cx)?,
             Op::Isetp(o) => o.legalize(sm, cx)?,
             Op::Lop(o) => o.legalize(sm, cx)?,
             Op::Lop3(o) => o.legalize(sm, cx)?,
@@ -5015,6 +5195,18 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpFfma32i::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Ffma32i(o), c));
+            }
+            first.get_or_insert((Op::Ffma32i(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpFlo::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -5111,6 +5303,18 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpIadd::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Iadd(o), c));
+            }
+            first.get_or_insert((Op::Iadd(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpIadd3::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -5118,6 +5322,18 @@ pub fn parse(
                 return Ok((Op::Iadd3(o), c));
             }
             first.get_or_insert((Op::Iadd3(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpIadd32i::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Iadd32i(o), c));
+            }
+            first.get_or_insert((Op::Iadd32i(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -5190,6 +5406,42 @@ pub fn parse(
                 return Ok((Op::Imadx(o), c));
             }
             first.get_or_insert((Op::Imadx(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImnmx::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Imnmx(o), c));
+            }
+            first.get_or_insert((Op::Imnmx(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpIscadd::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Iscadd(o), c));
+            }
+            first.get_or_insert((Op::Iscadd(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpIscadd32i::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Iscadd32i(o), c));
+            }
+            first.get_or_insert((Op::Iscadd32i(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -5410,6 +5662,14 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        2 => {
+            if w & 0xff00800000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop3::decode_f6(w, sm) {
+                    return Some((Op::Lop3(o), c));
+                }
+            }
+        }
         4 => {
             if w & 0xff10000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60)
             {
@@ -5431,6 +5691,86 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFadd32i::decode_f0(w, sm) {
                     return Some((Op::Fadd32i(o), c));
+                }
+            }
+        }
+        0xc => {
+            if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
+                    return Some((Op::Ffma32i(o), c));
+                }
+            }
+        }
+        0xd => {
+            if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
+                    return Some((Op::Ffma32i(o), c));
+                }
+            }
+        }
+        0xe => {
+            if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
+                    return Some((Op::Ffma32i(o), c));
+                }
+            }
+        }
+        0xf => {
+            if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
+                    return Some((Op::Ffma32i(o), c));
+                }
+            }
+        }
+        0x14 => {
+            if w & 0xfc10000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iscadd32i(o), c));
+                }
+            }
+        }
+        0x15 => {
+            if w & 0xfc10000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iscadd32i(o), c));
+                }
+            }
+        }
+        0x16 => {
+            if w & 0xfc10000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iscadd32i(o), c));
+                }
+            }
+        }
+        0x17 => {
+            if w & 0xfc10000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iscadd32i(o), c));
+                }
+            }
+        }
+        0x1c => {
+            if w & 0xfef0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iadd32i(o), c));
+                }
+            }
+        }
+        0x1d => {
+            if w & 0xfef0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iadd32i(o), c));
                 }
             }
         }
@@ -5487,6 +5827,12 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shf(o), c));
                 }
             }
+            if w & 0xfef09800000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f5(w, sm) {
+                    return Some((Op::Isetp(o), c));
+                }
+            }
             if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPrmt::decode_f8(w, sm) {
@@ -5501,6 +5847,12 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x37 => {
+            if w & 0xfef09800000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f5(w, sm) {
+                    return Some((Op::Isetp(o), c));
+                }
+            }
             if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPrmt::decode_f8(w, sm) {
@@ -5525,6 +5877,12 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFlo::decode_f5(w, sm) {
                     return Some((Op::Flo(o), c));
+                }
+            }
+            if w & 0xfefdff8000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f1(w, sm) {
+                    return Some((Op::Iadd(o), c));
                 }
             }
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
@@ -5555,6 +5913,18 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFmul::decode_f5(w, sm) {
                     return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 0xfefef80000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f1(w, sm) {
+                    return Some((Op::Imnmx(o), c));
+                }
+            }
+            if w & 0xfefdf00000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd::decode_f1(w, sm) {
+                    return Some((Op::Iscadd(o), c));
                 }
             }
             if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60)
@@ -5589,6 +5959,12 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Flo(o), c));
                 }
             }
+            if w & 0xfefdff8000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f1(w, sm) {
+                    return Some((Op::Iadd(o), c));
+                }
+            }
             if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShl::decode_f1(w, sm) {
@@ -5611,6 +5987,18 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFmul::decode_f5(w, sm) {
                     return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 0xfefef80000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f1(w, sm) {
+                    return Some((Op::Imnmx(o), c));
+                }
+            }
+            if w & 0xfefdf00000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd::decode_f1(w, sm) {
+                    return Some((Op::Iscadd(o), c));
                 }
             }
             if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60)
@@ -5647,6 +6035,20 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shf(o), c));
                 }
             }
+            if w & 0xfe00800000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop3::decode_f5(w, sm) {
+                    return Some((Op::Lop3(o), c));
+                }
+            }
+        }
+        0x3d => {
+            if w & 0xfe00800000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop3::decode_f5(w, sm) {
+                    return Some((Op::Lop3(o), c));
+                }
+            }
         }
         0x3e => {
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
@@ -5665,6 +6067,12 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x4b => {
+            if w & 0xfff09800000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f6(w, sm) {
+                    return Some((Op::Isetp(o), c));
+                }
+            }
             if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPrmt::decode_f9(w, sm) {
@@ -5703,6 +6111,12 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shl(o), c));
                 }
             }
+            if w & 0xfffcff8000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f2(w, sm) {
+                    return Some((Op::Iadd(o), c));
+                }
+            }
             if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShr::decode_f2(w, sm) {
@@ -5719,6 +6133,18 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFmul::decode_f6(w, sm) {
                     return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 0xfffef80000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f2(w, sm) {
+                    return Some((Op::Imnmx(o), c));
+                }
+            }
+            if w & 0xfffcf00000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd::decode_f2(w, sm) {
+                    return Some((Op::Iscadd(o), c));
                 }
             }
             if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60)
@@ -5795,6 +6221,12 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x5b => {
+            if w & 0xfff0987ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIsetp::decode_f4(w, sm) {
+                    return Some((Op::Isetp(o), c));
+                }
+            }
             if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPrmt::decode_f7(w, sm) {
@@ -5811,6 +6243,12 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpShf::decode_f7(w, sm) {
                     return Some((Op::Shf(o), c));
+                }
+            }
+            if w & 0xfff8804000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop3::decode_f4(w, sm) {
+                    return Some((Op::Lop3(o), c));
                 }
             }
         }
@@ -5839,6 +6277,12 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shl(o), c));
                 }
             }
+            if w & 0xfffcfffff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f0(w, sm) {
+                    return Some((Op::Iadd(o), c));
+                }
+            }
             if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShr::decode_f0(w, sm) {
@@ -5855,6 +6299,18 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpFmul::decode_f4(w, sm) {
                     return Some((Op::Fmul(o), c));
+                }
+            }
+            if w & 0xfffef87ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f0(w, sm) {
+                    return Some((Op::Imnmx(o), c));
+                }
+            }
+            if w & 0xfffcf07ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIscadd::decode_f0(w, sm) {
+                    return Some((Op::Iscadd(o), c));
                 }
             }
             if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60)
@@ -7787,6 +8243,17 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
+        op: "ffma32i",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfc50000000000000,
+        value: 0xc00000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
         op: "flo",
         form: "rrr",
         id: 0,
@@ -8326,6 +8793,39 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
+        op: "iadd",
+        form: "r",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfffcfffff0000000,
+        value: 0x5c10000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "iadd",
+        form: "i",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfefdff8000000000,
+        value: 0x3810000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "iadd",
+        form: "c",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfffcff8000000000,
+        value: 0x4c10000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
         op: "iadd3",
         form: "rrr",
         id: 0,
@@ -8368,6 +8868,17 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c10,
         unknown: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "iadd32i",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfef0000000000000,
+        value: 0x1c00000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
         op: "iadd3x",
@@ -8855,6 +9366,83 @@ pub const FORMS: &[FormInfo] = &[
         ],
     },
     FormInfo {
+        op: "imnmx",
+        form: "r",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfffef87ff0000000,
+        value: 0x5c20000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "i",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfefef80000000000,
+        value: 0x3820000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "c",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfffef80000000000,
+        value: 0x4c20000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "iscadd",
+        form: "r",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfffcf07ff0000000,
+        value: 0x5c18000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "iscadd",
+        form: "i",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfefdf00000000000,
+        value: 0x3818000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "iscadd",
+        form: "c",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfffcf00000000000,
+        value: 0x4c18000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "iscadd32i",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfc10000000000000,
+        value: 0x1400000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
         op: "isetp",
         form: "rrr",
         id: 0,
@@ -8917,6 +9505,39 @@ pub const FORMS: &[FormInfo] = &[
             Some(SlotKind::Pred),
             Some(SlotKind::Pred),
         ],
+    },
+    FormInfo {
+        op: "isetp",
+        form: "r",
+        id: 4,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfff0987ff00000c0,
+        value: 0x5b60000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred), None],
+    },
+    FormInfo {
+        op: "isetp",
+        form: "i",
+        id: 5,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfef09800000000c0,
+        value: 0x3660000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred), None],
+    },
+    FormInfo {
+        op: "isetp",
+        form: "c",
+        id: 6,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfff09800000000c0,
+        value: 0x4b60000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred), None],
     },
     FormInfo {
         op: "lop",
@@ -9014,6 +9635,39 @@ pub const FORMS: &[FormInfo] = &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Pred),
         ],
+    },
+    FormInfo {
+        op: "lop3",
+        form: "r",
+        id: 4,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfff8804000000000,
+        value: 0x5be0000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr), None],
+    },
+    FormInfo {
+        op: "lop3",
+        form: "i",
+        id: 5,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfe00800000000000,
+        value: 0x3c00000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr), None],
+    },
+    FormInfo {
+        op: "lop3",
+        form: "c",
+        id: 6,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xff00800000000000,
+        value: 0x200000000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr), None],
     },
     FormInfo {
         op: "lop32i",
@@ -9742,6 +10396,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_f2i64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ffma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ffma32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_flo.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul.rs"));
@@ -9750,13 +10405,18 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop3.rs"));

@@ -297,32 +297,11 @@ impl OpBra {
     ///Form `fixed` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.cond.neg {
+        if self.cond != Src::PT {
             return Err(
-                EncodeError::cold(
+                EncodeError::new(
                     Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "cond", sm),
-                ),
-            );
-        }
-        if self.cond.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "cond",
-                        sm
-                    ),
-                ),
-            );
-        }
-        if self.cond.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot be inverted in this form on SM{}", "cond", sm
-                    ),
+                    format!("{} is not encodable on SM{}", "cond", sm),
                 ),
             );
         }
@@ -557,7 +536,7 @@ impl OpBra {
                 if self.cond != Src::PT {
                     out.push_str(" ");
                     first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex);
+                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
                 }
                 out.push_str(if first { " " } else { ", " });
                 first = false;

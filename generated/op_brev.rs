@@ -553,7 +553,7 @@ impl OpBrev {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

@@ -156,32 +156,11 @@ impl OpExit {
     ///Form `fixed` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.cond.neg {
+        if self.cond != Src::PT {
             return Err(
-                EncodeError::cold(
+                EncodeError::new(
                     Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "cond", sm),
-                ),
-            );
-        }
-        if self.cond.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "cond",
-                        sm
-                    ),
-                ),
-            );
-        }
-        if self.cond.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot be inverted in this form on SM{}", "cond", sm
-                    ),
+                    format!("{} is not encodable on SM{}", "cond", sm),
                 ),
             );
         }
@@ -268,7 +247,7 @@ impl OpExit {
                 if self.cond != Src::PT {
                     out.push_str(" ");
                     first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex);
+                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
                 }
             }
         }

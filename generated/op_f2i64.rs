@@ -802,7 +802,7 @@ impl OpF2i64 {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F32);
+                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

@@ -1298,9 +1298,9 @@ impl OpFadd {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F32);
+                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F32);
+                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

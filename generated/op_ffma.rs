@@ -2519,11 +2519,11 @@ impl OpFfma {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F32);
+                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F32);
+                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::F32);
+                write_src(out, &self.c, reuse_c, ImmStyle::F32.for_sm(sm));
             }
         }
         while out.ends_with(' ') {
@@ -2821,6 +2821,23 @@ impl OpFfma {
             }
         }
     }
+    /// The same operation as the op with a wider immediate field, if
+    /// every field it lacks holds its default.
+    pub fn to_wide(&self) -> Option<Op> {
+        if self.rnd != Rnd::Rn {
+            return None;
+        }
+        Some(
+            Op::Ffma32i(OpFfma32i {
+                d: self.d,
+                a: self.a,
+                b: self.b,
+                c: self.c,
+                ftz: self.ftz,
+                sat: self.sat,
+            }),
+        )
+    }
     /// Rewrite until the op encodes on `sm`. Copies go through `cx`; a
     /// returned op replaces this one (a wider-immediate form).
     #[allow(unused_mut, unused_variables, clippy::needless_range_loop)]
@@ -2846,6 +2863,13 @@ impl OpFfma {
             if cand.encode(sm, &c).is_ok() {
                 *self = *cand;
                 return Ok(None);
+            }
+        }
+        for cand in &cands {
+            if let Some(w) = cand.to_wide() {
+                if w.encode(sm, &c).is_ok() {
+                    return Ok(Some(w));
+                }
             }
         }
         const TYS: [ValueType; 3usize] = [

@@ -1089,7 +1089,8 @@ impl OpFlo {
                         ImmStyle::SignedHex
                     } else {
                         ImmStyle::Hex
-                    },
+                    }
+                        .for_sm(sm),
                 );
             }
         }

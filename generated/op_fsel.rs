@@ -954,11 +954,11 @@ impl OpFsel {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F32);
+                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F32);
+                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.cond, reuse_cond, ImmStyle::Hex);
+                write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

@@ -1924,11 +1924,11 @@ impl OpFsetp {
                 out.push_str(", ");
                 write_reg(out, self.q);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F32);
+                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F32);
+                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex);
+                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

@@ -1031,11 +1031,11 @@ impl OpIadd3 {
                 out.push_str(", ");
                 write_reg(out, self.co1);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
             }
             _ => {
                 out.push_str("IADD3");
@@ -1050,11 +1050,11 @@ impl OpIadd3 {
                     write_reg(out, self.co1);
                 }
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

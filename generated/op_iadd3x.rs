@@ -1453,15 +1453,15 @@ impl OpIadd3x {
                 out.push_str(", ");
                 write_reg(out, self.co1);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex);
+                write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex);
+                write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex.for_sm(sm));
             }
             _ => {
                 out.push_str("IADD3.X");
@@ -1476,15 +1476,15 @@ impl OpIadd3x {
                     write_reg(out, self.co1);
                 }
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex);
+                write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex);
+                write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

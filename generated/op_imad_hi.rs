@@ -1530,11 +1530,11 @@ impl OpImadHi {
                     write_reg(out, self.co);
                 }
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

@@ -1996,13 +1996,13 @@ impl OpImadWideX {
                     write_reg(out, self.co);
                 }
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex);
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.ci, reuse_ci, ImmStyle::Hex);
+                write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

@@ -4,7 +4,7 @@
 
 /// `ISETP`: Integer compare to predicate; .EX compares the high words and falls back to lc when they are equal.
 ///
-/// Spec: isa-spec/spec/ops/isetp.toml (op `isetp`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/isetp.toml (op `isetp`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsetp {
     /// Destination (pred).
@@ -33,7 +33,7 @@ impl OpIsetp {
     pub const MNEMONIC: &'static str = "ISETP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo {
             name: "a",
@@ -137,6 +137,24 @@ impl OpIsetp {
         {
             return Some(3);
         }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Gpr
+            && self.acc.slot_kind() == SlotKind::Pred && self.lc == Src::PT
+        {
+            return Some(4);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Imm
+            && self.acc.slot_kind() == SlotKind::Pred && self.lc == Src::PT
+        {
+            return Some(5);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::CBuf
+            && self.acc.slot_kind() == SlotKind::Pred && self.lc == Src::PT
+        {
+            return Some(6);
+        }
         None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
@@ -146,6 +164,9 @@ impl OpIsetp {
             Some(1) => self.encode_f1(sm, c),
             Some(2) => self.encode_f2(sm, c),
             Some(3) => self.encode_f3(sm, c),
+            Some(4) => self.encode_f4(sm, c),
+            Some(5) => self.encode_f5(sm, c),
+            Some(6) => self.encode_f6(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -1122,6 +1143,640 @@ impl OpIsetp {
         }
         Ok(w)
     }
+    ///Form `r` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.acc.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
+                ),
+            );
+        }
+        if self.acc.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "acc",
+                        sm
+                    ),
+                ),
+            );
+        }
+        if self.lc != Src::PT {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} is not encodable on SM{}", "lc", sm),
+                ),
+            );
+        }
+        if self.ex != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "ex", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 0x5b60000000000000;
+        w |= c.raw & 0;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "b",
+                reg_index(
+                    Self::NAME,
+                    "b",
+                    src_reg(Self::NAME, "b", &self.b)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 20;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d2",
+                reg_index(Self::NAME, "d2", self.d2, RegFile::Pred, sm)?,
+                3u32,
+            )?;
+            w |= (v & 7) << 0;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Pred, sm)?,
+                3u32,
+            )?;
+            w |= (v & 7) << 3;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "acc",
+                reg_index(
+                    Self::NAME,
+                    "acc",
+                    src_reg(Self::NAME, "acc", &self.acc)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 39;
+        }
+        {
+            let v: u128 = self.acc.not as u128;
+            w |= (v & 1) << 42;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2];
+                CODES[self.setop.index()]
+            };
+            w |= (v & 3) << 45;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[1, 0];
+                CODES[self.ty.index()]
+            };
+            w |= (v & 1) << 48;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
+                CODES[self.cmp.index()]
+            };
+            w |= (v & 7) << 49;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
+    ///Form `i` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.acc.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
+                ),
+            );
+        }
+        if self.acc.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "acc",
+                        sm
+                    ),
+                ),
+            );
+        }
+        if self.lc != Src::PT {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} is not encodable on SM{}", "lc", sm),
+                ),
+            );
+        }
+        if self.ex != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "ex", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 0x3660000000000000;
+        w |= c.raw & 0;
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 20u32, 0u32, true)?,
+                _ => {
+                    return Err(
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("{} must be an immediate", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 0x7ffff) << 20;
+            w |= ((v >> 19) & 1) << 56;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d2",
+                reg_index(Self::NAME, "d2", self.d2, RegFile::Pred, sm)?,
+                3u32,
+            )?;
+            w |= (v & 7) << 0;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Pred, sm)?,
+                3u32,
+            )?;
+            w |= (v & 7) << 3;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "acc",
+                reg_index(
+                    Self::NAME,
+                    "acc",
+                    src_reg(Self::NAME, "acc", &self.acc)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 39;
+        }
+        {
+            let v: u128 = self.acc.not as u128;
+            w |= (v & 1) << 42;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2];
+                CODES[self.setop.index()]
+            };
+            w |= (v & 3) << 45;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[1, 0];
+                CODES[self.ty.index()]
+            };
+            w |= (v & 1) << 48;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
+                CODES[self.cmp.index()]
+            };
+            w |= (v & 7) << 49;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
+    ///Form `c` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.acc.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
+                ),
+            );
+        }
+        if self.acc.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "acc",
+                        sm
+                    ),
+                ),
+            );
+        }
+        if self.lc != Src::PT {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} is not encodable on SM{}", "lc", sm),
+                ),
+            );
+        }
+        if self.ex != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "ex", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 0x4b60000000000000;
+        w |= c.raw & 0;
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::CBuf(c) => {
+                    if c.offset % 4u32 != 0 {
+                        return Err(
+                            EncodeError::cold(
+                                Self::NAME,
+                                format_args!(
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
+                                    .offset, 4u32
+                                ),
+                            ),
+                        );
+                    }
+                    fit_signed(
+                        Self::NAME,
+                        "b",
+                        (c.offset as i32 / 4u32 as i32) as i64,
+                        14u32,
+                    )?
+                }
+                _ => {
+                    return Err(
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 0x3fff) << 20;
+        }
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                _ => {
+                    return Err(
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 0x1f) << 34;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d2",
+                reg_index(Self::NAME, "d2", self.d2, RegFile::Pred, sm)?,
+                3u32,
+            )?;
+            w |= (v & 7) << 0;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Pred, sm)?,
+                3u32,
+            )?;
+            w |= (v & 7) << 3;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "acc",
+                reg_index(
+                    Self::NAME,
+                    "acc",
+                    src_reg(Self::NAME, "acc", &self.acc)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 39;
+        }
+        {
+            let v: u128 = self.acc.not as u128;
+            w |= (v & 1) << 42;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2];
+                CODES[self.setop.index()]
+            };
+            w |= (v & 3) << 45;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[1, 0];
+                CODES[self.ty.index()]
+            };
+            w |= (v & 1) << 48;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
+                CODES[self.cmp.index()]
+            };
+            w |= (v & 7) << 49;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -1416,6 +2071,218 @@ impl OpIsetp {
             },
         ))
     }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
+        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let acc: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 42) & 1)) != 0,
+        };
+        let lc: Src = Src::PT;
+        let cmp: Icmp = match (((w >> 49) & 7)) {
+            0 => Icmp::F,
+            1 => Icmp::Lt,
+            2 => Icmp::Eq,
+            3 => Icmp::Le,
+            4 => Icmp::Gt,
+            5 => Icmp::Ne,
+            6 => Icmp::Ge,
+            7 => Icmp::T,
+            _ => return None,
+        };
+        let ty: IsetpType = match (((w >> 48) & 1)) {
+            1 => IsetpType::S32,
+            0 => IsetpType::U32,
+            _ => return None,
+        };
+        let setop: Setop = match (((w >> 45) & 3)) {
+            0 => Setop::And,
+            1 => Setop::Or,
+            2 => Setop::Xor,
+            _ => return None,
+        };
+        let ex: bool = false;
+        Some((
+            Self {
+                d,
+                d2,
+                a,
+                b,
+                acc,
+                lc,
+                cmp,
+                ty,
+                setop,
+                ex,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
+        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field(
+                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
+                    20u32,
+                    0u32,
+                    true,
+                ),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let acc: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 42) & 1)) != 0,
+        };
+        let lc: Src = Src::PT;
+        let cmp: Icmp = match (((w >> 49) & 7)) {
+            0 => Icmp::F,
+            1 => Icmp::Lt,
+            2 => Icmp::Eq,
+            3 => Icmp::Le,
+            4 => Icmp::Gt,
+            5 => Icmp::Ne,
+            6 => Icmp::Ge,
+            7 => Icmp::T,
+            _ => return None,
+        };
+        let ty: IsetpType = match (((w >> 48) & 1)) {
+            1 => IsetpType::S32,
+            0 => IsetpType::U32,
+            _ => return None,
+        };
+        let setop: Setop = match (((w >> 45) & 3)) {
+            0 => Setop::And,
+            1 => Setop::Or,
+            2 => Setop::Xor,
+            _ => return None,
+        };
+        let ex: bool = false;
+        Some((
+            Self {
+                d,
+                d2,
+                a,
+                b,
+                acc,
+                lc,
+                cmp,
+                ty,
+                setop,
+                ex,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
+        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let acc: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 42) & 1)) != 0,
+        };
+        let lc: Src = Src::PT;
+        let cmp: Icmp = match (((w >> 49) & 7)) {
+            0 => Icmp::F,
+            1 => Icmp::Lt,
+            2 => Icmp::Eq,
+            3 => Icmp::Le,
+            4 => Icmp::Gt,
+            5 => Icmp::Ne,
+            6 => Icmp::Ge,
+            7 => Icmp::T,
+            _ => return None,
+        };
+        let ty: IsetpType = match (((w >> 48) & 1)) {
+            1 => IsetpType::S32,
+            0 => IsetpType::U32,
+            _ => return None,
+        };
+        let setop: Setop = match (((w >> 45) & 3)) {
+            0 => Setop::And,
+            1 => Setop::Or,
+            2 => Setop::Xor,
+            _ => return None,
+        };
+        let ex: bool = false;
+        Some((
+            Self {
+                d,
+                d2,
+                a,
+                b,
+                acc,
+                lc,
+                cmp,
+                ty,
+                setop,
+                ex,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
@@ -1446,14 +2313,14 @@ impl OpIsetp {
                 out.push_str(", ");
                 write_reg(out, self.d2);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex);
+                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
                 if self.ex == true {
                     out.push_str(", ");
-                    write_src(out, &self.lc, reuse_lc, ImmStyle::Hex);
+                    write_src(out, &self.lc, reuse_lc, ImmStyle::Hex.for_sm(sm));
                 }
             }
             _ => {
@@ -1469,14 +2336,14 @@ impl OpIsetp {
                 out.push_str(", ");
                 write_reg(out, self.d2);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex);
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex);
+                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
                 if self.lc != Src::PT {
                     out.push_str(", ");
-                    write_src(out, &self.lc, reuse_lc, ImmStyle::Hex);
+                    write_src(out, &self.lc, reuse_lc, ImmStyle::Hex.for_sm(sm));
                 }
             }
         }

@@ -713,7 +713,7 @@ impl OpLop {
                 first = false;
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
                 write_src(
                     out,
@@ -723,7 +723,8 @@ impl OpLop {
                         ImmStyle::SignedHex
                     } else {
                         ImmStyle::Hex
-                    },
+                    }
+                        .for_sm(sm),
                 );
             }
         }

@@ -4,7 +4,7 @@
 
 /// `LOP3.LUT`: Three-input bitwise logic op given by an 8-bit truth table (a = 0xf0, b = 0xcc, c = 0xaa).
 ///
-/// Spec: isa-spec/spec/ops/lop3.toml (op `lop3`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/lop3.toml (op `lop3`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLop3 {
     /// Destination (pred). Set when the result is not zero (combined with pc).
@@ -21,6 +21,8 @@ pub struct OpLop3 {
     pub pc: Src,
     /// Modifier.
     pub lut: u32,
+    /// Modifier. Maxwell/Pascal: how pd is set from the result (nothing else there).
+    pub pop: PredOp,
     /// Modifier.
     pub pand: bool,
 }
@@ -29,7 +31,7 @@ impl OpLop3 {
     pub const MNEMONIC: &'static str = "LOP3.LUT";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo {
             name: "a",
@@ -64,7 +66,7 @@ impl OpLop3 {
             neg: false,
             abs: false,
             not: true,
-            default: None,
+            default: Some(Src::FALSE),
             align: 1,
         },
     ];
@@ -133,6 +135,24 @@ impl OpLop3 {
         {
             return Some(3);
         }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Gpr && self.c.slot_kind() == SlotKind::Gpr
+            && self.pc == Src::FALSE
+        {
+            return Some(4);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Imm && self.c.slot_kind() == SlotKind::Gpr
+            && self.pc == Src::FALSE
+        {
+            return Some(5);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::CBuf
+            && self.c.slot_kind() == SlotKind::Gpr && self.pc == Src::FALSE
+        {
+            return Some(6);
+        }
         None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
@@ -142,6 +162,9 @@ impl OpLop3 {
             Some(1) => self.encode_f1(sm, c),
             Some(2) => self.encode_f2(sm, c),
             Some(3) => self.encode_f3(sm, c),
+            Some(4) => self.encode_f4(sm, c),
+            Some(5) => self.encode_f5(sm, c),
+            Some(6) => self.encode_f6(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -264,6 +287,14 @@ impl OpLop3 {
                     format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "pc", sm
                     ),
+                ),
+            );
+        }
+        if self.pop != PredOp::F {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
                 ),
             );
         }
@@ -483,6 +514,14 @@ impl OpLop3 {
                 ),
             );
         }
+        if self.pop != PredOp::F {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x812;
         w |= c.raw & 0;
         {
@@ -695,6 +734,14 @@ impl OpLop3 {
                     format_args!(
                         "{} cannot take an absolute value in this form on SM{}", "pc", sm
                     ),
+                ),
+            );
+        }
+        if self.pop != PredOp::F {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
                 ),
             );
         }
@@ -945,6 +992,14 @@ impl OpLop3 {
                 ),
             );
         }
+        if self.pop != PredOp::F {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x80000000000000000000c12;
         w |= c.raw & 0;
         {
@@ -1062,6 +1117,619 @@ impl OpLop3 {
         }
         Ok(w)
     }
+    ///Form `r` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.c.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.c.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "c", sm
+                    ),
+                ),
+            );
+        }
+        if self.c.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.pc != Src::FALSE {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} is not encodable on SM{}", "pc", sm),
+                ),
+            );
+        }
+        if self.pand != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "pand", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 0x5be0000000000000;
+        w |= c.raw & 0;
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "b",
+                reg_index(
+                    Self::NAME,
+                    "b",
+                    src_reg(Self::NAME, "b", &self.b)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 20;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "c",
+                reg_index(
+                    Self::NAME,
+                    "c",
+                    src_reg(Self::NAME, "c", &self.c)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 39;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 0;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "lut", self.lut as u128, 8u32)?;
+            w |= (v & 0xff) << 28;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.pop.index()]
+            };
+            w |= (v & 3) << 36;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "pd",
+                reg_index(Self::NAME, "pd", self.pd, RegFile::Pred, sm)?,
+                3u32,
+            )?;
+            w |= (v & 7) << 48;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
+    ///Form `i` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.c.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.c.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "c", sm
+                    ),
+                ),
+            );
+        }
+        if self.c.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.pc != Src::FALSE {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} is not encodable on SM{}", "pc", sm),
+                ),
+            );
+        }
+        if self.pd != Reg::PT {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} is not encodable on SM{}", "pd", sm),
+                ),
+            );
+        }
+        if self.pop != PredOp::F {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
+                ),
+            );
+        }
+        if self.pand != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "pand", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 0x3c00000000000000;
+        w |= c.raw & 0;
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 20u32, 0u32, true)?,
+                _ => {
+                    return Err(
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("{} must be an immediate", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 0x7ffff) << 20;
+            w |= ((v >> 19) & 1) << 56;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "c",
+                reg_index(
+                    Self::NAME,
+                    "c",
+                    src_reg(Self::NAME, "c", &self.c)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 39;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 0;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "lut", self.lut as u128, 8u32)?;
+            w |= (v & 0xff) << 48;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
+    ///Form `c` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.a.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "a", sm
+                    ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
+        if self.b.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.b.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "b", sm
+                    ),
+                ),
+            );
+        }
+        if self.b.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
+                ),
+            );
+        }
+        if self.c.neg {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.c.abs {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} cannot take an absolute value in this form on SM{}", "c", sm
+                    ),
+                ),
+            );
+        }
+        if self.c.not {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
+                ),
+            );
+        }
+        if self.pc != Src::FALSE {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} is not encodable on SM{}", "pc", sm),
+                ),
+            );
+        }
+        if self.pd != Reg::PT {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("{} is not encodable on SM{}", "pd", sm),
+                ),
+            );
+        }
+        if self.pop != PredOp::F {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
+                ),
+            );
+        }
+        if self.pand != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "pand", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 0x200000000000000;
+        w |= c.raw & 0;
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::CBuf(c) => {
+                    if c.offset % 4u32 != 0 {
+                        return Err(
+                            EncodeError::cold(
+                                Self::NAME,
+                                format_args!(
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
+                                    .offset, 4u32
+                                ),
+                            ),
+                        );
+                    }
+                    fit_signed(
+                        Self::NAME,
+                        "b",
+                        (c.offset as i32 / 4u32 as i32) as i64,
+                        14u32,
+                    )?
+                }
+                _ => {
+                    return Err(
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 0x3fff) << 20;
+        }
+        {
+            let v: u128 = match self.b.kind {
+                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                _ => {
+                    return Err(
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            };
+            w |= (v & 0x1f) << 34;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "c",
+                reg_index(
+                    Self::NAME,
+                    "c",
+                    src_reg(Self::NAME, "c", &self.c)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 39;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "a",
+                reg_index(
+                    Self::NAME,
+                    "a",
+                    src_reg(Self::NAME, "a", &self.a)?,
+                    RegFile::Gpr,
+                    sm,
+                )?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 8;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "d",
+                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
+                8u32,
+            )?;
+            w |= (v & 0xff) << 0;
+        }
+        {
+            let v: u128 = fit(Self::NAME, "lut", self.lut as u128, 8u32)?;
+            w |= (v & 0xff) << 48;
+        }
+        {
+            let v: u128 = fit(
+                Self::NAME,
+                "guard",
+                reg_index(
+                    Self::NAME,
+                    "guard",
+                    src_reg(Self::NAME, "guard", &c.guard)?,
+                    RegFile::Pred,
+                    sm,
+                )?,
+                3u32,
+            )?;
+            w |= (v & 7) << 16;
+        }
+        {
+            let v: u128 = c.guard.not as u128;
+            w |= (v & 1) << 19;
+        }
+        Ok(w)
+    }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -1091,6 +1759,7 @@ impl OpLop3 {
             not: (((w >> 90) & 1)) != 0,
         };
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
+        let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
         Some((
             Self {
@@ -1101,6 +1770,7 @@ impl OpLop3 {
                 c,
                 pc,
                 lut,
+                pop,
                 pand,
             },
             Common {
@@ -1142,6 +1812,7 @@ impl OpLop3 {
             not: (((w >> 90) & 1)) != 0,
         };
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
+        let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
         Some((
             Self {
@@ -1152,6 +1823,7 @@ impl OpLop3 {
                 c,
                 pc,
                 lut,
+                pop,
                 pand,
             },
             Common {
@@ -1195,6 +1867,7 @@ impl OpLop3 {
             not: (((w >> 90) & 1)) != 0,
         };
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
+        let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
         Some((
             Self {
@@ -1205,6 +1878,7 @@ impl OpLop3 {
                 c,
                 pc,
                 lut,
+                pop,
                 pand,
             },
             Common {
@@ -1244,6 +1918,7 @@ impl OpLop3 {
             not: (((w >> 90) & 1)) != 0,
         };
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
+        let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
         Some((
             Self {
@@ -1254,12 +1929,168 @@ impl OpLop3 {
                 c,
                 pc,
                 lut,
+                pop,
                 pand,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let pc: Src = Src::FALSE;
+        let lut: u32 = (((w >> 28) & 0xff)) as u32;
+        let pop: PredOp = match (((w >> 36) & 3)) {
+            0 => PredOp::F,
+            1 => PredOp::T,
+            2 => PredOp::Z,
+            3 => PredOp::Nz,
+            _ => return None,
+        };
+        let pand: bool = false;
+        Some((
+            Self {
+                pd,
+                d,
+                a,
+                b,
+                c,
+                pc,
+                lut,
+                pop,
+                pand,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd: Reg = Reg::PT;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field(
+                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
+                    20u32,
+                    0u32,
+                    true,
+                ),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let pc: Src = Src::FALSE;
+        let lut: u32 = (((w >> 48) & 0xff)) as u32;
+        let pop: PredOp = PredOp::F;
+        let pand: bool = false;
+        Some((
+            Self {
+                pd,
+                d,
+                a,
+                b,
+                c,
+                pc,
+                lut,
+                pop,
+                pand,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd: Reg = Reg::PT;
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let pc: Src = Src::FALSE;
+        let lut: u32 = (((w >> 48) & 0xff)) as u32;
+        let pop: PredOp = PredOp::F;
+        let pand: bool = false;
+        Some((
+            Self {
+                pd,
+                d,
+                a,
+                b,
+                c,
+                pc,
+                lut,
+                pop,
+                pand,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
                 raw: w & 0,
             },
         ))
@@ -1284,6 +2115,37 @@ impl OpLop3 {
         let reuse_pc = false;
         write_guard(out, &c.guard);
         match sm {
+            50 | 52 | 60 => {
+                out.push_str("LOP3.LUT");
+                out.push_str(self.pop.text_sm(sm));
+                let mut first = true;
+                if self.pd != Reg::PT {
+                    out.push_str(" ");
+                    first = false;
+                    write_reg(out, self.pd);
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::SignedHex
+                    } else {
+                        ImmStyle::Hex
+                    }
+                        .for_sm(sm),
+                );
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_hex(out, self.lut as u64);
+            }
             _ => {
                 out.push_str("LOP3.LUT");
                 if self.pand {
@@ -1299,15 +2161,25 @@ impl OpLop3 {
                 first = false;
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                write_src(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::SignedHex
+                    } else {
+                        ImmStyle::Hex
+                    }
+                        .for_sm(sm),
+                );
                 out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::Hex);
+                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
                 write_hex(out, self.lut as u64);
                 out.push_str(", ");
-                write_src(out, &self.pc, reuse_pc, ImmStyle::Hex);
+                write_src(out, &self.pc, reuse_pc, ImmStyle::Hex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {
@@ -1321,6 +2193,7 @@ impl OpLop3 {
         addr: u64,
     ) -> Option<Result<(Self, Common), AsmError>> {
         match sm {
+            50 | 52 | 60 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -1544,6 +2417,7 @@ impl OpLop3 {
             c: v_c,
             pc: v_pc,
             lut: v_lut,
+            pop: PredOp::F,
             pand: pand,
         };
         let form = op.form_id(sm);
@@ -1592,9 +2466,280 @@ impl OpLop3 {
             )),
         )
     }
+    #[allow(
+        unused_variables,
+        unused_mut,
+        unused_assignments,
+        unused_parens,
+        clippy::nonminimal_bool,
+        clippy::needless_late_init
+    )]
+    fn parse_syntax1(
+        line: &Line,
+        sm: u32,
+        addr: u64,
+    ) -> Option<Result<(Self, Common), AsmError>> {
+        const CANDS: &[&[&str]] = &[&["LOP3", "LUT"]];
+        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let mut cur = 0usize;
+        let pop: PredOp = if !PredOp::Nz.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PredOp::Nz.text_sm(sm))
+        {
+            PredOp::Nz
+        } else if !PredOp::T.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PredOp::T.text_sm(sm))
+        {
+            PredOp::T
+        } else if !PredOp::Z.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PredOp::Z.text_sm(sm))
+        {
+            PredOp::Z
+        } else if !PredOp::F.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, PredOp::F.text_sm(sm))
+        {
+            PredOp::F
+        } else if PredOp::F.text_sm(sm).is_empty() {
+            PredOp::F
+        } else if PredOp::T.text_sm(sm).is_empty() {
+            PredOp::T
+        } else if PredOp::Z.text_sm(sm).is_empty() {
+            PredOp::Z
+        } else if PredOp::Nz.text_sm(sm).is_empty() {
+            PredOp::Nz
+        } else {
+            return None;
+        };
+        if cur != rest.len() {
+            return None;
+        }
+        let ops = &line.operands;
+        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
+        let optional: usize = 0 + 1usize;
+        if ops.len() < required || ops.len() > required + optional {
+            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
+            return Some(
+                Err(AsmError {
+                    col,
+                    message: format!(
+                        "`{}` takes {} operands, found {}", line.parts.join("."), if
+                        optional == 0 { required.to_string() } else { format!("{} to {}",
+                        required, required + optional) }, ops.len()
+                    ),
+                }),
+            );
+        }
+        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+        let mut extra = ops.len() - required;
+        let mut it = 0usize;
+        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
+        let names: [&str; 6usize] = ["pd", "d", "a", "b", "c", "lut"];
+        let mut k = 0usize;
+        let before = it;
+        let v_pd = if extra > 0 && it < ops.len()
+            && {
+                let tok = &ops[it];
+                is_pred_token(tok)
+            }
+        {
+            extra -= 1;
+            {
+                let tok = &ops[it];
+                it += 1;
+                match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred))
+                {
+                    Some(r) => r,
+                    None => {
+                        return Some(
+                            Err(AsmError {
+                                col: tok.col,
+                                message: format!("{} must be a register", "pd"),
+                            }),
+                        );
+                    }
+                }
+            }
+        } else {
+            Reg::PT
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_d = {
+            let tok = &ops[it];
+            it += 1;
+            match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
+                Some(r) => r,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("{} must be a register", "d"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_a = {
+            let tok = &ops[it];
+            it += 1;
+            match to_src(tok, ImmStyle::Hex) {
+                Some(s) => s,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "a"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_b = {
+            let tok = &ops[it];
+            it += 1;
+            match to_src(tok, ImmStyle::Hex) {
+                Some(s) => s,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "b"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_c = {
+            let tok = &ops[it];
+            it += 1;
+            match to_src(tok, ImmStyle::Hex) {
+                Some(s) => s,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "c"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_lut = {
+            let tok = &ops[it];
+            it += 1;
+            match &tok.base {
+                Base::Num(t) => {
+                    match parse_u64(t).and_then(|v| u32::try_from(v).ok()) {
+                        Some(v) => v,
+                        None => {
+                            return Some(
+                                Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("bad number for {}", "lut"),
+                                }),
+                            );
+                        }
+                    }
+                }
+                _ => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("{} must be a number", "lut"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let _ = (&mut taken, &mut k);
+        let reuse_marks: Vec<&str> = names
+            .iter()
+            .zip(taken.iter())
+            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
+            .map(|(n, _)| *n)
+            .collect();
+        let op = Self {
+            pd: v_pd,
+            d: v_d,
+            a: v_a,
+            b: v_b,
+            c: v_c,
+            pc: Src::FALSE,
+            lut: v_lut,
+            pop: pop,
+            pand: false,
+        };
+        let form = op.form_id(sm);
+        let mut ctrl = 0u32;
+        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
+        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
+        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
+        let reuse_pc = false;
+        if reuse_a {
+            match form {
+                Some(0) => ctrl |= 1u32 << 17,
+                Some(1) => ctrl |= 1u32 << 17,
+                Some(2) => ctrl |= 1u32 << 17,
+                Some(3) => ctrl |= 1u32 << 17,
+                _ => {}
+            }
+        }
+        if reuse_b {
+            match form {
+                Some(0) => ctrl |= 1u32 << 18,
+                _ => {}
+            }
+        }
+        if reuse_c {
+            match form {
+                Some(0) => ctrl |= 1u32 << 19,
+                Some(1) => ctrl |= 1u32 << 19,
+                Some(2) => ctrl |= 1u32 << 19,
+                Some(3) => ctrl |= 1u32 << 19,
+                _ => {}
+            }
+        }
+        Some(
+            Ok((
+                op,
+                Common {
+                    guard: line.guard,
+                    ctrl,
+                    raw: 0,
+                },
+            )),
+        )
+    }
     /// Whether this op has fold semantics on `sm`.
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
+            Some(Family::Sm50) => true,
             _ => true,
         }
     }
@@ -1657,8 +2802,29 @@ impl OpLop3 {
         let pc_not: bool = self.pc.not;
         let pc: bool = pc_raw ^ pc_not;
         let lut = self.lut;
+        let pop = self.pop;
         let pand = self.pand;
         match family_of(sm) {
+            Some(Family::Sm50) => {
+                let r = (0..8u32)
+                    .fold(
+                        0u32,
+                        |acc, i| {
+                            let m = (if i & 4 != 0 { a } else { !a })
+                                & (if i & 2 != 0 { b } else { !b })
+                                & (if i & 1 != 0 { c } else { !c });
+                            if (lut >> i) & 1 != 0 { acc | m } else { acc }
+                        },
+                    );
+                let out_pd: bool = match pop {
+                    PredOp::F => false,
+                    PredOp::T => true,
+                    PredOp::Z => r == 0,
+                    PredOp::Nz => r != 0,
+                };
+                let out_d: u32 = r;
+                Ok(FoldOut::new(&[out_pd.into_value(), out_d.into_value()]))
+            }
             _ => {
                 let r = (0..8u32)
                     .fold(

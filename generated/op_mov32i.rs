@@ -201,7 +201,7 @@ impl OpMov32i {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
                 if self.mask != 15u32 {
                     out.push_str(", ");
                     write_hex(out, self.mask as u64);

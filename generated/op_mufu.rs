@@ -1659,7 +1659,7 @@ impl OpMufu {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F32);
+                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

@@ -575,11 +575,11 @@ impl OpPlop3 {
                 out.push_str(", ");
                 write_reg(out, self.pq);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::Hex);
+                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
                 write_hex(out, self.lut0 as u64);
                 out.push_str(", ");

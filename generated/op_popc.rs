@@ -880,7 +880,8 @@ impl OpPopc {
                         ImmStyle::SignedHex
                     } else {
                         ImmStyle::Hex
-                    },
+                    }
+                        .for_sm(sm),
                 );
             }
         }

@@ -2654,7 +2654,7 @@ impl OpPrmt {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
                 write_src(
                     out,
@@ -2664,10 +2664,11 @@ impl OpPrmt {
                         ImmStyle::SignedHex
                     } else {
                         ImmStyle::Hex
-                    },
+                    }
+                        .for_sm(sm),
                 );
                 out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::Hex);
+                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

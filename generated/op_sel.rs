@@ -1575,7 +1575,7 @@ impl OpSel {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
                 write_src(
                     out,
@@ -1585,10 +1585,11 @@ impl OpSel {
                         ImmStyle::SignedHex
                     } else {
                         ImmStyle::Hex
-                    },
+                    }
+                        .for_sm(sm),
                 );
                 out.push_str(", ");
-                write_src(out, &self.cond, reuse_cond, ImmStyle::Hex);
+                write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

@@ -1635,8 +1635,20 @@ impl OpShf {
         }
         {
             let v: u128 = {
-                const CODES: &[u128] = &[3, 2, 1, 0];
-                CODES[self.ty.index()]
+                const CODES: &[Option<u128>] = &[Some(3), Some(2), None, Some(0)];
+                match CODES[self.ty.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            EncodeError::cold(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             };
             w |= (v & 3) << 37;
         }
@@ -1814,8 +1826,20 @@ impl OpShf {
         }
         {
             let v: u128 = {
-                const CODES: &[u128] = &[3, 2, 1, 0];
-                CODES[self.ty.index()]
+                const CODES: &[Option<u128>] = &[Some(3), Some(2), None, Some(0)];
+                match CODES[self.ty.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            EncodeError::cold(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             };
             w |= (v & 3) << 37;
         }
@@ -2305,7 +2329,6 @@ impl OpShf {
         let ty: ShfType = match (((w >> 37) & 3)) {
             3 => ShfType::S64,
             2 => ShfType::U64,
-            1 => ShfType::S32,
             0 => ShfType::U32,
             _ => return None,
         };
@@ -2359,7 +2382,6 @@ impl OpShf {
         let ty: ShfType = match (((w >> 37) & 3)) {
             3 => ShfType::S64,
             2 => ShfType::U64,
-            1 => ShfType::S32,
             0 => ShfType::U32,
             _ => return None,
         };
@@ -2415,11 +2437,11 @@ impl OpShf {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex);
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::Hex);
+                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

@@ -615,9 +615,9 @@ impl OpShl {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex);
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex);
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {

@@ -107,6 +107,15 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
                 });
                 Some(quote!(SrcKind::CBuf(CBuf { index: #index, offset: #offset })))
             }
+            Some(_) if form.tied.iter().any(|&(si, _)| si == i) => {
+                let di = form
+                    .tied
+                    .iter()
+                    .find(|&&(si, _)| si == i)
+                    .map_or(0, |t| t.1);
+                let d = field(&op.dsts[di].name);
+                Some(quote!(SrcKind::Reg(#d)))
+            }
             Some(k) => {
                 let f = find(
                     form,
@@ -200,9 +209,14 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
         }
         None => quote!(0),
     };
+    let not_all = form.not_all.iter().map(|&m| {
+        let m = u128_lit(m);
+        quote!(if w & #m == #m { return None; })
+    });
     quote! {
         #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
         fn #name(w: u128, sm: u32) -> Option<(Self, Common)> {
+            #(#not_all)*
             #(#lets)*
             Some((Self { #(#inits),* }, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
         }

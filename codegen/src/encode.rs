@@ -120,6 +120,21 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         let n = has(&|t| *t == FieldTarget::SrcNeg(i));
         let a = has(&|t| *t == FieldTarget::SrcAbs(i));
         let no = has(&|t| *t == FieldTarget::SrcNot(i));
+        let encoded = f.form.tied.iter().any(|&(si, _)| si == i)
+            || has(
+                &|t| matches!(t, FieldTarget::SrcReg { idx, .. } | FieldTarget::SrcImm { idx, .. } | FieldTarget::SrcCbuf { idx, .. } if *idx == i),
+            );
+        if let Some(&(_, di)) = f.form.tied.iter().find(|&&(si, _)| si == i) {
+            let d = field(&op.dsts[di].name);
+            let dname = &op.dsts[di].name;
+            checks.push(quote!(if self.#fld.kind != SrcKind::Reg(self.#d) { return Err(EncodeError::new(Self::NAME, format!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
+        }
+        // A source this form does not encode must hold its default
+        // (modifiers included).
+        if !encoded && let Some(def) = src_default(s) {
+            checks.push(quote!(if self.#fld != #def { return Err(EncodeError::new(Self::NAME, format!("{} is not encodable on SM{}", #sname, sm))); }));
+            continue;
+        }
         if !n {
             checks.push(quote!(if self.#fld.neg { return Err(EncodeError::cold(Self::NAME, format_args!("{} cannot be negated in this form on SM{}", #sname, sm))); }));
         }
@@ -286,6 +301,10 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         }
     }
     let _ = fam;
+    let not_all = f.form.not_all.iter().map(|&m| {
+        let m = u128_lit(m);
+        quote!(if w & #m == #m { return Err(EncodeError::new(Self::NAME, format!("this combination of modifiers is not encodable on SM{}", sm))); })
+    });
     let form_name = format!("Form `{}` on SM {:?}.", f.form.name, f.form.sms);
     quote! {
         #[doc = #form_name]
@@ -295,6 +314,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             let mut w: u128 = #value;
             w |= c.raw & #unknown;
             #(#body)*
+            #(#not_all)*
             Ok(w)
         }
     }

@@ -235,7 +235,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                 let f = field(&s.name);
                 let style = src_imm_style(op, *i);
                 let r = crate::names::ident(&format!("reuse_{}", s.name));
-                quote!(write_src(out, &self.#f, #r, #style))
+                quote!(write_src(out, &self.#f, #r, #style.for_sm(sm)))
             }
             AsmItem::Modifier(i) => {
                 let m = &op.modifiers[*i];

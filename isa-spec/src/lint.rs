@@ -229,6 +229,25 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
     }
 }
 
+/// Whether an enum field of `form` has no valid code that agrees with the
+/// fixed bits (`mask`, `value`) of another form.
+fn enum_excludes(form: &Form, mask: u128, value: u128) -> bool {
+    form.fields.iter().any(|f| {
+        let FieldTarget::Modifier {
+            codes: Some(codes), ..
+        } = &f.target
+        else {
+            return false;
+        };
+        let m = f.bits.mask() & mask;
+        m != 0
+            && codes
+                .iter()
+                .flatten()
+                .all(|&c| (f.bits.place(u128::from(c)) ^ value) & m != 0)
+    })
+}
+
 /// Two encodings that can match one word on the same SM make decode ambiguous.
 fn check_ambiguity(spec: &Spec, report: &mut Report) {
     struct F<'a> {
@@ -260,6 +279,11 @@ fn check_ambiguity(spec: &Spec, report: &mut Report) {
             }
             let common = a.mask & b.mask;
             if (a.value ^ b.value) & common != 0 {
+                continue;
+            }
+            // An enum field takes only its valid codes: no overlap when
+            // none of them fits the other form's fixed bits there.
+            if enum_excludes(a.form, b.mask, b.value) || enum_excludes(b.form, a.mask, a.value) {
                 continue;
             }
             {

@@ -479,6 +479,12 @@ pub struct Form {
     pub src_kinds: Vec<Option<SlotKindClass>>,
     /// Per source: the control bit that marks its register `.reuse`.
     pub reuse: Vec<Option<u32>>,
+    /// Bit masks that must not be all ones (`not_all`): such words neither
+    /// encode nor decode as this form.
+    pub not_all: Vec<u128>,
+    /// (source, destination) pairs: the source is the destination's
+    /// register (`tied`), encoded by the destination's field.
+    pub tied: Vec<(usize, usize)>,
     pub loc: Loc,
 }
 

@@ -1050,6 +1050,27 @@ fn resolve_encoding(
         }
         reuse_over.insert(k.get_ref().clone(), *v.get_ref());
     }
+    let mut not_all: Vec<u128> = Vec::new();
+    for b in &r.not_all {
+        match parse_bits(b.get_ref()) {
+            Ok(bits) => not_all.push(bits.mask()),
+            Err(m) => cx.err("S0101", b, m),
+        }
+    }
+    let mut tied: Vec<(usize, usize)> = Vec::new();
+    for (sn, dn) in &r.tied {
+        let si = op.srcs.iter().position(|x| &x.name == sn.get_ref());
+        let di = op.dsts.iter().position(|x| &x.name == dn.get_ref());
+        match (si, di) {
+            (Some(si), Some(di)) => tied.push((si, di)),
+            (None, _) => cx.err("S0601", sn, format!("`{}` is not a source", sn.get_ref())),
+            (_, None) => cx.err(
+                "S0601",
+                dn,
+                format!("`{}` is not a destination", dn.get_ref()),
+            ),
+        }
+    }
     let mut op_fields: Vec<Field> = Vec::new();
     let mut ok = true;
     let parse_field = |cx: &mut Ctx, k: &S<String>, v: &S<String>| -> Option<Field> {
@@ -1128,7 +1149,7 @@ fn resolve_encoding(
             }
             let mut fields = op_fields;
             fields.extend(fam.common.iter().cloned());
-            let src_kinds = src_kinds_of(op, &fields);
+            let src_kinds = tie_kinds(src_kinds_of(op, &fields), &fields, &tied);
             let reuse = reuse_of(op, fam, &fields, &reuse_over);
             forms.push(Form {
                 name: "fixed".into(),
@@ -1136,6 +1157,8 @@ fn resolve_encoding(
                 fields,
                 src_kinds,
                 reuse,
+                not_all: not_all.clone(),
+                tied: tied.clone(),
                 loc: cx.loc(e),
             });
         }
@@ -1259,7 +1282,7 @@ fn resolve_encoding(
                 final_extra.reverse();
                 merged.extend(final_extra);
                 merged.extend(fam.common.iter().cloned());
-                let src_kinds = src_kinds_of(op, &merged);
+                let src_kinds = tie_kinds(src_kinds_of(op, &merged), &merged, &tied);
                 let reuse = reuse_of(op, fam, &merged, &reuse_over);
                 forms.push(Form {
                     name: pf.name.clone(),
@@ -1267,6 +1290,8 @@ fn resolve_encoding(
                     fields: merged,
                     src_kinds,
                     reuse,
+                    not_all: not_all.clone(),
+                    tied: tied.clone(),
                     loc: pf.loc.clone(),
                 });
             }
@@ -1411,6 +1436,24 @@ fn reuse_of(
                 .find(|(l, _)| *l == f.bits.ranges[0].0)
                 .map(|x| x.1);
             v[idx] = over.get(&op.srcs[idx].name).copied().or(by_slot).or(by_pos);
+        }
+    }
+    v
+}
+
+/// A tied source sits in its destination's register field.
+fn tie_kinds(
+    mut v: Vec<Option<SlotKindClass>>,
+    fields: &[Field],
+    tied: &[(usize, usize)],
+) -> Vec<Option<SlotKindClass>> {
+    for &(si, di) in tied {
+        let kind = fields.iter().find_map(|f| match f.target {
+            FieldTarget::Dst { idx, kind } if idx == di => Some(kind),
+            _ => None,
+        });
+        if let Some(slot) = v.get_mut(si) {
+            *slot = kind;
         }
     }
     v

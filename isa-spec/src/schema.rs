@@ -234,6 +234,14 @@ pub struct EncodingDef {
     /// code marks a value that does not exist in this encoding.
     #[serde(default)]
     pub values: BTreeMap<S<String>, BTreeMap<String, S<i64>>>,
+    /// Bit ranges whose bits must not all be set at once (the disassembler
+    /// reads that combination as something else, e.g. Maxwell's `.PO`).
+    #[serde(default)]
+    pub not_all: Vec<S<String>>,
+    /// Source -> destination whose register it reads in this encoding
+    /// (no bits of its own; Maxwell's FFMA32I reads d as c).
+    #[serde(default)]
+    pub tied: BTreeMap<S<String>, S<String>>,
 }
 
 #[derive(Debug, Deserialize)]

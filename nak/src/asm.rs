@@ -253,7 +253,7 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
                 }
                 v as u32
             }
-            ImmStyle::F32 => fmt_float::parse_f32(t)?,
+            ImmStyle::F32 | ImmStyle::F32Nvdisasm11 => fmt_float::parse_f32(t)?,
             ImmStyle::F64Hi => {
                 let b = fmt_float::parse_f64(t)?;
                 if b as u32 != 0 {
@@ -265,7 +265,7 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
         Base::Word(w) => {
             // Infinities and NaNs are words to the tokenizer.
             match style {
-                ImmStyle::F32 => SrcKind::Imm(fmt_float::parse_f32(w)?),
+                ImmStyle::F32 | ImmStyle::F32Nvdisasm11 => SrcKind::Imm(fmt_float::parse_f32(w)?),
                 ImmStyle::F64Hi => SrcKind::Imm((fmt_float::parse_f64(w)? >> 32) as u32),
                 _ => return None,
             }

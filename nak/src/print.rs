@@ -15,6 +15,23 @@ pub enum ImmStyle {
     F32,
     /// High word of an f64.
     F64Hi,
+    /// f32 bits as nvdisasm 11.x prints them (every NaN shows as QNAN).
+    F32Nvdisasm11,
+}
+
+/// The first SM whose reference disassembler is nvdisasm 13; SM50..SM72
+/// are checked against nvdisasm 11.8, whose f32 NaN text differs.
+pub const FIRST_NVDISASM13_SM: u32 = 75;
+
+impl ImmStyle {
+    /// The style for `sm`: the float text of the disassembler that is the
+    /// reference for that SM.
+    pub const fn for_sm(self, sm: u32) -> ImmStyle {
+        match self {
+            ImmStyle::F32 if sm < FIRST_NVDISASM13_SM => ImmStyle::F32Nvdisasm11,
+            s => s,
+        }
+    }
 }
 
 pub fn write_reg(out: &mut String, r: Reg) {
@@ -88,6 +105,7 @@ fn write_imm(out: &mut String, v: u32, style: ImmStyle) {
         ImmStyle::Hex => write_hex(out, v as u64),
         ImmStyle::SignedHex => write_signed_hex(out, v as i32 as i64),
         ImmStyle::F32 => fmt_float::fmt_f32(v, out),
+        ImmStyle::F32Nvdisasm11 => fmt_float::fmt_f32_nvdisasm11(v, out),
         ImmStyle::F64Hi => fmt_float::fmt_f64((v as u64) << 32, out),
     }
 }

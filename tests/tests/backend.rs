@@ -107,9 +107,21 @@ fn random_src(rng: &mut Rng, sm: u32, ty: ValueType, neg: bool, abs: bool, not: 
 
 /// Give the op random sources of every kind and fresh destinations
 /// (R64.. and P4..P6, PT sometimes).
+/// Whether some form of op `name` encodes source `k` on `sm`; a source no
+/// form encodes there (e.g. ISETP's low-word compare on SM50) keeps its
+/// default value.
+fn encoded_src(name: &str, sm: u32, k: usize) -> bool {
+    isa::FORMS
+        .iter()
+        .any(|f| f.op == name && f.sms.contains(&sm) && f.srcs.get(k).is_some_and(Option::is_some))
+}
+
 fn randomize(op: &mut Op, rng: &mut Rng, sm: u32) {
+    let name = op.name();
     for (k, info) in op.src_info().iter().enumerate() {
-        *op.src_mut(k) = random_src(rng, sm, info.ty, info.neg, info.abs, info.not);
+        if encoded_src(name, sm, k) {
+            *op.src_mut(k) = random_src(rng, sm, info.ty, info.neg, info.abs, info.not);
+        }
     }
     let mut next_gpr = 64u8;
     let mut next_pred = 4u8;
@@ -292,6 +304,9 @@ fn constant_folding_matches_running() {
             for n in 0..12 {
                 let mut op = ops[(rng.next_u64() as usize) % ops.len()];
                 for (k, info) in op.src_info().iter().enumerate() {
+                    if !encoded_src(op.name(), sm, k) {
+                        continue;
+                    }
                     let prev: Vec<Reg> = defined
                         .iter()
                         .filter(|(_, t)| {
@@ -342,7 +357,17 @@ fn constant_folding_matches_running() {
             let mut g = f.clone();
             folded_total += fold_constants(&mut g);
             let st = random_state(&mut rng);
-            let a = run(&f, &st).expect("unfolded runs");
+            let a = match run(&f, &st) {
+                Ok(a) => a,
+                // Legalization gaps (e.g. SM50 FLO with a predicate result)
+                // are checked against the expected list by
+                // `legalization_preserves_semantics_for_every_op`.
+                Err(e) if e.contains("cannot legalize") => {
+                    skipped += 1;
+                    continue;
+                }
+                Err(e) => panic!("unfolded runs: {e}"),
+            };
             let b = match run(&g, &st) {
                 Ok(b) => b,
                 // Folded carries need a predicate copy op (ISETP/PLOP3).
@@ -565,6 +590,8 @@ fn lower64_matches_rust() {
             let mut g = var.clone();
             if let Err(e) = legalize(&mut g) {
                 assert!(e.message.contains("in the spec"), "SM{sm} {op:?}: {e}");
+                // Maxwell has every op its lowering needs.
+                assert_ne!(sm, 50, "SM50 {op:?} skipped: {e}");
                 eprintln!("SM{sm} {op:?}: skipped ({e})");
                 continue;
             }
@@ -735,4 +762,34 @@ fn global_memory_faults_on_misaligned_and_out_of_bounds() {
             .unwrap_err()
             .contains("misaligned")
     );
+}
+
+/// A 64-bit left shift by a register amount is two instructions on every
+/// family: two SHF on SM70+; SHF.L.U64 (a left SHF returns the high word
+/// on SM50) plus SHL on SM50, both clamping the amount (at 64 and 32).
+#[test]
+fn shl64_instruction_count() {
+    for sm in [50u32, 70, 75, 90, 120] {
+        if !isa::ALL_SMS.contains(&sm) {
+            continue;
+        }
+        let mut f = Function::from_instrs(
+            sm,
+            vec![Instr::new(VOp::Wide {
+                op: Op64::Shl,
+                dst: VReg::new(Reg::gpr(8), 2),
+                a: VSrc::wide(VReg::new(Reg::gpr(0), 2)),
+                b: VSrc::reg(Reg::gpr(2)),
+            })],
+        );
+        legalize(&mut f).unwrap_or_else(|e| panic!("SM{sm}: {e}"));
+        let text = print_function(&f);
+        let n = f.instrs().count();
+        assert_eq!(n, 2, "SM{sm}:\n{text}");
+        if sm == 50 {
+            assert!(text.contains("SHF.L.U64") && text.contains("SHL"), "{text}");
+        } else {
+            assert_eq!(text.matches("SHF.L").count(), 2, "SM{sm}:\n{text}");
+        }
+    }
 }

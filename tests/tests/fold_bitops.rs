@@ -64,6 +64,7 @@ fn lop3_every_lut() {
                         c: r(3),
                         pc: Src::PT,
                         lut,
+                        pop: PredOp::F,
                         pand,
                     };
                     let out = op.fold(75, &[u(a), u(b), u(c), Value::Pred(pc)]).unwrap();

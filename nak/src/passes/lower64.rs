@@ -10,10 +10,22 @@
 //! * SM70+ compares: ISETP on the low words (unsigned), ISETP.EX on the high
 //!   words reading the low result; min/max: a compare and two SEL.
 //!
+//! * SM50 (Maxwell/Pascal) shifts: a left SHF always returns the high word
+//!   there, and the `.U64`/`.S64` types clamp the amount at 64, SHL/SHR at
+//!   32 (facts §9, the spec's folds): `shl`: hi = `SHF.L.U64 a.lo, b, a.hi`,
+//!   lo = `SHL a.lo, b`; `shr`: lo = `SHF.R.{U64,S64} a.lo, b, a.hi`,
+//!   hi = `SHR[.U32] a.hi, b`.
+//! * SM50 add/sub: the CC register (IADD.CC / IADD.X) is not in the spec
+//!   yet, so the carry goes through a predicate: lo = `IADD a.lo, ±b.lo`,
+//!   carry (borrow) = `ISETP.LT.U32` of the low words, hi = `IADD a.hi,
+//!   ±b.hi`, then `SEL` of 1 (-1) or 0 and an `IADD` into hi.
+//! * SM50 compares without ISETP.X: the low-word compare (unsigned), then
+//!   `ISETP.EQ.AND` of the high words with it, then the strict high-word
+//!   compare `.OR`ed in; min/max: a compare and two SEL.
+//!
 //! Each part is compiled only when the spec has its ops (`cfg(nak_op = ..)`
 //! from the build script); without them lowering reports which op is
-//! missing. Maxwell (IADD.X with CC, SHL/SHR/SHF on SM50, ISETP.X) is not
-//! written yet: none of those ops is in the spec.
+//! missing.
 
 use super::PassError;
 use crate::ir::{Function, Instr, Op64, RegPool, VOp, VReg, VSrc};
@@ -65,11 +77,6 @@ fn lower_one(
     out: &mut Vec<Instr>,
 ) -> Result<(), PassError> {
     let fam = crate::isa::family_of(sm).ok_or_else(|| PassError::new(format!("SM{sm}")))?;
-    if fam == crate::isa::Family::Sm50 {
-        return Err(PassError::new(format!(
-            "64-bit {op:?} on SM{sm}: Maxwell lowering needs IADD/SHL/SHR/ISETP for SM50 in the spec (not there yet)"
-        )));
-    }
     let is_setp = matches!(op, Op64::Setp { .. });
     if (is_setp && (dst.comps != 1 || !dst.reg.file.is_pred()))
         || (!is_setp && (dst.comps != 2 || dst.reg.file.is_pred()))
@@ -86,7 +93,11 @@ fn lower_one(
     } else {
         (dst, None)
     };
-    sm70(op, d, a, b, pool, out)?;
+    if fam == crate::isa::Family::Sm50 {
+        sm50(op, d, a, b, pool, out)?;
+    } else {
+        sm70(op, d, a, b, pool, out)?;
+    }
     if let Some(orig) = copy_back {
         out.push(Instr::new(VOp::Copy {
             dst: orig,
@@ -270,5 +281,223 @@ fn setp(
         IsetpType::U32
     };
     out.push(isetp(d, a.comp(1), b.comp(1), ty, true, Src::reg(lo)));
+    Ok(())
+}
+
+// Without the ops (cfg off) `out` is unused and clippy wants a slice.
+#[allow(unused_variables, unreachable_code, clippy::ptr_arg)]
+fn sm50(
+    op: Op64,
+    d: VReg,
+    a: VSrc,
+    b: VSrc,
+    pool: &mut RegPool,
+    out: &mut Vec<Instr>,
+) -> Result<(), PassError> {
+    let missing = |what: &str| {
+        Err(PassError::new(format!(
+            "64-bit {op:?} on SM50 needs {what} in the spec"
+        )))
+    };
+    match op {
+        Op64::Shl | Op64::Shr { .. } => {
+            #[cfg(all(nak_op = "shf", nak_op = "shl", nak_op = "shr"))]
+            {
+                use crate::isa::{OpShf, OpShl, OpShr, ShfDir, ShfType, ShrType};
+                let shf = |d: Reg, dir, ty| {
+                    Instr::hw(OpShf {
+                        d,
+                        a: a.comp(0),
+                        b: b.src(),
+                        c: a.comp(1),
+                        dir,
+                        wrap: false,
+                        ty,
+                        hi: false,
+                    })
+                };
+                match op {
+                    Op64::Shl => {
+                        // A left SHF returns the high word on SM50.
+                        out.push(shf(d.comp(1), ShfDir::L, ShfType::U64));
+                        out.push(Instr::hw(OpShl {
+                            d: d.comp(0),
+                            a: a.comp(0),
+                            b: b.src(),
+                            wrap: false,
+                        }));
+                    }
+                    Op64::Shr { signed } => {
+                        let (t64, t32) = if signed {
+                            (ShfType::S64, ShrType::S32)
+                        } else {
+                            (ShfType::U64, ShrType::U32)
+                        };
+                        out.push(shf(d.comp(0), ShfDir::R, t64));
+                        out.push(Instr::hw(OpShr {
+                            d: d.comp(1),
+                            a: a.comp(1),
+                            b: b.src(),
+                            ty: t32,
+                            wrap: false,
+                        }));
+                    }
+                    _ => unreachable!(),
+                }
+                return Ok(());
+            }
+            missing("SHF, SHL and SHR")
+        }
+        Op64::Add | Op64::Sub => {
+            #[cfg(all(nak_op = "iadd", nak_op = "isetp", nak_op = "sel"))]
+            {
+                use crate::isa::{Icmp, IsetpType, OpIadd, OpIsetp, OpSel, Setop};
+                let sub = op == Op64::Sub;
+                let p = pool
+                    .alloc(RegFile::Pred, 1, 1)
+                    .ok_or_else(|| PassError::new("no free predicate for the carry"))?;
+                let t = pool
+                    .alloc(RegFile::Gpr, 1, 1)
+                    .ok_or_else(|| PassError::new("no free register for the carry"))?;
+                out.push(Instr::hw(OpIadd {
+                    d: d.comp(0),
+                    a: a.comp(0),
+                    b: b.comp(0).with_neg(sub),
+                }));
+                // Carry out of the low add: the sum wrapped below a.lo.
+                // Borrow of the low subtraction: a.lo < b.lo.
+                let (x, y) = if sub {
+                    (a.comp(0), b.comp(0))
+                } else {
+                    (Src::reg(d.comp(0)), a.comp(0))
+                };
+                out.push(Instr::hw(OpIsetp {
+                    d: p,
+                    d2: Reg::PT,
+                    a: x,
+                    b: y,
+                    acc: Src::PT,
+                    lc: Src::PT,
+                    cmp: Icmp::Lt,
+                    ty: IsetpType::U32,
+                    setop: Setop::And,
+                    ex: false,
+                }));
+                out.push(Instr::hw(OpIadd {
+                    d: d.comp(1),
+                    a: a.comp(1),
+                    b: b.comp(1).with_neg(sub),
+                }));
+                out.push(Instr::hw(OpSel {
+                    d: t,
+                    a: Src::imm(if sub { u32::MAX } else { 1 }),
+                    b: Src::RZ,
+                    cond: Src::reg(p),
+                }));
+                out.push(Instr::hw(OpIadd {
+                    d: d.comp(1),
+                    a: Src::reg(d.comp(1)),
+                    b: Src::reg(t),
+                }));
+                return Ok(());
+            }
+            missing("IADD, ISETP and SEL")
+        }
+        Op64::Setp { cmp, signed } => {
+            #[cfg(nak_op = "isetp")]
+            {
+                setp50(cmp, signed, d.reg, a, b, pool, out)?;
+                return Ok(());
+            }
+            missing("ISETP")
+        }
+        Op64::Min { signed } | Op64::Max { signed } => {
+            #[cfg(all(nak_op = "isetp", nak_op = "sel"))]
+            {
+                use crate::isa::{Icmp, OpSel};
+                let p = pool
+                    .alloc(RegFile::Pred, 1, 1)
+                    .ok_or_else(|| PassError::new("no free predicate"))?;
+                let cmp = if matches!(op, Op64::Min { .. }) {
+                    Icmp::Lt
+                } else {
+                    Icmp::Gt
+                };
+                setp50(cmp, signed, p, a, b, pool, out)?;
+                for k in 0..2 {
+                    out.push(Instr::hw(OpSel {
+                        d: d.comp(k),
+                        a: a.comp(k),
+                        b: b.comp(k),
+                        cond: Src::reg(p),
+                    }));
+                }
+                return Ok(());
+            }
+            missing("ISETP and SEL")
+        }
+    }
+}
+
+/// A 64-bit compare from 32-bit ISETPs (no ISETP.X): the low words compare
+/// unsigned; equal high words defer to it.
+#[cfg(nak_op = "isetp")]
+fn setp50(
+    cmp: crate::isa::Icmp,
+    signed: bool,
+    d: Reg,
+    a: VSrc,
+    b: VSrc,
+    pool: &mut RegPool,
+    out: &mut Vec<Instr>,
+) -> Result<(), PassError> {
+    use crate::isa::{Icmp, IsetpType, OpIsetp, Setop};
+    let ty = if signed {
+        IsetpType::S32
+    } else {
+        IsetpType::U32
+    };
+    let isetp = |d, a, b, cmp, ty, setop, acc| {
+        Instr::hw(OpIsetp {
+            d,
+            d2: Reg::PT,
+            a,
+            b,
+            acc,
+            lc: Src::PT,
+            cmp,
+            ty,
+            setop,
+            ex: false,
+        })
+    };
+    let (ahi, bhi, alo, blo) = (a.comp(1), b.comp(1), a.comp(0), b.comp(0));
+    match cmp {
+        Icmp::F | Icmp::T => out.push(isetp(d, ahi, bhi, cmp, ty, Setop::And, Src::PT)),
+        Icmp::Eq | Icmp::Ne => {
+            let p = pool
+                .alloc(RegFile::Pred, 1, 1)
+                .ok_or_else(|| PassError::new("no free predicate"))?;
+            let setop = if cmp == Icmp::Eq {
+                Setop::And
+            } else {
+                Setop::Or
+            };
+            out.push(isetp(p, alo, blo, cmp, IsetpType::U32, Setop::And, Src::PT));
+            out.push(isetp(d, ahi, bhi, cmp, ty, setop, Src::reg(p)));
+        }
+        _ => {
+            let p = pool
+                .alloc(RegFile::Pred, 1, 1)
+                .ok_or_else(|| PassError::new("no free predicate"))?;
+            let strict = match cmp {
+                Icmp::Lt | Icmp::Le => Icmp::Lt,
+                _ => Icmp::Gt,
+            };
+            out.push(isetp(p, alo, blo, cmp, IsetpType::U32, Setop::And, Src::PT));
+            out.push(isetp(p, ahi, bhi, Icmp::Eq, ty, Setop::And, Src::reg(p)));
+            out.push(isetp(d, ahi, bhi, strict, ty, Setop::Or, Src::reg(p)));
+        }
+    }
     Ok(())
 }
