@@ -94,25 +94,7 @@ impl OpBra {
     ///Form `fixed` on SM [70, 75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.cond.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "cond", sm),
-                ),
-            );
-        }
-        if self.cond.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "cond",
-                        sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         if self.cc != Cc::T {
             return Err(
                 EncodeError::cold(
@@ -123,15 +105,13 @@ impl OpBra {
         }
         let mut w: u128 = 0x947;
         w |= c.raw & 0;
-        {
-            let v: u128 = {
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.mode.index()]
-            };
-            w |= (v & 3) << 32;
-        }
-        {
-            let v: u128 = {
+            } << 32;
+        w
+            |= {
                 if self.target % 4i64 != 0 {
                     return Err(
                         EncodeError::cold(
@@ -141,79 +121,19 @@ impl OpBra {
                     );
                 }
                 fit_signed(Self::NAME, "target", self.target / 4i64, 48u32)?
-            };
-            w |= (v & 0xffffffffffff) << 34;
-        }
-        {
-            let v: u128 = self.any as u128;
-            w |= (v & 1) << 84;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "cond",
-                reg_index(
-                    Self::NAME,
-                    "cond",
-                    src_reg(Self::NAME, "cond", &self.cond)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 87;
-        }
-        {
-            let v: u128 = self.cond.not as u128;
-            w |= (v & 1) << 90;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 34;
+        w |= u128::from(self.any) << 84;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.cond.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `fixed` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.cond.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "cond", sm),
-                ),
-            );
-        }
-        if self.cond.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "cond",
-                        sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         if self.cc != Cc::T {
             return Err(
                 EncodeError::cold(
@@ -239,59 +159,17 @@ impl OpBra {
             w |= (v & 0xff) << 16;
             w |= ((v >> 8) & 0xffffffffffff) << 34;
         }
-        {
-            let v: u128 = {
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.mode.index()]
-            };
-            w |= (v & 3) << 32;
-        }
-        {
-            let v: u128 = self.any as u128;
-            w |= (v & 1) << 84;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "cond",
-                reg_index(
-                    Self::NAME,
-                    "cond",
-                    src_reg(Self::NAME, "cond", &self.cond)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 87;
-        }
-        {
-            let v: u128 = self.cond.not as u128;
-            w |= (v & 1) << 90;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 32;
+        w |= u128::from(self.any) << 84;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.cond.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `fixed` on SM [50, 52, 60].
@@ -299,9 +177,9 @@ impl OpBra {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.cond != Src::PT {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} is not encodable on SM{}", "cond", sm),
+                    format_args!("{} is not encodable on SM{}", "cond", sm),
                 ),
             );
         }
@@ -323,19 +201,17 @@ impl OpBra {
         }
         let mut w: u128 = 0xe240000000000000;
         w |= c.raw & 0;
-        {
-            let v: u128 = {
+        w
+            |= {
                 const CODES: &[u128] = &[
                     0xf, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x10,
                     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
                     0x1c, 0x1d, 0x1e, 0x1f,
                 ];
                 CODES[self.cc.index()]
-            };
-            w |= (v & 0x1f) << 0;
-        }
-        {
-            let v: u128 = {
+            } << 0;
+        w
+            |= {
                 if self.target % 1i64 != 0 {
                     return Err(
                         EncodeError::cold(
@@ -345,28 +221,9 @@ impl OpBra {
                     );
                 }
                 fit_signed(Self::NAME, "target", self.target / 1i64, 24u32)?
-            };
-            w |= (v & 0xffffff) << 20;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 16;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 19;
-        }
+            } << 20;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

@@ -108,195 +108,37 @@ impl OpBrev {
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x301;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x901;
         w |= c.raw & 0;
-        {
-            let v: u128 = match self.b.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "b"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 0xffffffff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xb01;
         w |= c.raw & 0;
-        {
-            let v: u128 = match self.b.kind {
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
@@ -324,11 +166,9 @@ impl OpBrev {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x3fff) << 40;
-        }
-        {
-            let v: u128 = match self.b.kind {
+            } << 40;
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
@@ -338,121 +178,24 @@ impl OpBrev {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x1f) << 54;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 54;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d01;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::UGpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

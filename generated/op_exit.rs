@@ -84,73 +84,15 @@ impl OpExit {
     ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.cond.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "cond", sm),
-                ),
-            );
-        }
-        if self.cond.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "cond",
-                        sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x94d;
         w |= c.raw & 0;
-        {
-            let v: u128 = self.keeprefcount as u128;
-            w |= (v & 1) << 84;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "cond",
-                reg_index(
-                    Self::NAME,
-                    "cond",
-                    src_reg(Self::NAME, "cond", &self.cond)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 87;
-        }
-        {
-            let v: u128 = self.cond.not as u128;
-            w |= (v & 1) << 90;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+        w |= u128::from(self.keeprefcount) << 84;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.cond.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `fixed` on SM [50, 52, 60].
@@ -158,9 +100,9 @@ impl OpExit {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         if self.cond != Src::PT {
             return Err(
-                EncodeError::new(
+                EncodeError::cold(
                     Self::NAME,
-                    format!("{} is not encodable on SM{}", "cond", sm),
+                    format_args!("{} is not encodable on SM{}", "cond", sm),
                 ),
             );
         }
@@ -176,25 +118,8 @@ impl OpExit {
         }
         let mut w: u128 = 0xe30000000000000f;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 16;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 19;
-        }
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

@@ -120,151 +120,28 @@ impl OpFfma32i {
     ///Form `fixed` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if self.c.kind != SrcKind::Reg(self.d) {
             return Err(
-                EncodeError::new(
-                    Self::NAME,
-                    format!("{} must be the register of {} on SM{}", "c", "d", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
                 EncodeError::cold(
                     Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
+                    format_args!("{} must be the register of {} on SM{}", "c", "d", sm),
                 ),
             );
         }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xc00000000000000;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 0;
-        }
-        {
-            let v: u128 = match self.b.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "b"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 0xffffffff) << 20;
-        }
-        {
-            let v: u128 = self.ftz as u128;
-            w |= (v & 1) << 53;
-        }
-        {
-            let v: u128 = self.sat as u128;
-            w |= (v & 1) << 55;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 56;
-        }
-        {
-            let v: u128 = self.c.neg as u128;
-            w |= (v & 1) << 57;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 8;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 16;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 19;
-        }
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
+        w |= u128::from(self.ftz) << 53;
+        w |= u128::from(self.sat) << 55;
+        w |= u128::from(self.a.neg) << 56;
+        w |= u128::from(self.c.neg) << 57;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

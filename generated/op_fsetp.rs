@@ -178,405 +178,84 @@ impl OpFsetp {
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.acc.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
-                ),
-            );
-        }
-        if self.acc.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "acc",
-                        sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x20b;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = self.b.abs as u128;
-            w |= (v & 1) << 62;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 73;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2];
                 CODES[self.setop.index()]
-            };
-            w |= (v & 3) << 74;
-        }
-        {
-            let v: u128 = {
+            } << 74;
+        w
+            |= {
                 const CODES: &[u128] = &[
                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
-            };
-            w |= (v & 0xf) << 76;
-        }
-        {
-            let v: u128 = self.ftz as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "p",
-                reg_index(Self::NAME, "p", self.p, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "q",
-                reg_index(Self::NAME, "q", self.q, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "acc",
-                reg_index(
-                    Self::NAME,
-                    "acc",
-                    src_reg(Self::NAME, "acc", &self.acc)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 87;
-        }
-        {
-            let v: u128 = self.acc.not as u128;
-            w |= (v & 1) << 90;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 76;
+        w |= u128::from(self.ftz) << 80;
+        w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.acc.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.acc.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
-                ),
-            );
-        }
-        if self.acc.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "acc",
-                        sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80b;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = match self.b.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "b"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 0xffffffff) << 32;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 73;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2];
                 CODES[self.setop.index()]
-            };
-            w |= (v & 3) << 74;
-        }
-        {
-            let v: u128 = {
+            } << 74;
+        w
+            |= {
                 const CODES: &[u128] = &[
                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
-            };
-            w |= (v & 0xf) << 76;
-        }
-        {
-            let v: u128 = self.ftz as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "p",
-                reg_index(Self::NAME, "p", self.p, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "q",
-                reg_index(Self::NAME, "q", self.q, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "acc",
-                reg_index(
-                    Self::NAME,
-                    "acc",
-                    src_reg(Self::NAME, "acc", &self.acc)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 87;
-        }
-        {
-            let v: u128 = self.acc.not as u128;
-            w |= (v & 1) << 90;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 76;
+        w |= u128::from(self.ftz) << 80;
+        w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.acc.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.acc.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
-                ),
-            );
-        }
-        if self.acc.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "acc",
-                        sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0xa0b;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = match self.b.kind {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
@@ -604,11 +283,9 @@ impl OpFsetp {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x3fff) << 40;
-        }
-        {
-            let v: u128 = match self.b.kind {
+            } << 40;
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
@@ -618,645 +295,153 @@ impl OpFsetp {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x1f) << 54;
-        }
-        {
-            let v: u128 = self.b.abs as u128;
-            w |= (v & 1) << 62;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 73;
-        }
-        {
-            let v: u128 = {
+            } << 54;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2];
                 CODES[self.setop.index()]
-            };
-            w |= (v & 3) << 74;
-        }
-        {
-            let v: u128 = {
+            } << 74;
+        w
+            |= {
                 const CODES: &[u128] = &[
                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
-            };
-            w |= (v & 0xf) << 76;
-        }
-        {
-            let v: u128 = self.ftz as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "p",
-                reg_index(Self::NAME, "p", self.p, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "q",
-                reg_index(Self::NAME, "q", self.q, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "acc",
-                reg_index(
-                    Self::NAME,
-                    "acc",
-                    src_reg(Self::NAME, "acc", &self.acc)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 87;
-        }
-        {
-            let v: u128 = self.acc.not as u128;
-            w |= (v & 1) << 90;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 76;
+        w |= u128::from(self.ftz) << 80;
+        w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.acc.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.acc.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
-                ),
-            );
-        }
-        if self.acc.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "acc",
-                        sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000c0b;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::UGpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = self.b.abs as u128;
-            w |= (v & 1) << 62;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 73;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2];
                 CODES[self.setop.index()]
-            };
-            w |= (v & 3) << 74;
-        }
-        {
-            let v: u128 = {
+            } << 74;
+        w
+            |= {
                 const CODES: &[u128] = &[
                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
-            };
-            w |= (v & 0xf) << 76;
-        }
-        {
-            let v: u128 = self.ftz as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "p",
-                reg_index(Self::NAME, "p", self.p, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "q",
-                reg_index(Self::NAME, "q", self.q, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "acc",
-                reg_index(
-                    Self::NAME,
-                    "acc",
-                    src_reg(Self::NAME, "acc", &self.acc)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 87;
-        }
-        {
-            let v: u128 = self.acc.not as u128;
-            w |= (v & 1) << 90;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 76;
+        w |= u128::from(self.ftz) << 80;
+        w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.acc.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `r` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.acc.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
-                ),
-            );
-        }
-        if self.acc.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "acc",
-                        sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x5bb0000000000000;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 20;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 8;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "q",
-                reg_index(Self::NAME, "q", self.q, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 0;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "p",
-                reg_index(Self::NAME, "p", self.p, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 3;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "acc",
-                reg_index(
-                    Self::NAME,
-                    "acc",
-                    src_reg(Self::NAME, "acc", &self.acc)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 39;
-        }
-        {
-            let v: u128 = self.acc.not as u128;
-            w |= (v & 1) << 42;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 43;
-        }
-        {
-            let v: u128 = self.b.abs as u128;
-            w |= (v & 1) << 44;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
+        w |= u128::from(self.acc.not) << 42;
+        w |= u128::from(self.a.neg) << 43;
+        w |= u128::from(self.b.abs) << 44;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2];
                 CODES[self.setop.index()]
-            };
-            w |= (v & 3) << 45;
-        }
-        {
-            let v: u128 = self.ftz as u128;
-            w |= (v & 1) << 47;
-        }
-        {
-            let v: u128 = {
+            } << 45;
+        w |= u128::from(self.ftz) << 47;
+        w
+            |= {
                 const CODES: &[u128] = &[
                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
-            };
-            w |= (v & 0xf) << 48;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 6;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 7;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 16;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 19;
-        }
+            } << 48;
+        w |= u128::from(self.b.neg) << 6;
+        w |= u128::from(self.a.abs) << 7;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     ///Form `i` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.acc.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
-                ),
-            );
-        }
-        if self.acc.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "acc",
-                        sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x36b0000000000000;
         w |= c.raw & 0;
         {
-            let v: u128 = match self.b.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 20u32, 12u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "b"),
-                        ),
-                    );
-                }
-            };
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 8;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "q",
-                reg_index(Self::NAME, "q", self.q, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 0;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "p",
-                reg_index(Self::NAME, "p", self.p, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 3;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "acc",
-                reg_index(
-                    Self::NAME,
-                    "acc",
-                    src_reg(Self::NAME, "acc", &self.acc)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 39;
-        }
-        {
-            let v: u128 = self.acc.not as u128;
-            w |= (v & 1) << 42;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 43;
-        }
-        {
-            let v: u128 = self.b.abs as u128;
-            w |= (v & 1) << 44;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
+        w |= u128::from(self.acc.not) << 42;
+        w |= u128::from(self.a.neg) << 43;
+        w |= u128::from(self.b.abs) << 44;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2];
                 CODES[self.setop.index()]
-            };
-            w |= (v & 3) << 45;
-        }
-        {
-            let v: u128 = self.ftz as u128;
-            w |= (v & 1) << 47;
-        }
-        {
-            let v: u128 = {
+            } << 45;
+        w |= u128::from(self.ftz) << 47;
+        w
+            |= {
                 const CODES: &[u128] = &[
                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
-            };
-            w |= (v & 0xf) << 48;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 6;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 7;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 16;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 19;
-        }
+            } << 48;
+        w |= u128::from(self.b.neg) << 6;
+        w |= u128::from(self.a.abs) << 7;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     ///Form `c` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.acc.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "acc", sm),
-                ),
-            );
-        }
-        if self.acc.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "acc",
-                        sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4bb0000000000000;
         w |= c.raw & 0;
-        {
-            let v: u128 = match self.b.kind {
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
@@ -1284,11 +469,9 @@ impl OpFsetp {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x3fff) << 20;
-        }
-        {
-            let v: u128 = match self.b.kind {
+            } << 20;
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
@@ -1298,116 +481,31 @@ impl OpFsetp {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x1f) << 34;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 8;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "q",
-                reg_index(Self::NAME, "q", self.q, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 0;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "p",
-                reg_index(Self::NAME, "p", self.p, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 3;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "acc",
-                reg_index(
-                    Self::NAME,
-                    "acc",
-                    src_reg(Self::NAME, "acc", &self.acc)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 39;
-        }
-        {
-            let v: u128 = self.acc.not as u128;
-            w |= (v & 1) << 42;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 43;
-        }
-        {
-            let v: u128 = self.b.abs as u128;
-            w |= (v & 1) << 44;
-        }
-        {
-            let v: u128 = {
+            } << 34;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
+        w |= u128::from(self.acc.not) << 42;
+        w |= u128::from(self.a.neg) << 43;
+        w |= u128::from(self.b.abs) << 44;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2];
                 CODES[self.setop.index()]
-            };
-            w |= (v & 3) << 45;
-        }
-        {
-            let v: u128 = self.ftz as u128;
-            w |= (v & 1) << 47;
-        }
-        {
-            let v: u128 = {
+            } << 45;
+        w |= u128::from(self.ftz) << 47;
+        w
+            |= {
                 const CODES: &[u128] = &[
                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
                 ];
                 CODES[self.cmp.index()]
-            };
-            w |= (v & 0xf) << 48;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 6;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 7;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 16;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 19;
-        }
+            } << 48;
+        w |= u128::from(self.b.neg) << 6;
+        w |= u128::from(self.a.abs) << 7;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

@@ -114,58 +114,11 @@ impl OpI2f {
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x306;
         w |= c.raw & 0x3000000000000000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
             let v: u128 = {
                 const CODES: &[u128] = &[5, 4, 3, 2, 1, 0];
@@ -174,99 +127,29 @@ impl OpI2f {
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        {
-            let v: u128 = {
+        w
+            |= {
                 const CODES: &[u128] = &[2, 1, 4];
                 CODES[self.dtype.index()]
-            };
-            w |= (v & 7) << 75;
-        }
-        {
-            let v: u128 = {
+            } << 75;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.rnd.index()]
-            };
-            w |= (v & 3) << 78;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 78;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x906;
         w |= c.raw & 0;
-        {
-            let v: u128 = match self.b.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "b"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 0xffffffff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
             let v: u128 = {
                 const CODES: &[u128] = &[5, 4, 3, 2, 1, 0];
@@ -275,78 +158,29 @@ impl OpI2f {
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        {
-            let v: u128 = {
+        w
+            |= {
                 const CODES: &[u128] = &[2, 1, 4];
                 CODES[self.dtype.index()]
-            };
-            w |= (v & 7) << 75;
-        }
-        {
-            let v: u128 = {
+            } << 75;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.rnd.index()]
-            };
-            w |= (v & 3) << 78;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 78;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xb06;
         w |= c.raw & 0;
-        {
-            let v: u128 = match self.b.kind {
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
@@ -374,11 +208,9 @@ impl OpI2f {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x3fff) << 40;
-        }
-        {
-            let v: u128 = match self.b.kind {
+            } << 40;
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
@@ -388,18 +220,8 @@ impl OpI2f {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x1f) << 54;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
+            } << 54;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
             let v: u128 = {
                 const CODES: &[u128] = &[5, 4, 3, 2, 1, 0];
@@ -408,100 +230,29 @@ impl OpI2f {
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        {
-            let v: u128 = {
+        w
+            |= {
                 const CODES: &[u128] = &[2, 1, 4];
                 CODES[self.dtype.index()]
-            };
-            w |= (v & 7) << 75;
-        }
-        {
-            let v: u128 = {
+            } << 75;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.rnd.index()]
-            };
-            w |= (v & 3) << 78;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 78;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d06;
         w |= c.raw & 0x3000000000000000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::UGpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
             let v: u128 = {
                 const CODES: &[u128] = &[5, 4, 3, 2, 1, 0];
@@ -510,43 +261,19 @@ impl OpI2f {
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        {
-            let v: u128 = {
+        w
+            |= {
                 const CODES: &[u128] = &[2, 1, 4];
                 CODES[self.dtype.index()]
-            };
-            w |= (v & 7) << 75;
-        }
-        {
-            let v: u128 = {
+            } << 75;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.rnd.index()]
-            };
-            w |= (v & 3) << 78;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 78;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

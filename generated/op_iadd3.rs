@@ -162,418 +162,57 @@ impl OpIadd3 {
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x210;
         w |= c.raw & 0x781e0000000000000000000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 64;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
-            let v: u128 = self.c.neg as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co0",
-                reg_index(Self::NAME, "co0", self.co0, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co1",
-                reg_index(Self::NAME, "co1", self.co1, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.neg) << 63;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.c.neg) << 75;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x810;
         w |= c.raw & 0x781e0000000000000000000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = match self.b.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "b"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 0xffffffff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 64;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
-            let v: u128 = self.c.neg as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co0",
-                reg_index(Self::NAME, "co0", self.co0, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co1",
-                reg_index(Self::NAME, "co1", self.co1, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.c.neg) << 75;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xa10;
         w |= c.raw & 0x781e0000000000000000000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = match self.b.kind {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
@@ -601,11 +240,9 @@ impl OpIadd3 {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x3fff) << 40;
-        }
-        {
-            let v: u128 = match self.b.kind {
+            } << 40;
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
@@ -615,254 +252,39 @@ impl OpIadd3 {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x1f) << 54;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 64;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
-            let v: u128 = self.c.neg as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co0",
-                reg_index(Self::NAME, "co0", self.co0, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co1",
-                reg_index(Self::NAME, "co1", self.co1, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 54;
+        w |= u128::from(self.b.neg) << 63;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.c.neg) << 75;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c10;
         w |= c.raw & 0x781e0000000000000000000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::UGpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = self.b.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 64;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
-            let v: u128 = self.c.neg as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co0",
-                reg_index(Self::NAME, "co0", self.co0, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "co1",
-                reg_index(Self::NAME, "co1", self.co1, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.neg) << 63;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.c.neg) << 75;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

@@ -132,14 +132,7 @@ impl OpMufu {
     ///Form `rrr` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if self.fmt != MufuFmt::F32 {
             return Err(
                 EncodeError::cold(
@@ -150,99 +143,24 @@ impl OpMufu {
         }
         let mut w: u128 = 0x308;
         w |= c.raw & 0x3003000000000000000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 62;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.a.abs) << 62;
+        w |= u128::from(self.a.neg) << 63;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
-            };
-            w |= (v & 0x3f) << 74;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 74;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if self.fmt != MufuFmt::F32 {
             return Err(
                 EncodeError::cold(
@@ -253,72 +171,22 @@ impl OpMufu {
         }
         let mut w: u128 = 0x908;
         w |= c.raw & 0x3000000000000000000;
-        {
-            let v: u128 = match self.a.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "a", v, 32u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "a"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 0xffffffff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
-            };
-            w |= (v & 0x3f) << 74;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 74;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if self.fmt != MufuFmt::F32 {
             return Err(
                 EncodeError::cold(
@@ -329,8 +197,8 @@ impl OpMufu {
         }
         let mut w: u128 = 0xb08;
         w |= c.raw & 0x3000000000000000000;
-        {
-            let v: u128 = match self.a.kind {
+        w
+            |= match self.a.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
@@ -358,11 +226,9 @@ impl OpMufu {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x3fff) << 40;
-        }
-        {
-            let v: u128 = match self.a.kind {
+            } << 40;
+        w
+            |= match self.a.kind {
                 SrcKind::CBuf(c) => fit(Self::NAME, "a", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
@@ -372,105 +238,32 @@ impl OpMufu {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x1f) << 54;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 62;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+            } << 54;
+        w |= u128::from(self.a.abs) << 62;
+        w |= u128::from(self.a.neg) << 63;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
-            };
-            w |= (v & 0x3f) << 74;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 74;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rrr` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308;
         w |= c.raw & 0x1003000000000000000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 62;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.a.abs) << 62;
+        w |= u128::from(self.a.neg) << 63;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
                 match CODES[self.fmt.index()] {
                     Some(c) => c,
@@ -485,97 +278,27 @@ impl OpMufu {
                         );
                     }
                 }
-            };
-            w |= (v & 1) << 73;
-        }
-        {
-            let v: u128 = {
+            } << 73;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
-            };
-            w |= (v & 0x3f) << 74;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 74;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x908;
         w |= c.raw & 0x1000000000000000000;
-        {
-            let v: u128 = match self.a.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "a", v, 32u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "a"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 0xffffffff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
                 match CODES[self.fmt.index()] {
                     Some(c) => c,
@@ -590,56 +313,25 @@ impl OpMufu {
                         );
                     }
                 }
-            };
-            w |= (v & 1) << 73;
-        }
-        {
-            let v: u128 = {
+            } << 73;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
-            };
-            w |= (v & 0x3f) << 74;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 74;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0xb08;
         w |= c.raw & 0x1000000000000000000;
-        {
-            let v: u128 = match self.a.kind {
+        w
+            |= match self.a.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
@@ -667,11 +359,9 @@ impl OpMufu {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x3fff) << 40;
-        }
-        {
-            let v: u128 = match self.a.kind {
+            } << 40;
+        w
+            |= match self.a.kind {
                 SrcKind::CBuf(c) => fit(Self::NAME, "a", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
@@ -681,28 +371,12 @@ impl OpMufu {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x1f) << 54;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 62;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+            } << 54;
+        w |= u128::from(self.a.abs) << 62;
+        w |= u128::from(self.a.neg) << 63;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
                 match CODES[self.fmt.index()] {
                     Some(c) => c,
@@ -717,88 +391,29 @@ impl OpMufu {
                         );
                     }
                 }
-            };
-            w |= (v & 1) << 73;
-        }
-        {
-            let v: u128 = {
+            } << 73;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
-            };
-            w |= (v & 0x3f) << 74;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 74;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d08;
         w |= c.raw & 0x1000000000000000000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::UGpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 62;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.a.abs) << 62;
+        w |= u128::from(self.a.neg) << 63;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
                 match CODES[self.fmt.index()] {
                     Some(c) => c,
@@ -813,233 +428,73 @@ impl OpMufu {
                         );
                     }
                 }
-            };
-            w |= (v & 1) << 73;
-        }
-        {
-            let v: u128 = {
+            } << 73;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
-            };
-            w |= (v & 0x3f) << 74;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 74;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rrr` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308;
         w |= c.raw & 0x3000000000000000;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 62;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.a.abs) << 62;
+        w |= u128::from(self.a.neg) << 63;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2];
                 CODES[self.fmt.index()]
-            };
-            w |= (v & 3) << 72;
-        }
-        {
-            let v: u128 = {
+            } << 72;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
-            };
-            w |= (v & 0x3f) << 74;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 74;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x908;
         w |= c.raw & 0;
-        {
-            let v: u128 = match self.a.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "a", v, 32u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "a"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 0xffffffff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2];
                 CODES[self.fmt.index()]
-            };
-            w |= (v & 3) << 72;
-        }
-        {
-            let v: u128 = {
+            } << 72;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
-            };
-            w |= (v & 0x3f) << 74;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 74;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [90].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0xb08;
         w |= c.raw & 0;
-        {
-            let v: u128 = match self.a.kind {
+        w
+            |= match self.a.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
@@ -1067,11 +522,9 @@ impl OpMufu {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x3fff) << 40;
-        }
-        {
-            let v: u128 = match self.a.kind {
+            } << 40;
+        w
+            |= match self.a.kind {
                 SrcKind::CBuf(c) => fit(Self::NAME, "a", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
@@ -1081,147 +534,48 @@ impl OpMufu {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x1f) << 54;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 62;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+            } << 54;
+        w |= u128::from(self.a.abs) << 62;
+        w |= u128::from(self.a.neg) << 63;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2];
                 CODES[self.fmt.index()]
-            };
-            w |= (v & 3) << 72;
-        }
-        {
-            let v: u128 = {
+            } << 72;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
-            };
-            w |= (v & 0x3f) << 74;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 74;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d08;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::UGpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = self.a.abs as u128;
-            w |= (v & 1) << 62;
-        }
-        {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 63;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.a.abs) << 62;
+        w |= u128::from(self.a.neg) << 63;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2];
                 CODES[self.fmt.index()]
-            };
-            w |= (v & 3) << 72;
-        }
-        {
-            let v: u128 = {
+            } << 72;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
-            };
-            w |= (v & 0x3f) << 74;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 74;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

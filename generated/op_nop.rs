@@ -90,29 +90,9 @@ impl OpNop {
         }
         let mut w: u128 = 0x918;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `fixed` on SM [50, 52, 60].
@@ -120,33 +100,10 @@ impl OpNop {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let mut w: u128 = 0x50b0000000000f00;
         w |= c.raw & 0;
-        {
-            let v: u128 = self.trig as u128;
-            w |= (v & 1) << 13;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "code", self.code as u128, 16u32)?;
-            w |= (v & 0xffff) << 20;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 16;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 19;
-        }
+        w |= u128::from(self.trig) << 13;
+        w |= fit(Self::NAME, "code", self.code as u128, 16u32)? << 20;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

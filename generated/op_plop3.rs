@@ -141,337 +141,55 @@ impl OpPlop3 {
     ///Form `p` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x81c;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 68;
-        }
-        {
-            let v: u128 = self.c.not as u128;
-            w |= (v & 1) << 71;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)?;
-            w |= (v & 0xff) << 16;
-        }
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
+        w |= u128::from(self.c.not) << 71;
+        w |= fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
         {
             let v: u128 = fit(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
             w |= (v & 7) << 64;
             w |= ((v >> 3) & 0x1f) << 72;
         }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 77;
-        }
-        {
-            let v: u128 = self.b.not as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "pd",
-                reg_index(Self::NAME, "pd", self.pd, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "pq",
-                reg_index(Self::NAME, "pq", self.pq, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 87;
-        }
-        {
-            let v: u128 = self.a.not as u128;
-            w |= (v & 1) << 90;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Pred, 3u32, sm)? << 77;
+        w |= u128::from(self.b.not) << 80;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.a.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `u` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x8000000000000081c;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::UPred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 68;
-        }
-        {
-            let v: u128 = self.c.not as u128;
-            w |= (v & 1) << 71;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)?;
-            w |= (v & 0xff) << 16;
-        }
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
+        w |= u128::from(self.c.not) << 71;
+        w |= fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
         {
             let v: u128 = fit(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
             w |= (v & 7) << 64;
             w |= ((v >> 3) & 0x1f) << 72;
         }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 77;
-        }
-        {
-            let v: u128 = self.b.not as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "pd",
-                reg_index(Self::NAME, "pd", self.pd, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 81;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "pq",
-                reg_index(Self::NAME, "pq", self.pq, RegFile::Pred, sm)?,
-                3u32,
-            )?;
-            w |= (v & 7) << 84;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 87;
-        }
-        {
-            let v: u128 = self.a.not as u128;
-            w |= (v & 1) << 90;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Pred, 3u32, sm)? << 77;
+        w |= u128::from(self.b.not) << 80;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.a.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

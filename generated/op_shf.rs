@@ -181,470 +181,72 @@ impl OpShf {
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x219;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 64;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.ty.index()]
-            };
-            w |= (v & 3) << 73;
-        }
-        {
-            let v: u128 = self.wrap as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = {
+            } << 73;
+        w |= u128::from(self.wrap) << 75;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1];
                 CODES[self.dir.index()]
-            };
-            w |= (v & 1) << 76;
-        }
-        {
-            let v: u128 = self.hi as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 76;
+        w |= u128::from(self.hi) << 80;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x819;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = match self.b.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 32u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "b"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 0xffffffff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 64;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.ty.index()]
-            };
-            w |= (v & 3) << 73;
-        }
-        {
-            let v: u128 = self.wrap as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = {
+            } << 73;
+        w |= u128::from(self.wrap) << 75;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1];
                 CODES[self.dir.index()]
-            };
-            w |= (v & 1) << 76;
-        }
-        {
-            let v: u128 = self.hi as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 76;
+        w |= u128::from(self.hi) << 80;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xa19;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = match self.b.kind {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
@@ -672,11 +274,9 @@ impl OpShf {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x3fff) << 40;
-        }
-        {
-            let v: u128 = match self.b.kind {
+            } << 40;
+        w
+            |= match self.b.kind {
                 SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
@@ -686,547 +286,95 @@ impl OpShf {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x1f) << 54;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 64;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+            } << 54;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.ty.index()]
-            };
-            w |= (v & 3) << 73;
-        }
-        {
-            let v: u128 = self.wrap as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = {
+            } << 73;
+        w |= u128::from(self.wrap) << 75;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1];
                 CODES[self.dir.index()]
-            };
-            w |= (v & 1) << 76;
-        }
-        {
-            let v: u128 = self.hi as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 76;
+        w |= u128::from(self.hi) << 80;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c19;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::UGpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 64;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.ty.index()]
-            };
-            w |= (v & 3) << 73;
-        }
-        {
-            let v: u128 = self.wrap as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = {
+            } << 73;
+        w |= u128::from(self.wrap) << 75;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1];
                 CODES[self.dir.index()]
-            };
-            w |= (v & 1) << 76;
-        }
-        {
-            let v: u128 = self.hi as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 76;
+        w |= u128::from(self.hi) << 80;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x419;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = match self.c.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "c", v, 32u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "c"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 0xffffffff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 64;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.ty.index()]
-            };
-            w |= (v & 3) << 73;
-        }
-        {
-            let v: u128 = self.wrap as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = {
+            } << 73;
+        w |= u128::from(self.wrap) << 75;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1];
                 CODES[self.dir.index()]
-            };
-            w |= (v & 1) << 76;
-        }
-        {
-            let v: u128 = self.hi as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 76;
+        w |= u128::from(self.hi) << 80;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x619;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = match self.c.kind {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w
+            |= match self.c.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
@@ -1254,11 +402,9 @@ impl OpShf {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x3fff) << 40;
-        }
-        {
-            let v: u128 = match self.c.kind {
+            } << 40;
+        w
+            |= match self.c.kind {
                 SrcKind::CBuf(c) => fit(Self::NAME, "c", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
@@ -1268,373 +414,67 @@ impl OpShf {
                         ),
                     );
                 }
-            };
-            w |= (v & 0x1f) << 54;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 64;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+            } << 54;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.ty.index()]
-            };
-            w |= (v & 3) << 73;
-        }
-        {
-            let v: u128 = self.wrap as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = {
+            } << 73;
+        w |= u128::from(self.wrap) << 75;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1];
                 CODES[self.dir.index()]
-            };
-            w |= (v & 1) << 76;
-        }
-        {
-            let v: u128 = self.hi as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 76;
+        w |= u128::from(self.hi) << 80;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000e19;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 24;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::UGpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 32;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 64;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 16;
-        }
-        {
-            let v: u128 = {
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.ty.index()]
-            };
-            w |= (v & 3) << 73;
-        }
-        {
-            let v: u128 = self.wrap as u128;
-            w |= (v & 1) << 75;
-        }
-        {
-            let v: u128 = {
+            } << 73;
+        w |= u128::from(self.wrap) << 75;
+        w
+            |= {
                 const CODES: &[u128] = &[0, 1];
                 CODES[self.dir.index()]
-            };
-            w |= (v & 1) << 76;
-        }
-        {
-            let v: u128 = self.hi as u128;
-            w |= (v & 1) << 80;
-        }
-        {
-            let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
-            w |= (v & 0x7fffff) << 105;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 12;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 15;
-        }
+            } << 76;
+        w |= u128::from(self.hi) << 80;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `fixed` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x58f8000000000000;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 0;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "b",
-                reg_index(
-                    Self::NAME,
-                    "b",
-                    src_reg(Self::NAME, "b", &self.b)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 20;
-        }
-        {
-            let v: u128 = {
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w
+            |= {
                 const CODES: &[Option<u128>] = &[Some(3), Some(2), None, Some(0)];
                 match CODES[self.ty.index()] {
                     Some(c) => c,
@@ -1649,183 +489,32 @@ impl OpShf {
                         );
                     }
                 }
-            };
-            w |= (v & 3) << 37;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 39;
-        }
-        {
-            let v: u128 = self.hi as u128;
-            w |= (v & 1) << 48;
-        }
-        {
-            let v: u128 = self.wrap as u128;
-            w |= (v & 1) << 50;
-        }
-        {
-            let v: u128 = {
+            } << 37;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= u128::from(self.hi) << 48;
+        w |= u128::from(self.wrap) << 50;
+        w
+            |= {
                 const CODES: &[u128] = &[3, 4];
                 CODES[self.dir.index()]
-            };
-            w |= (v & 7) << 56;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 8;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 16;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 19;
-        }
+            } << 56;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     ///Form `fixed` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        if self.a.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.a.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "a", sm
-                    ),
-                ),
-            );
-        }
-        if self.a.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "a", sm),
-                ),
-            );
-        }
-        if self.b.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.b.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "b", sm
-                    ),
-                ),
-            );
-        }
-        if self.b.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "b", sm),
-                ),
-            );
-        }
-        if self.c.neg {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be negated in this form on SM{}", "c", sm),
-                ),
-            );
-        }
-        if self.c.abs {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!(
-                        "{} cannot take an absolute value in this form on SM{}", "c", sm
-                    ),
-                ),
-            );
-        }
-        if self.c.not {
-            return Err(
-                EncodeError::cold(
-                    Self::NAME,
-                    format_args!("{} cannot be inverted in this form on SM{}", "c", sm),
-                ),
-            );
-        }
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x30f8000000000000;
         w |= c.raw & 0;
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "d",
-                reg_index(Self::NAME, "d", self.d, RegFile::Gpr, sm)?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 0;
-        }
-        {
-            let v: u128 = match self.b.kind {
-                SrcKind::Imm(v) => imm_field(Self::NAME, "b", v, 6u32, 0u32, false)?,
-                _ => {
-                    return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("{} must be an immediate", "b"),
-                        ),
-                    );
-                }
-            };
-            w |= (v & 0x3f) << 20;
-        }
-        {
-            let v: u128 = {
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 6u32, 0u32, false)? << 20;
+        w
+            |= {
                 const CODES: &[Option<u128>] = &[Some(3), Some(2), None, Some(0)];
                 match CODES[self.ty.index()] {
                     Some(c) => c,
@@ -1840,73 +529,18 @@ impl OpShf {
                         );
                     }
                 }
-            };
-            w |= (v & 3) << 37;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "c",
-                reg_index(
-                    Self::NAME,
-                    "c",
-                    src_reg(Self::NAME, "c", &self.c)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 39;
-        }
-        {
-            let v: u128 = self.hi as u128;
-            w |= (v & 1) << 48;
-        }
-        {
-            let v: u128 = self.wrap as u128;
-            w |= (v & 1) << 50;
-        }
-        {
-            let v: u128 = {
+            } << 37;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= u128::from(self.hi) << 48;
+        w |= u128::from(self.wrap) << 50;
+        w
+            |= {
                 const CODES: &[u128] = &[3, 4];
                 CODES[self.dir.index()]
-            };
-            w |= (v & 7) << 57;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "a",
-                reg_index(
-                    Self::NAME,
-                    "a",
-                    src_reg(Self::NAME, "a", &self.a)?,
-                    RegFile::Gpr,
-                    sm,
-                )?,
-                8u32,
-            )?;
-            w |= (v & 0xff) << 8;
-        }
-        {
-            let v: u128 = fit(
-                Self::NAME,
-                "guard",
-                reg_index(
-                    Self::NAME,
-                    "guard",
-                    src_reg(Self::NAME, "guard", &c.guard)?,
-                    RegFile::Pred,
-                    sm,
-                )?,
-                3u32,
-            )?;
-            w |= (v & 7) << 16;
-        }
-        {
-            let v: u128 = c.guard.not as u128;
-            w |= (v & 1) << 19;
-        }
+            } << 57;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

@@ -85,8 +85,10 @@ fn form_cond(op: &Op, f: &FormRef) -> TokenStream {
     quote!(#(#conds)&&*)
 }
 
-/// Code that ORs `v` (an expression of type u128) into `w` at `bits`.
-pub(crate) fn place(bits: &Bits, v: TokenStream) -> TokenStream {
+/// Code that ORs `v` (an expression of type u128) into `w` at `bits`;
+/// `exact` when `v` is known to fit the bits (checked, or a bool), so no
+/// mask is needed.
+pub(crate) fn place(bits: &Bits, v: TokenStream, exact: bool) -> TokenStream {
     let mut parts = Vec::new();
     let mut shift = 0u32;
     for &(l, h) in &bits.ranges {
@@ -100,6 +102,14 @@ pub(crate) fn place(bits: &Bits, v: TokenStream) -> TokenStream {
             parts.push(quote!(w |= ((v >> #s) & #mask) << #l;));
         }
         shift += wdt;
+    }
+    if let [(l, h)] = bits.ranges.as_slice() {
+        let mask = u128_lit((1u128 << (h - l)) - 1);
+        let l = Literal::u32_unsuffixed(*l);
+        if exact {
+            return quote!(w |= #v << #l;);
+        }
+        return quote!(w |= (#v & #mask) << #l;);
     }
     quote!({ let v: u128 = #v; #(#parts)* })
 }
@@ -127,22 +137,26 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         if let Some(&(_, di)) = f.form.tied.iter().find(|&&(si, _)| si == i) {
             let d = field(&op.dsts[di].name);
             let dname = &op.dsts[di].name;
-            checks.push(quote!(if self.#fld.kind != SrcKind::Reg(self.#d) { return Err(EncodeError::new(Self::NAME, format!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
+            checks.push(quote!(if self.#fld.kind != SrcKind::Reg(self.#d) { return Err(EncodeError::cold(Self::NAME, format_args!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
         }
         // A source this form does not encode must hold its default
         // (modifiers included).
         if !encoded && let Some(def) = src_default(s) {
-            checks.push(quote!(if self.#fld != #def { return Err(EncodeError::new(Self::NAME, format!("{} is not encodable on SM{}", #sname, sm))); }));
+            checks.push(quote!(if self.#fld != #def { return Err(EncodeError::cold(Self::NAME, format_args!("{} is not encodable on SM{}", #sname, sm))); }));
             continue;
         }
-        if !n {
-            checks.push(quote!(if self.#fld.neg { return Err(EncodeError::cold(Self::NAME, format_args!("{} cannot be negated in this form on SM{}", #sname, sm))); }));
-        }
-        if !a {
-            checks.push(quote!(if self.#fld.abs { return Err(EncodeError::cold(Self::NAME, format_args!("{} cannot take an absolute value in this form on SM{}", #sname, sm))); }));
-        }
-        if !no {
-            checks.push(quote!(if self.#fld.not { return Err(EncodeError::cold(Self::NAME, format_args!("{} cannot be inverted in this form on SM{}", #sname, sm))); }));
+        // Modifiers this form has no bit for must be off.
+        let forbid: Vec<TokenStream> = [
+            (n, quote!(MOD_NEG)),
+            (a, quote!(MOD_ABS)),
+            (no, quote!(MOD_NOT)),
+        ]
+        .into_iter()
+        .filter(|(has, _)| !has)
+        .map(|(_, t)| t)
+        .collect();
+        if !forbid.is_empty() {
+            checks.push(quote!(forbid_mods(Self::NAME, #sname, &self.#fld, #(#forbid)|*, sm)?;));
         }
         if s.align > 1 {
             let al = Literal::u8_unsuffixed(s.align as u8);
@@ -181,18 +195,14 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let fld = field(&d.name);
                 let dname = &d.name;
                 let file = file_tokens(*kind);
-                Some(
-                    quote!(fit(Self::NAME, #dname, reg_index(Self::NAME, #dname, self.#fld, #file, sm)?, #wdt)?),
-                )
+                Some(quote!(dst_field(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?))
             }
             FieldTarget::SrcReg { idx, kind } => {
                 let s = &op.srcs[*idx];
                 let fld = field(&s.name);
                 let sname = &s.name;
                 let file = file_tokens(*kind);
-                Some(
-                    quote!(fit(Self::NAME, #sname, reg_index(Self::NAME, #sname, src_reg(Self::NAME, #sname, &self.#fld)?, #file, sm)?, #wdt)?),
-                )
+                Some(quote!(src_field(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?))
             }
             FieldTarget::SrcImm { idx, packing } => {
                 let s = &op.srcs[*idx];
@@ -200,10 +210,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let sname = &s.name;
                 let shift = packing.shift;
                 let sext = packing.sext;
-                Some(quote!(match self.#fld.kind {
-                    SrcKind::Imm(v) => imm_field(Self::NAME, #sname, v, #wdt, #shift, #sext)?,
-                    _ => return Err(EncodeError::cold(Self::NAME, format_args!("{} must be an immediate", #sname))),
-                }))
+                Some(quote!(imm_src_field(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?))
             }
             FieldTarget::SrcCbuf { idx, part } => {
                 let s = &op.srcs[*idx];
@@ -233,22 +240,22 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             }
             FieldTarget::SrcNeg(i) => {
                 let fld = field(&op.srcs[*i].name);
-                Some(quote!(self.#fld.neg as u128))
+                Some(quote!(u128::from(self.#fld.neg)))
             }
             FieldTarget::SrcAbs(i) => {
                 let fld = field(&op.srcs[*i].name);
-                Some(quote!(self.#fld.abs as u128))
+                Some(quote!(u128::from(self.#fld.abs)))
             }
             FieldTarget::SrcNot(i) => {
                 let fld = field(&op.srcs[*i].name);
-                Some(quote!(self.#fld.not as u128))
+                Some(quote!(u128::from(self.#fld.not)))
             }
             FieldTarget::Modifier { idx, codes, scale } => {
                 let m = &op.modifiers[*idx];
                 let fld = field(&m.name);
                 let mname = &m.name;
                 Some(match (&m.ty, codes) {
-                    (ModType::Bool, _) => quote!(self.#fld as u128),
+                    (ModType::Bool, _) => quote!(u128::from(self.#fld)),
                     (ModType::Enum(_), Some(codes)) if codes.iter().all(Option::is_some) => {
                         let c = codes.iter().map(|c| u128_lit(c.unwrap() as u128));
                         quote!({ const CODES: &[u128] = &[#(#c),*]; CODES[self.#fld.index()] })
@@ -285,25 +292,33 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                             fit_signed(Self::NAME, #mname, self.#fld / #sc, #wdt)?
                         })
                     }
-                    (ModType::Enum(_), None) => quote!(self.#fld.index() as u128),
+                    (ModType::Enum(_), None) => quote!((self.#fld.index() as u128)),
                 })
             }
-            FieldTarget::GuardPred => Some(
-                quote!(fit(Self::NAME, "guard", reg_index(Self::NAME, "guard", src_reg(Self::NAME, "guard", &c.guard)?, RegFile::Pred, sm)?, #wdt)?),
-            ),
-            FieldTarget::GuardNot => Some(quote!(c.guard.not as u128)),
+            FieldTarget::GuardPred => {
+                Some(quote!(src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, #wdt, sm)?))
+            }
+            FieldTarget::GuardNot => Some(quote!(u128::from(c.guard.not))),
             FieldTarget::Ctrl => {
                 Some(quote!(fit(Self::NAME, "control bits", c.ctrl as u128, #wdt)?))
             }
         };
         if let Some(v) = v {
-            body.push(place(&fl.bits, v));
+            // Everything but a raw enum index was fitted to the width above
+            // (enum codes are checked against their bits by the lint).
+            let exact = match &fl.target {
+                FieldTarget::Modifier {
+                    idx, codes: None, ..
+                } => !matches!(op.modifiers[*idx].ty, ModType::Enum(_)),
+                _ => true,
+            };
+            body.push(place(&fl.bits, v, exact));
         }
     }
     let _ = fam;
     let not_all = f.form.not_all.iter().map(|&m| {
         let m = u128_lit(m);
-        quote!(if w & #m == #m { return Err(EncodeError::new(Self::NAME, format!("this combination of modifiers is not encodable on SM{}", sm))); })
+        quote!(if w & #m == #m { return Err(EncodeError::cold(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
     });
     let form_name = format!("Form `{}` on SM {:?}.", f.form.name, f.form.sms);
     quote! {

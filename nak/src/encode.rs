@@ -56,7 +56,10 @@ pub fn reg_index(
     sm: u32,
 ) -> Result<u128, EncodeError> {
     if r.file != file {
-        return Err(err(op, format_args!("{what} must be a {file:?} register, not {r}")));
+        return Err(err(
+            op,
+            format_args!("{what} must be a {file:?} register, not {r}"),
+        ));
     }
     match file {
         RegFile::Gpr => Ok(r.idx as u128),
@@ -69,12 +72,18 @@ pub fn reg_index(
         }
         RegFile::UGpr => {
             let Some(max) = ugpr_max(sm) else {
-                return Err(err(op, format_args!("{what}: SM{sm} has no uniform registers")));
+                return Err(err(
+                    op,
+                    format_args!("{what}: SM{sm} has no uniform registers"),
+                ));
             };
             if r.idx == 255 {
                 Ok(max as u128)
             } else if r.idx >= max {
-                Err(err(op, format_args!("{what}: UR{} does not exist on SM{sm}", r.idx)))
+                Err(err(
+                    op,
+                    format_args!("{what}: UR{} does not exist on SM{sm}", r.idx),
+                ))
             } else {
                 Ok(r.idx as u128)
             }
@@ -87,6 +96,86 @@ pub fn reg_index(
 #[inline]
 fn err(op: &'static str, message: std::fmt::Arguments<'_>) -> EncodeError {
     EncodeError::cold(op, message)
+}
+
+/// Field value of a register source: it must be a register of `file`
+/// that exists on the SM and fits `width` bits.
+#[inline(always)]
+pub fn src_field(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    file: RegFile,
+    width: u32,
+    sm: u32,
+) -> Result<u128, EncodeError> {
+    fit(
+        op,
+        what,
+        reg_index(op, what, src_reg(op, what, s)?, file, sm)?,
+        width,
+    )
+}
+
+/// Field value of a destination register (see [`src_field`]).
+#[inline(always)]
+pub fn dst_field(
+    op: &'static str,
+    what: &str,
+    r: Reg,
+    file: RegFile,
+    width: u32,
+    sm: u32,
+) -> Result<u128, EncodeError> {
+    fit(op, what, reg_index(op, what, r, file, sm)?, width)
+}
+
+/// Field value of an immediate source (see [`imm_field`]).
+#[inline(always)]
+pub fn imm_src_field(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    width: u32,
+    shift: u32,
+    sext: bool,
+) -> Result<u128, EncodeError> {
+    match s.kind {
+        SrcKind::Imm(v) => imm_field(op, what, v, width, shift, sext),
+        _ => Err(err(op, format_args!("{what} must be an immediate"))),
+    }
+}
+
+/// Source modifiers, as a set for [`forbid_mods`].
+pub const MOD_NEG: u8 = 1;
+pub const MOD_ABS: u8 = 2;
+pub const MOD_NOT: u8 = 4;
+
+/// A form without bits for some modifiers refuses a source that has them.
+#[inline(always)]
+pub fn forbid_mods(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    forbidden: u8,
+    sm: u32,
+) -> Result<(), EncodeError> {
+    let has = (s.neg as u8) * MOD_NEG | (s.abs as u8) * MOD_ABS | (s.not as u8) * MOD_NOT;
+    let bad = has & forbidden;
+    if bad == 0 {
+        return Ok(());
+    }
+    let what_mod = if bad & MOD_NEG != 0 {
+        "be negated"
+    } else if bad & MOD_ABS != 0 {
+        "take an absolute value"
+    } else {
+        "be inverted"
+    };
+    Err(err(
+        op,
+        format_args!("{what} cannot {what_mod} in this form on SM{sm}"),
+    ))
 }
 
 /// The register a decoded index names (maps the SM's URZ encoding to 255).
@@ -183,7 +272,10 @@ pub fn imm_from_field(f: u128, width: u32, shift: u32, sext: bool) -> u32 {
 #[inline(always)]
 pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, EncodeError> {
     if width < 128 && v >> width != 0 {
-        Err(err(op, format_args!("{what}: value {v:#x} does not fit {width} bits")))
+        Err(err(
+            op,
+            format_args!("{what}: value {v:#x} does not fit {width} bits"),
+        ))
     } else {
         Ok(v)
     }
@@ -196,7 +288,10 @@ pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, En
 pub fn fit_signed(op: &'static str, what: &str, v: i64, width: u32) -> Result<u128, EncodeError> {
     let lim = 1i128 << (width - 1);
     if (v as i128) < -lim || (v as i128) >= lim {
-        return Err(err(op, format_args!("{what}: value {v} does not fit {width} signed bits")));
+        return Err(err(
+            op,
+            format_args!("{what}: value {v} does not fit {width} signed bits"),
+        ));
     }
     Ok((v as i128 as u128) & ((1u128 << width) - 1))
 }
