@@ -160,7 +160,12 @@ pub fn forbid_mods(
     forbidden: u8,
     sm: u32,
 ) -> Result<(), EncodeError> {
-    let has = (s.neg as u8) * MOD_NEG | (s.abs as u8) * MOD_ABS | (s.not as u8) * MOD_NOT;
+    let mut has = 0;
+    for (on, bit) in [(s.neg, MOD_NEG), (s.abs, MOD_ABS), (s.not, MOD_NOT)] {
+        if on {
+            has |= bit;
+        }
+    }
     let bad = has & forbidden;
     if bad == 0 {
         return Ok(());
