@@ -22,8 +22,9 @@ fn fixtures(kind: &str) -> Vec<PathBuf> {
 }
 
 /// Copy the fixture into a scratch spec directory, adding the real
-/// families.toml and enums/ when it has none, and lint it.
-fn lint(fixture: &Path) -> (String, usize) {
+/// families.toml and enums/ when it has none, and lint it (short format, or
+/// the human one).
+fn lint_as(fixture: &Path, human: bool) -> (String, usize) {
     let name = fixture.file_name().unwrap().to_string_lossy().into_owned();
     let kind = fixture
         .parent()
@@ -68,11 +69,19 @@ fn lint(fixture: &Path) -> (String, usize) {
     let loaded = isa_spec::load(&tmp, &format!("{kind}/{name}"));
     let mut out = String::new();
     for d in &loaded.report.diagnostics {
-        out.push_str(&d.short(&loaded.files));
-        out.push('\n');
+        if human {
+            out.push_str(&d.human(&loaded.files));
+        } else {
+            out.push_str(&d.short(&loaded.files));
+            out.push('\n');
+        }
     }
     let _ = std::fs::remove_dir_all(&tmp);
     (out, loaded.report.diagnostics.len())
+}
+
+fn lint(fixture: &Path) -> (String, usize) {
+    lint_as(fixture, false)
 }
 
 #[test]
@@ -195,4 +204,42 @@ fn every_code_emitted_is_registered() {
             }
         }
     }
+}
+
+/// The human format of a few fixtures, kept as snapshots
+/// (`expected-human.txt`): rustc-like, plain text when not on a terminal.
+#[test]
+fn human_format_snapshots() {
+    let bless = std::env::var_os("ISA_LINT_BLESS").is_some();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fail");
+    for name in ["s1104-same-text", "s0906-fold-names", "s0002-unknown-keys"] {
+        let f = root.join(name);
+        let (got, _) = lint_as(&f, true);
+        assert!(!got.contains('\x1b'), "colour in plain output:\n{got}");
+        let snap = f.join("expected-human.txt");
+        if bless {
+            std::fs::write(&snap, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&snap).unwrap_or_default();
+        assert_eq!(
+            got,
+            want.replace("\r\n", "\n"),
+            "{name} (bless with ISA_LINT_BLESS=1)"
+        );
+    }
+}
+
+#[test]
+fn human_format_shows_line_caret_label_and_help() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fail");
+    let (got, _) = lint_as(&root.join("s1104-same-text"), true);
+    assert!(got.starts_with("error[S1104]: "), "{got}");
+    assert!(
+        got.contains("--> fail/s1104-same-text/ops/iadd3b.toml:37:1"),
+        "{got}"
+    );
+    assert!(got.contains("37 | [asm]"), "{got}");
+    assert!(got.contains("^^^^^"), "{got}");
+    assert!(got.contains("= help: "), "{got}");
 }
