@@ -144,6 +144,30 @@ fn ten_mistakes_in_three_files_in_one_run() {
     let files: std::collections::BTreeSet<&str> =
         got.lines().filter_map(|l| l.split(':').next()).collect();
     assert_eq!(files.len(), 3, "{got}");
+    // Each diagnostic points at the mistake itself.
+    let want = [
+        "\"u33\"", "colour", "bogus", "sufixes", "println!", "\"co3\"", "7", "\"inv\"", "a + 1",
+        "\"160\"",
+    ];
+    for (l, w) in got.lines().zip(want) {
+        let mut parts = l.splitn(4, ':');
+        let (file, line, col) = (
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+        );
+        let path = f.join(file.trim_start_matches("fail/many-ten-mistakes/"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let line = text
+            .lines()
+            .nth(line.parse::<usize>().unwrap() - 1)
+            .unwrap();
+        let at: String = line
+            .chars()
+            .skip(col.parse::<usize>().unwrap() - 1)
+            .collect();
+        assert!(at.starts_with(w), "{l}: points at `{at}`, not `{w}`");
+    }
 }
 
 #[test]
@@ -242,4 +266,18 @@ fn human_format_shows_line_caret_label_and_help() {
     assert!(got.contains("37 | [asm]"), "{got}");
     assert!(got.contains("^^^^^"), "{got}");
     assert!(got.contains("= help: "), "{got}");
+}
+
+#[test]
+fn every_code_has_a_fail_fixture() {
+    let names: Vec<String> = fixtures("fail")
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().to_uppercase())
+        .collect();
+    let missing: Vec<&str> = isa_spec::codes::CODES
+        .iter()
+        .map(|c| c.code)
+        .filter(|c| !names.iter().any(|n| n.starts_with(&format!("{c}-"))))
+        .collect();
+    assert!(missing.is_empty(), "no fail fixture for {missing:?}");
 }
