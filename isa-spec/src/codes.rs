@@ -88,7 +88,7 @@ pub const CODES: &[Code] = &[
     c(
         "S0707",
         E,
-        "a wide-immediate op lacking a source or modifier of the op, or whose immediate cannot hold the source's values",
+        "a wide-immediate op lacking a source of the op, of another type, or whose immediate is no wider on an SM where it exists",
     ),
     c(
         "S0801",
@@ -115,7 +115,11 @@ pub const CODES: &[Code] = &[
     ),
     c("S0907", W, "a fold that covers only some destinations"),
     c("S1001", E, "an unknown family, or an SM range outside it"),
-    c("S1002", E, "two encodings of one op on one SM"),
+    c(
+        "S1002",
+        E,
+        "two encodings of one op on one SM that take the same operand kinds",
+    ),
     c("S1003", E, "an encoding with no usable form"),
     c(
         "S1004",
