@@ -252,48 +252,6 @@ impl Cc {
     }
 }
 const _: Cc = Cc::T;
-/// CS2R read width: a 64-bit register pair, or 32 bits (.32).
-///
-/// Spec: isa-spec/spec/enums/cs2r_width.toml (enum `cs2r_width`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Cs2rWidth {
-    #[default]
-    B64,
-    B32,
-}
-impl Cs2rWidth {
-    pub const ALL: [Cs2rWidth; 2usize] = [Cs2rWidth::B64, Cs2rWidth::B32];
-    pub const fn index(self) -> usize {
-        match self {
-            Cs2rWidth::B64 => 0,
-            Cs2rWidth::B32 => 1,
-        }
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        match self {
-            Cs2rWidth::B64 => "",
-            Cs2rWidth::B32 => ".32",
-        }
-    }
-    pub const fn name(self) -> &'static str {
-        match self {
-            Cs2rWidth::B64 => "b64",
-            Cs2rWidth::B32 => "b32",
-        }
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-}
-const _: Cs2rWidth = Cs2rWidth::B64;
 /// Conversion float type (F2F/I2F dst at 75..78, F2I/F2F src at 84..86); F32 prints nothing.
 ///
 /// Spec: isa-spec/spec/enums/cvt_ftype.toml (enum `cvt_ftype`).
@@ -3722,6 +3680,7 @@ pub enum Op {
     Bra(OpBra),
     Brev(OpBrev),
     Cs2r(OpCs2r),
+    Cs2r32(OpCs2r32),
     Exit(OpExit),
     F2f(OpF2f),
     F2f64(OpF2f64),
@@ -3775,6 +3734,11 @@ impl From<OpBrev> for Op {
 impl From<OpCs2r> for Op {
     fn from(o: OpCs2r) -> Op {
         Op::Cs2r(o)
+    }
+}
+impl From<OpCs2r32> for Op {
+    fn from(o: OpCs2r32) -> Op {
+        Op::Cs2r32(o)
     }
 }
 impl From<OpExit> for Op {
@@ -3978,6 +3942,7 @@ impl Op {
         "bra",
         "brev",
         "cs2r",
+        "cs2r32",
         "exit",
         "f2f",
         "f2f64",
@@ -4023,6 +3988,7 @@ impl Op {
             Op::Bra(_) => OpBra::NAME,
             Op::Brev(_) => OpBrev::NAME,
             Op::Cs2r(_) => OpCs2r::NAME,
+            Op::Cs2r32(_) => OpCs2r32::NAME,
             Op::Exit(_) => OpExit::NAME,
             Op::F2f(_) => OpF2f::NAME,
             Op::F2f64(_) => OpF2f64::NAME,
@@ -4069,6 +4035,7 @@ impl Op {
             Op::Bra(_) => OpBra::CLASS,
             Op::Brev(_) => OpBrev::CLASS,
             Op::Cs2r(_) => OpCs2r::CLASS,
+            Op::Cs2r32(_) => OpCs2r32::CLASS,
             Op::Exit(_) => OpExit::CLASS,
             Op::F2f(_) => OpF2f::CLASS,
             Op::F2f64(_) => OpF2f64::CLASS,
@@ -4115,6 +4082,7 @@ impl Op {
             Op::Bra(_) => OpBra::SMS,
             Op::Brev(_) => OpBrev::SMS,
             Op::Cs2r(_) => OpCs2r::SMS,
+            Op::Cs2r32(_) => OpCs2r32::SMS,
             Op::Exit(_) => OpExit::SMS,
             Op::F2f(_) => OpF2f::SMS,
             Op::F2f64(_) => OpF2f64::SMS,
@@ -4161,6 +4129,7 @@ impl Op {
             Op::Bra(_) => OpBra::SRCS,
             Op::Brev(_) => OpBrev::SRCS,
             Op::Cs2r(_) => OpCs2r::SRCS,
+            Op::Cs2r32(_) => OpCs2r32::SRCS,
             Op::Exit(_) => OpExit::SRCS,
             Op::F2f(_) => OpF2f::SRCS,
             Op::F2f64(_) => OpF2f64::SRCS,
@@ -4207,6 +4176,7 @@ impl Op {
             Op::Bra(_) => OpBra::DSTS,
             Op::Brev(_) => OpBrev::DSTS,
             Op::Cs2r(_) => OpCs2r::DSTS,
+            Op::Cs2r32(_) => OpCs2r32::DSTS,
             Op::Exit(_) => OpExit::DSTS,
             Op::F2f(_) => OpF2f::DSTS,
             Op::F2f64(_) => OpF2f64::DSTS,
@@ -4253,6 +4223,7 @@ impl Op {
             Op::Bra(o) => o.srcs()[i],
             Op::Brev(o) => o.srcs()[i],
             Op::Cs2r(o) => o.srcs()[i],
+            Op::Cs2r32(o) => o.srcs()[i],
             Op::Exit(o) => o.srcs()[i],
             Op::F2f(o) => o.srcs()[i],
             Op::F2f64(o) => o.srcs()[i],
@@ -4301,6 +4272,9 @@ impl Op {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Cs2r(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Cs2r32(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Exit(o) => {
@@ -4403,6 +4377,7 @@ impl Op {
             Op::Bra(o) => o.dsts()[i],
             Op::Brev(o) => o.dsts()[i],
             Op::Cs2r(o) => o.dsts()[i],
+            Op::Cs2r32(o) => o.dsts()[i],
             Op::Exit(o) => o.dsts()[i],
             Op::F2f(o) => o.dsts()[i],
             Op::F2f64(o) => o.dsts()[i],
@@ -4453,6 +4428,9 @@ impl Op {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Cs2r(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Cs2r32(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Exit(o) => {
@@ -4580,6 +4558,7 @@ impl Op {
             Op::Bra(o) => o.encode(sm, c),
             Op::Brev(o) => o.encode(sm, c),
             Op::Cs2r(o) => o.encode(sm, c),
+            Op::Cs2r32(o) => o.encode(sm, c),
             Op::Exit(o) => o.encode(sm, c),
             Op::F2f(o) => o.encode(sm, c),
             Op::F2f64(o) => o.encode(sm, c),
@@ -4627,6 +4606,7 @@ impl Op {
             Op::Bra(o) => o.form_id(sm),
             Op::Brev(o) => o.form_id(sm),
             Op::Cs2r(o) => o.form_id(sm),
+            Op::Cs2r32(o) => o.form_id(sm),
             Op::Exit(o) => o.form_id(sm),
             Op::F2f(o) => o.form_id(sm),
             Op::F2f64(o) => o.form_id(sm),
@@ -4674,6 +4654,7 @@ impl Op {
             Op::Bra(o) => o.print(c, sm, addr, out),
             Op::Brev(o) => o.print(c, sm, addr, out),
             Op::Cs2r(o) => o.print(c, sm, addr, out),
+            Op::Cs2r32(o) => o.print(c, sm, addr, out),
             Op::Exit(o) => o.print(c, sm, addr, out),
             Op::F2f(o) => o.print(c, sm, addr, out),
             Op::F2f64(o) => o.print(c, sm, addr, out),
@@ -4721,6 +4702,7 @@ impl Op {
             Op::Bra(o) => o.fold(sm, srcs),
             Op::Brev(o) => o.fold(sm, srcs),
             Op::Cs2r(o) => o.fold(sm, srcs),
+            Op::Cs2r32(o) => o.fold(sm, srcs),
             Op::Exit(o) => o.fold(sm, srcs),
             Op::F2f(o) => o.fold(sm, srcs),
             Op::F2f64(o) => o.fold(sm, srcs),
@@ -4768,6 +4750,7 @@ impl Op {
             Op::Bra(o) => o.has_fold(sm),
             Op::Brev(o) => o.has_fold(sm),
             Op::Cs2r(o) => o.has_fold(sm),
+            Op::Cs2r32(o) => o.has_fold(sm),
             Op::Exit(o) => o.has_fold(sm),
             Op::F2f(o) => o.has_fold(sm),
             Op::F2f64(o) => o.has_fold(sm),
@@ -4819,6 +4802,7 @@ impl Op {
             Op::Bra(o) => o.legalize(sm, cx)?,
             Op::Brev(o) => o.legalize(sm, cx)?,
             Op::Cs2r(o) => o.legalize(sm, cx)?,
+            Op::Cs2r32(o) => o.legalize(sm, cx)?,
             Op::Exit(o) => o.legalize(sm, cx)?,
             Op::F2f(o) => o.legalize(sm, cx)?,
             Op::F2f64(o) => o.legalize(sm, cx)?,
@@ -4914,6 +4898,18 @@ pub fn parse(
                 return Ok((Op::Cs2r(o), c));
             }
             first.get_or_insert((Op::Cs2r(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpCs2r32::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Cs2r32(o), c));
+            }
+            first.get_or_insert((Op::Cs2r32(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -6431,11 +6427,18 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         2053 => {
-            if w & 40564816794174068101505781600255 == 2053
+            if w & 40564818003099887716134956306431 == 1208925819614629174708229
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpCs2r::decode_f0(w, sm) {
                     return Some((Op::Cs2r(o), c));
+                }
+            }
+            if w & 40564818003099887716134956306431 == 2053
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpCs2r32::decode_f0(w, sm) {
+                    return Some((Op::Cs2r32(o), c));
                 }
             }
         }
@@ -7448,7 +7451,18 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 40564816794174068101505781600255,
+        mask: 40564818003099887716134956306431,
+        value: 1208925819614629174708229,
+        unknown: 0,
+        srcs: &[],
+    },
+    FormInfo {
+        op: "cs2r32",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564818003099887716134956306431,
         value: 2053,
         unknown: 0,
         srcs: &[],
@@ -9797,6 +9811,7 @@ pub const FORMS: &[FormInfo] = &[
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f64.rs"));

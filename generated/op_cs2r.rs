@@ -2,15 +2,13 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `CS2R`: Move a special register (32 or 64 bits) to GPRs.
+/// `CS2R`: Move a 64-bit special register to an aligned register pair.
 ///
 /// Spec: isa-spec/spec/ops/cs2r.toml (op `cs2r`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCs2r {
     /// Destination (u64).
     pub d: Reg,
-    /// Modifier.
-    pub width: Cs2rWidth,
     /// Modifier.
     pub sr: Sr,
 }
@@ -29,7 +27,7 @@ impl OpCs2r {
             abs: false,
             not: false,
             default: None,
-            align: 1,
+            align: 2,
         },
     ];
     pub fn srcs(&self) -> [&Src; 0usize] {
@@ -75,7 +73,17 @@ impl OpCs2r {
     ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let mut w: u128 = 2053;
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!(
+                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
+                    ),
+                ),
+            );
+        }
+        let mut w: u128 = 1208925819614629174708229;
         w |= c.raw & 0;
         {
             let v: u128 = fit(
@@ -112,13 +120,6 @@ impl OpCs2r {
             w |= (v & 255) << 72;
         }
         {
-            let v: u128 = {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.width.index()]
-            };
-            w |= (v & 1) << 80;
-        }
-        {
             let v: u128 = fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)?;
             w |= (v & 8388607) << 105;
         }
@@ -146,11 +147,6 @@ impl OpCs2r {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 255)), sm)?;
-        let width: Cs2rWidth = match (((w >> 80) & 1)) {
-            1 => Cs2rWidth::B64,
-            0 => Cs2rWidth::B32,
-            _ => return None,
-        };
         let sr: Sr = match (((w >> 72) & 255)) {
             0 => Sr::SrLaneid,
             1 => Sr::SrClock,
@@ -411,7 +407,7 @@ impl OpCs2r {
             _ => return None,
         };
         Some((
-            Self { d, width, sr },
+            Self { d, sr },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -429,7 +425,6 @@ impl OpCs2r {
         match sm {
             _ => {
                 out.push_str("CS2R");
-                out.push_str(self.width.text_sm(sm));
                 let mut first = true;
                 if true {
                     out.push_str(if first { " " } else { ", " });
@@ -473,21 +468,6 @@ impl OpCs2r {
         const CANDS: &[&[&str]] = &[&["CS2R"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let width: Cs2rWidth = if !Cs2rWidth::B32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Cs2rWidth::B32.text_sm(sm))
-        {
-            Cs2rWidth::B32
-        } else if !Cs2rWidth::B64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Cs2rWidth::B64.text_sm(sm))
-        {
-            Cs2rWidth::B64
-        } else if Cs2rWidth::B64.text_sm(sm).is_empty() {
-            Cs2rWidth::B64
-        } else if Cs2rWidth::B32.text_sm(sm).is_empty() {
-            Cs2rWidth::B32
-        } else {
-            return None;
-        };
         if cur != rest.len() {
             return None;
         }
@@ -836,11 +816,7 @@ impl OpCs2r {
             .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
             .map(|(n, _)| *n)
             .collect();
-        let op = Self {
-            d: v_d,
-            width: width,
-            sr: v_sr,
-        };
+        let op = Self { d: v_d, sr: v_sr };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
         Some(
@@ -871,7 +847,6 @@ impl OpCs2r {
                 ),
             );
         }
-        let width = self.width;
         let sr = self.sr;
         match family_of(sm) {
             _ => {
