@@ -93,7 +93,7 @@ pub const CODES: &[Code] = &[
     c(
         "S0801",
         W,
-        "a legalization gap: an operand kind no form accepts and no rewrite (swap, copy to register, wide form) reaches",
+        "a legalization gap: an operand kind no form accepts and no rewrite (swap, copy to register, wide form, the narrow op of a wide form) reaches",
     ),
     c("S0901", E, "a fold expression that does not parse"),
     c("S0902", E, "a fold for an unknown destination"),

@@ -470,7 +470,8 @@ fn imm_width(op: &Op, i: Option<usize>, sm: u32) -> u32 {
 
 /// S0801: an operand kind the IR can hold in a source slot that no form of
 /// the op accepts and no rewrite reaches (swap with a commutative partner,
-/// copy to a register, the wide-immediate op).
+/// copy to a register, the wide-immediate op, or the op this one is the
+/// wide-immediate form of).
 pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
     let mut gaps: Vec<(usize, SlotKindClass, Vec<u32>)> = Vec::new();
     for enc in &op.encodings {
@@ -527,7 +528,28 @@ pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
                                     })
                                 })
                             });
-                    if swap || wide {
+                    // The op this one is the wide-immediate form of: the
+                    // legalizer falls back to it (FADD32I to FADD), which
+                    // takes the kind directly or through a register copy.
+                    let narrow = spec
+                        .ops
+                        .iter()
+                        .filter(|n| {
+                            n.legalize
+                                .wide_imm
+                                .and_then(|w| spec.ops.get(w))
+                                .is_some_and(|w| w.name == op.name)
+                        })
+                        .any(|n| {
+                            n.src(&s.name).is_some_and(|j| {
+                                n.encodings.iter().flat_map(|e| &e.forms).any(|f| {
+                                    f.sms.contains(&sm)
+                                        && (f.src_kinds[j] == Some(k)
+                                            || f.src_kinds[j] == Some(reg))
+                                })
+                            })
+                        });
+                    if swap || wide || narrow {
                         continue;
                     }
                     match gaps.iter_mut().find(|(gi, gk, _)| *gi == i && *gk == k) {
