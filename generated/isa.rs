@@ -252,48 +252,6 @@ impl Cc {
     }
 }
 const _: Cc = Cc::T;
-/// CS2R read width: a 64-bit register pair, or 32 bits (.32).
-///
-/// Spec: isa-spec/spec/enums/cs2r_width.toml (enum `cs2r_width`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Cs2rWidth {
-    #[default]
-    B64,
-    B32,
-}
-impl Cs2rWidth {
-    pub const ALL: [Cs2rWidth; 2usize] = [Cs2rWidth::B64, Cs2rWidth::B32];
-    pub const fn index(self) -> usize {
-        match self {
-            Cs2rWidth::B64 => 0,
-            Cs2rWidth::B32 => 1,
-        }
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        match self {
-            Cs2rWidth::B64 => "",
-            Cs2rWidth::B32 => ".32",
-        }
-    }
-    pub const fn name(self) -> &'static str {
-        match self {
-            Cs2rWidth::B64 => "b64",
-            Cs2rWidth::B32 => "b32",
-        }
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-}
-const _: Cs2rWidth = Cs2rWidth::B64;
 /// Conversion float type (F2F/I2F dst at 75..78, F2I/F2F src at 84..86); F32 prints nothing.
 ///
 /// Spec: isa-spec/spec/enums/cvt_ftype.toml (enum `cvt_ftype`).
@@ -3746,6 +3704,7 @@ pub enum Op {
     Bra(OpBra),
     Brev(OpBrev),
     Cs2r(OpCs2r),
+    Cs2r32(OpCs2r32),
     Exit(OpExit),
     F2f(OpF2f),
     F2f64(OpF2f64),
@@ -3805,6 +3764,11 @@ impl From<OpBrev> for Op {
 impl From<OpCs2r> for Op {
     fn from(o: OpCs2r) -> Op {
         Op::Cs2r(o)
+    }
+}
+impl From<OpCs2r32> for Op {
+    fn from(o: OpCs2r32) -> Op {
+        Op::Cs2r32(o)
     }
 }
 impl From<OpExit> for Op {
@@ -4038,6 +4002,7 @@ impl Op {
         "bra",
         "brev",
         "cs2r",
+        "cs2r32",
         "exit",
         "f2f",
         "f2f64",
@@ -4089,6 +4054,7 @@ impl Op {
             Op::Bra(_) => OpBra::NAME,
             Op::Brev(_) => OpBrev::NAME,
             Op::Cs2r(_) => OpCs2r::NAME,
+            Op::Cs2r32(_) => OpCs2r32::NAME,
             Op::Exit(_) => OpExit::NAME,
             Op::F2f(_) => OpF2f::NAME,
             Op::F2f64(_) => OpF2f64::NAME,
@@ -4141,6 +4107,7 @@ impl Op {
             Op::Bra(_) => OpBra::CLASS,
             Op::Brev(_) => OpBrev::CLASS,
             Op::Cs2r(_) => OpCs2r::CLASS,
+            Op::Cs2r32(_) => OpCs2r32::CLASS,
             Op::Exit(_) => OpExit::CLASS,
             Op::F2f(_) => OpF2f::CLASS,
             Op::F2f64(_) => OpF2f64::CLASS,
@@ -4193,6 +4160,7 @@ impl Op {
             Op::Bra(_) => OpBra::SMS,
             Op::Brev(_) => OpBrev::SMS,
             Op::Cs2r(_) => OpCs2r::SMS,
+            Op::Cs2r32(_) => OpCs2r32::SMS,
             Op::Exit(_) => OpExit::SMS,
             Op::F2f(_) => OpF2f::SMS,
             Op::F2f64(_) => OpF2f64::SMS,
@@ -4245,6 +4213,7 @@ impl Op {
             Op::Bra(_) => OpBra::SRCS,
             Op::Brev(_) => OpBrev::SRCS,
             Op::Cs2r(_) => OpCs2r::SRCS,
+            Op::Cs2r32(_) => OpCs2r32::SRCS,
             Op::Exit(_) => OpExit::SRCS,
             Op::F2f(_) => OpF2f::SRCS,
             Op::F2f64(_) => OpF2f64::SRCS,
@@ -4297,6 +4266,7 @@ impl Op {
             Op::Bra(_) => OpBra::DSTS,
             Op::Brev(_) => OpBrev::DSTS,
             Op::Cs2r(_) => OpCs2r::DSTS,
+            Op::Cs2r32(_) => OpCs2r32::DSTS,
             Op::Exit(_) => OpExit::DSTS,
             Op::F2f(_) => OpF2f::DSTS,
             Op::F2f64(_) => OpF2f64::DSTS,
@@ -4349,6 +4319,7 @@ impl Op {
             Op::Bra(o) => o.srcs()[i],
             Op::Brev(o) => o.srcs()[i],
             Op::Cs2r(o) => o.srcs()[i],
+            Op::Cs2r32(o) => o.srcs()[i],
             Op::Exit(o) => o.srcs()[i],
             Op::F2f(o) => o.srcs()[i],
             Op::F2f64(o) => o.srcs()[i],
@@ -4403,6 +4374,9 @@ impl Op {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Cs2r(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Cs2r32(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Exit(o) => {
@@ -4523,6 +4497,7 @@ impl Op {
             Op::Bra(o) => o.dsts()[i],
             Op::Brev(o) => o.dsts()[i],
             Op::Cs2r(o) => o.dsts()[i],
+            Op::Cs2r32(o) => o.dsts()[i],
             Op::Exit(o) => o.dsts()[i],
             Op::F2f(o) => o.dsts()[i],
             Op::F2f64(o) => o.dsts()[i],
@@ -4579,6 +4554,9 @@ impl Op {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Cs2r(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Cs2r32(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Exit(o) => {
@@ -4724,6 +4702,7 @@ impl Op {
             Op::Bra(o) => o.encode(sm, c),
             Op::Brev(o) => o.encode(sm, c),
             Op::Cs2r(o) => o.encode(sm, c),
+            Op::Cs2r32(o) => o.encode(sm, c),
             Op::Exit(o) => o.encode(sm, c),
             Op::F2f(o) => o.encode(sm, c),
             Op::F2f64(o) => o.encode(sm, c),
@@ -4777,6 +4756,7 @@ impl Op {
             Op::Bra(o) => o.form_id(sm),
             Op::Brev(o) => o.form_id(sm),
             Op::Cs2r(o) => o.form_id(sm),
+            Op::Cs2r32(o) => o.form_id(sm),
             Op::Exit(o) => o.form_id(sm),
             Op::F2f(o) => o.form_id(sm),
             Op::F2f64(o) => o.form_id(sm),
@@ -4830,6 +4810,7 @@ impl Op {
             Op::Bra(o) => o.print(c, sm, addr, out),
             Op::Brev(o) => o.print(c, sm, addr, out),
             Op::Cs2r(o) => o.print(c, sm, addr, out),
+            Op::Cs2r32(o) => o.print(c, sm, addr, out),
             Op::Exit(o) => o.print(c, sm, addr, out),
             Op::F2f(o) => o.print(c, sm, addr, out),
             Op::F2f64(o) => o.print(c, sm, addr, out),
@@ -4883,6 +4864,7 @@ impl Op {
             Op::Bra(o) => o.fold(sm, srcs),
             Op::Brev(o) => o.fold(sm, srcs),
             Op::Cs2r(o) => o.fold(sm, srcs),
+            Op::Cs2r32(o) => o.fold(sm, srcs),
             Op::Exit(o) => o.fold(sm, srcs),
             Op::F2f(o) => o.fold(sm, srcs),
             Op::F2f64(o) => o.fold(sm, srcs),
@@ -4936,6 +4918,7 @@ impl Op {
             Op::Bra(o) => o.has_fold(sm),
             Op::Brev(o) => o.has_fold(sm),
             Op::Cs2r(o) => o.has_fold(sm),
+            Op::Cs2r32(o) => o.has_fold(sm),
             Op::Exit(o) => o.has_fold(sm),
             Op::F2f(o) => o.has_fold(sm),
             Op::F2f64(o) => o.has_fold(sm),
@@ -4993,6 +4976,7 @@ impl Op {
             Op::Bra(o) => o.legalize(sm, cx)?,
             Op::Brev(o) => o.legalize(sm, cx)?,
             Op::Cs2r(o) => o.legalize(sm, cx)?,
+            Op::Cs2r32(o) => o.legalize(sm, cx)?,
             Op::Exit(o) => o.legalize(sm, cx)?,
             Op::F2f(o) => o.legalize(sm, cx)?,
             Op::F2f64(o) => o.legalize(sm, cx)?,
@@ -5094,6 +5078,18 @@ pub fn parse(
                 return Ok((Op::Cs2r(o), c));
             }
             first.get_or_insert((Op::Cs2r(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpCs2r32::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Cs2r32(o), c));
+            }
+            first.get_or_insert((Op::Cs2r32(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -6809,11 +6805,18 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x805 => {
-            if w & 0x1fffffe00ffffffffffff000fff == 0x805
+            if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpCs2r::decode_f0(w, sm) {
                     return Some((Op::Cs2r(o), c));
+                }
+            }
+            if w & 0x1ffffff00ffffffffffff000fff == 0x805
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpCs2r32::decode_f0(w, sm) {
+                    return Some((Op::Cs2r32(o), c));
                 }
             }
         }
@@ -7830,7 +7833,18 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe00ffffffffffff000fff,
+        mask: 0x1ffffff00ffffffffffff000fff,
+        value: 0x100000000000000000805,
+        unknown: 0,
+        srcs: &[],
+    },
+    FormInfo {
+        op: "cs2r32",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1ffffff00ffffffffffff000fff,
         value: 0x805,
         unknown: 0,
         srcs: &[],
@@ -10388,6 +10402,7 @@ pub const FORMS: &[FormInfo] = &[
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f64.rs"));

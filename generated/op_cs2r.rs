@@ -2,15 +2,13 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `CS2R`: Move a special register (32 or 64 bits) to GPRs.
+/// `CS2R`: Move a 64-bit special register to an aligned register pair.
 ///
 /// Spec: isa-spec/spec/ops/cs2r.toml (op `cs2r`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCs2r {
     /// Destination (u64).
     pub d: Reg,
-    /// Modifier.
-    pub width: Cs2rWidth,
     /// Modifier.
     pub sr: Sr,
 }
@@ -29,7 +27,7 @@ impl OpCs2r {
             abs: false,
             not: false,
             default: None,
-            align: 1,
+            align: 2,
         },
     ];
     pub fn srcs(&self) -> [&Src; 0usize] {
@@ -80,7 +78,17 @@ impl OpCs2r {
     ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let mut w: u128 = 0x805;
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!(
+                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
+                    ),
+                ),
+            );
+        }
+        let mut w: u128 = 0x100000000000000000805;
         w |= c.raw & 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
@@ -112,11 +120,6 @@ impl OpCs2r {
                 ];
                 CODES[self.sr.index()]
             } << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.width.index()]
-            } << 80;
         w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -125,11 +128,6 @@ impl OpCs2r {
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let width: Cs2rWidth = match (((w >> 80) & 1)) {
-            1 => Cs2rWidth::B64,
-            0 => Cs2rWidth::B32,
-            _ => return None,
-        };
         let sr: Sr = match (((w >> 72) & 0xff)) {
             0 => Sr::SrLaneid,
             1 => Sr::SrClock,
@@ -390,7 +388,7 @@ impl OpCs2r {
             _ => return None,
         };
         Some((
-            Self { d, width, sr },
+            Self { d, sr },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -408,7 +406,6 @@ impl OpCs2r {
         match sm {
             _ => {
                 out.push_str("CS2R");
-                out.push_str(self.width.text_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -445,21 +442,6 @@ impl OpCs2r {
         const CANDS: &[&[&str]] = &[&["CS2R"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let width: Cs2rWidth = if !Cs2rWidth::B32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Cs2rWidth::B32.text_sm(sm))
-        {
-            Cs2rWidth::B32
-        } else if !Cs2rWidth::B64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Cs2rWidth::B64.text_sm(sm))
-        {
-            Cs2rWidth::B64
-        } else if Cs2rWidth::B64.text_sm(sm).is_empty() {
-            Cs2rWidth::B64
-        } else if Cs2rWidth::B32.text_sm(sm).is_empty() {
-            Cs2rWidth::B32
-        } else {
-            return None;
-        };
         if cur != rest.len() {
             return None;
         }
@@ -808,11 +790,7 @@ impl OpCs2r {
             .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
             .map(|(n, _)| *n)
             .collect();
-        let op = Self {
-            d: v_d,
-            width: width,
-            sr: v_sr,
-        };
+        let op = Self { d: v_d, sr: v_sr };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
         Some(
@@ -843,7 +821,6 @@ impl OpCs2r {
                 ),
             );
         }
-        let width = self.width;
         let sr = self.sr;
         match family_of(sm) {
             _ => {

@@ -1859,43 +1859,32 @@ impl OpIsetp {
         let ex = self.ex;
         match family_of(sm) {
             _ => {
-                let signed = ty == IsetpType::S32;
-                let ord = if signed { (a as i32).cmp(&(b as i32)) } else { a.cmp(&b) };
-                let ord = if ex && ord == std::cmp::Ordering::Equal {
-                    None
+                let lt = if ty == IsetpType::S32 {
+                    (a as i32) < (b as i32)
                 } else {
-                    Some(ord)
+                    a < b
                 };
-                let test = |o: std::cmp::Ordering| -> bool {
-                    use std::cmp::Ordering::*;
+                let eq = a == b;
+                let r = if ex && eq {
                     match cmp {
                         Icmp::F => false,
-                        Icmp::Lt => o == Less,
-                        Icmp::Eq => o == Equal,
-                        Icmp::Le => o != Greater,
-                        Icmp::Gt => o == Greater,
-                        Icmp::Ne => o != Equal,
-                        Icmp::Ge => o != Less,
+                        Icmp::T => true,
+                        _ => lc,
+                    }
+                } else {
+                    match cmp {
+                        Icmp::F => false,
+                        Icmp::Lt => lt,
+                        Icmp::Eq => eq,
+                        Icmp::Le => lt || eq,
+                        Icmp::Gt => !lt && !eq,
+                        Icmp::Ne => !eq,
+                        Icmp::Ge => !lt,
                         Icmp::T => true,
                     }
                 };
-                let r = match ord {
-                    Some(o) => test(o),
-                    None => {
-                        match cmp {
-                            Icmp::F => false,
-                            Icmp::T => true,
-                            _ => lc,
-                        }
-                    }
-                };
-                let comb = |x: bool| match setop {
-                    Setop::And => x && acc,
-                    Setop::Or => x || acc,
-                    Setop::Xor => x ^ acc,
-                };
-                let out_d: bool = comb(r);
-                let out_d2: bool = comb(!r);
+                let out_d: bool = setop_apply(setop, r, acc);
+                let out_d2: bool = setop_apply(setop, !r, acc);
                 Ok(FoldOut::new(&[out_d.into_value(), out_d2.into_value()]))
             }
         }

@@ -1614,16 +1614,7 @@ impl OpLop3 {
         let pand = self.pand;
         match family_of(sm) {
             Some(Family::Sm50) => {
-                let r = (0..8u32)
-                    .fold(
-                        0u32,
-                        |acc, i| {
-                            let m = (if i & 4 != 0 { a } else { !a })
-                                & (if i & 2 != 0 { b } else { !b })
-                                & (if i & 1 != 0 { c } else { !c });
-                            if (lut >> i) & 1 != 0 { acc | m } else { acc }
-                        },
-                    );
+                let r = lut3_u32(lut, a, b, c);
                 let out_pd: bool = match pop {
                     PredOp::F => false,
                     PredOp::T => true,
@@ -1634,16 +1625,7 @@ impl OpLop3 {
                 Ok(FoldOut::new(&[out_pd.into_value(), out_d.into_value()]))
             }
             _ => {
-                let r = (0..8u32)
-                    .fold(
-                        0u32,
-                        |acc, i| {
-                            let m = (if i & 4 != 0 { a } else { !a })
-                                & (if i & 2 != 0 { b } else { !b })
-                                & (if i & 1 != 0 { c } else { !c });
-                            if (lut >> i) & 1 != 0 { acc | m } else { acc }
-                        },
-                    );
+                let r = lut3_u32(lut, a, b, c);
                 let out_pd: bool = if pand { (r != 0) && pc } else { (r != 0) || pc };
                 let out_d: u32 = r;
                 Ok(FoldOut::new(&[out_pd.into_value(), out_d.into_value()]))

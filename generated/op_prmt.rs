@@ -1417,41 +1417,27 @@ impl OpPrmt {
                 let x = ((c as u64) << 32) | a as u64;
                 let byte = |i: u32| ((x >> (8 * (i & 7))) & 0xff) as u32;
                 let s = b & 3;
-                let pick = |l: [u32; 4]| {
-                    l
-                        .iter()
-                        .enumerate()
-                        .fold(0u32, |acc, (k, &i)| acc | (byte(i) << (8 * k)))
+                let pick = |i0: u32, i1: u32, i2: u32, i3: u32| {
+                    byte(i0) | (byte(i1) << 8) | (byte(i2) << 16) | (byte(i3) << 24)
+                };
+                let nib = |k: u32| (b >> (4 * k)) & 0xf;
+                let sign = |n: u32| if byte(n) & 0x80 != 0 { 0xffu32 } else { 0 };
+                let idx = |k: u32| {
+                    if nib(k) & 8 != 0 { sign(nib(k)) } else { byte(nib(k)) }
                 };
                 let r = match mode {
                     PrmtMode::Idx => {
-                        (0..4u32)
-                            .fold(
-                                0u32,
-                                |acc, k| {
-                                    let n = (b >> (4 * k)) & 0xf;
-                                    let v = byte(n);
-                                    let v = if n & 8 != 0 {
-                                        if v & 0x80 != 0 { 0xff } else { 0 }
-                                    } else {
-                                        v
-                                    };
-                                    acc | (v << (8 * k))
-                                },
-                            )
+                        idx(0) | (idx(1) << 8) | (idx(2) << 16) | (idx(3) << 24)
                     }
-                    PrmtMode::F4e => pick([s, s + 1, s + 2, s + 3]),
+                    PrmtMode::F4e => pick(s, s + 1, s + 2, s + 3),
                     PrmtMode::B4e => {
-                        pick(
-                            [s, s.wrapping_sub(1), s.wrapping_sub(2), s.wrapping_sub(3)]
-                                .map(|i| i & 7),
-                        )
+                        pick(s, s.wrapping_sub(1), s.wrapping_sub(2), s.wrapping_sub(3))
                     }
-                    PrmtMode::Rc8 => pick([s; 4]),
-                    PrmtMode::Ecl => pick([s, s.max(1), s.max(2), 3]),
-                    PrmtMode::Ecr => pick([s.min(0), s.min(1), s.min(2), s]),
+                    PrmtMode::Rc8 => pick(s, s, s, s),
+                    PrmtMode::Ecl => pick(s, s.max(1), s.max(2), 3),
+                    PrmtMode::Ecr => pick(0, s.min(1), s.min(2), s),
                     PrmtMode::Rc16 => {
-                        pick(if s & 1 != 0 { [2, 3, 2, 3] } else { [0, 1, 0, 1] })
+                        if s & 1 != 0 { pick(2, 3, 2, 3) } else { pick(0, 1, 0, 1) }
                     }
                 };
                 let out_d: u32 = r;

@@ -6,6 +6,7 @@
 //! formatted with prettyplease, identical whether written to `OUT_DIR` by the
 //! build script or to the checked-in `generated/` mirror.
 
+pub mod build_support;
 mod decode;
 mod encode;
 mod fold;

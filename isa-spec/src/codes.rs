@@ -88,12 +88,12 @@ pub const CODES: &[Code] = &[
     c(
         "S0707",
         E,
-        "a wide-immediate op lacking a source or modifier of the op, or whose immediate cannot hold the source's values",
+        "a wide-immediate op lacking a source of the op, of another type, or whose immediate is no wider on an SM where it exists",
     ),
     c(
         "S0801",
         W,
-        "a legalization gap: an operand kind no form accepts and no rewrite (swap, copy to register, wide form) reaches",
+        "a legalization gap: an operand kind no form accepts and no rewrite (swap, copy to register, wide form, the narrow op of a wide form) reaches",
     ),
     c("S0901", E, "a fold expression that does not parse"),
     c("S0902", E, "a fold for an unknown destination"),
@@ -115,7 +115,11 @@ pub const CODES: &[Code] = &[
     ),
     c("S0907", W, "a fold that covers only some destinations"),
     c("S1001", E, "an unknown family, or an SM range outside it"),
-    c("S1002", E, "two encodings of one op on one SM"),
+    c(
+        "S1002",
+        E,
+        "two encodings of one op on one SM that take the same operand kinds",
+    ),
     c("S1003", E, "an encoding with no usable form"),
     c(
         "S1004",

@@ -1,7 +1,6 @@
 //! One diagnostic model for every problem found in a spec, and the line/column
 //! arithmetic that every output format shares.
 
-use std::fmt::Write as _;
 use std::ops::Range;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -161,56 +160,81 @@ impl Diagnostic {
         }
     }
 
-    /// A rustc-like report: the source line with a caret under the span.
+    /// A rustc-like report (annotate-snippets): the source line, a caret
+    /// under the span with its label, secondary spans, and a help line.
+    /// Plain text, for files and CI logs.
     pub fn human(&self, files: &Files) -> String {
         self.human_styled(files, false)
     }
 
-    /// [`Self::human`], with ANSI colour on the header when `color`.
+    /// [`Self::human`], with ANSI colour when `color` (a terminal).
     pub fn human_styled(&self, files: &Files, color: bool) -> String {
-        let head = format!("{}[{}]", self.level.as_str(), self.code);
-        let head = match (color, self.level) {
-            (false, _) => head,
-            (true, Level::Error) => format!("\x1b[1;31m{head}\x1b[0m\x1b[1m"),
-            (true, Level::Warning) => format!("\x1b[1;33m{head}\x1b[0m\x1b[1m"),
+        use annotate_snippets::{AnnotationKind, Group, Level as L, Renderer, Snippet};
+        let level = match self.level {
+            Level::Error => L::ERROR,
+            Level::Warning => L::WARNING,
         };
-        let reset = if color { "\x1b[0m" } else { "" };
-        let mut out = format!("{head}: {}{reset}\n", self.message);
+        let mut group = Group::with_title(level.primary_title(&self.message).id(self.code));
+        // One snippet per file, the primary span first.
+        let mut spans: Vec<(&Loc, &str, bool)> = Vec::new();
         if let Some(loc) = &self.loc {
-            render_snippet(&mut out, files, loc, self.label.as_deref().unwrap_or(""));
+            spans.push((loc, self.label.as_deref().unwrap_or(""), true));
         }
         for s in &self.secondary {
-            render_snippet(&mut out, files, &s.loc, &s.message);
+            spans.push((&s.loc, &s.message, false));
+        }
+        let mut order: Vec<FileId> = Vec::new();
+        for (loc, _, _) in &spans {
+            if !order.contains(&loc.file) && loc.file < files.files.len() {
+                order.push(loc.file);
+            }
+        }
+        for file in order {
+            let f = files.get(file);
+            let mut snippet = Snippet::source(f.text.as_str()).path(f.path.as_str());
+            for (loc, label, primary) in spans.iter().filter(|(l, _, _)| l.file == file) {
+                let kind = if *primary {
+                    AnnotationKind::Primary
+                } else {
+                    AnnotationKind::Context
+                };
+                let ann = kind.span(f.clamp(&loc.span));
+                snippet = snippet.annotation(if label.is_empty() {
+                    ann
+                } else {
+                    ann.label(*label)
+                });
+            }
+            group = group.element(snippet);
         }
         if let Some(h) = &self.help {
-            let _ = writeln!(out, "  = help: {h}");
+            group = group.element(L::HELP.message(h.as_str()));
         }
+        let renderer = if color {
+            Renderer::styled()
+        } else {
+            Renderer::plain()
+        };
+        let mut out = renderer.render(&[group]);
+        out.push('\n');
         out
     }
 }
 
-fn render_snippet(out: &mut String, files: &Files, loc: &Loc, label: &str) {
-    let f = files.get(loc.file);
-    let (line, col) = f.line_col(loc.span.start);
-    let (end_line, end_col) = f.line_col(loc.span.end.max(loc.span.start));
-    let text = f.text.lines().nth(line - 1).unwrap_or("");
-    let width = line.to_string().len();
-    let _ = writeln!(out, "{:width$}--> {}:{}:{}", "", f.path, line, col);
-    let _ = writeln!(out, "{:width$} |", "");
-    let _ = writeln!(out, "{line} | {text}");
-    let carets = if end_line == line {
-        (end_col.saturating_sub(col)).max(1)
-    } else {
-        text.chars().count().saturating_sub(col - 1).max(1)
-    };
-    let _ = writeln!(
-        out,
-        "{:width$} | {}{} {}",
-        "",
-        " ".repeat(col - 1),
-        "^".repeat(carets),
-        label
-    );
+impl SourceFile {
+    /// `span` inside the text and on character boundaries, so a stray
+    /// span can never make the renderer slice mid-character.
+    fn clamp(&self, span: &Range<usize>) -> Range<usize> {
+        let fix = |mut i: usize| {
+            i = i.min(self.text.len());
+            while !self.text.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let start = fix(span.start);
+        start..fix(span.end).max(start)
+    }
 }
 
 /// Everything a load or lint found, with the files needed to show it.

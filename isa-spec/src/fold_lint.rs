@@ -8,10 +8,12 @@
 //! - calls of the helpers in `nak/src/fold_fns.rs` ([`HELPERS`]), of
 //!   primitive associated functions (`f32::from_bits`, `u64::from`) and of
 //!   closures bound in the `let` block; method calls from [`METHODS`];
+//!   `?` after a helper call (its `FoldError` makes the value unfoldable);
+//!   a string literal as a helper argument (`fold_unmodelled("...")`);
 //! - in the `let` block only: `let` statements (closures allowed as their
 //!   initializer), and assignments to names bound there.
 //!
-//! Rejected: macros, loops, `unsafe`, `return`/`break`/`?`, references,
+//! Rejected: macros, loops, `unsafe`, `return`/`break`, other `?`, references,
 //! struct literals, items, closures outside a `let` initializer.
 //!
 //! Names in scope: each source `a` (modifiers applied), `a_raw`, `a_neg`,
@@ -37,6 +39,7 @@ pub const HELPERS: &[&str] = &[
     "fold_unmodelled",
     "ftz_f32",
     "i2f_f32",
+    "lut3_u32",
     "mufu_f32",
     "round_f64_pair_to_f32",
     "round_to_format",
@@ -644,8 +647,13 @@ impl Checker<'_> {
                 method_type(&name, recv)
             }
             E::Call(c) => {
+                let helper = is_helper_call(e);
                 for a in &c.args {
-                    self.expr(a);
+                    // A helper may take a message (`fold_unmodelled("...")`).
+                    let text = matches!(a, E::Lit(l) if matches!(l.lit, syn::Lit::Str(_)));
+                    if !(helper && text) {
+                        self.expr(a);
+                    }
                 }
                 match &*c.func {
                     E::Path(p) if p.qself.is_none() => {
@@ -689,6 +697,21 @@ impl Checker<'_> {
                         Ty::Unknown
                     }
                 }
+            }
+            // A helper returning `Result<_, FoldError>` passes its error on:
+            // the fold then reports the value as not foldable.
+            E::Try(t) if is_helper_call(&t.expr) => {
+                self.expr(&t.expr);
+                Ty::Unknown
+            }
+            E::Try(t) => {
+                self.err(
+                    "S0903",
+                    t.question_token.span(),
+                    "`?` is allowed only on a call of a fold helper".into(),
+                );
+                self.expr(&t.expr);
+                Ty::Unknown
             }
             E::Assign(a) if self.in_let_block => {
                 self.assign_target(&a.left);
@@ -842,6 +865,18 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// `helper(...)` with a helper of `nak/src/fold_fns.rs`.
+fn is_helper_call(e: &syn::Expr) -> bool {
+    if let syn::Expr::Call(c) = e
+        && let syn::Expr::Path(p) = &*c.func
+        && p.qself.is_none()
+        && let Some(id) = p.path.get_ident()
+    {
+        return HELPERS.contains(&id.to_string().as_str());
+    }
+    false
 }
 
 fn quote_op(op: &syn::BinOp) -> String {

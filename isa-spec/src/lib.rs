@@ -70,7 +70,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
             Err(e) => {
                 report.push(Diagnostic::error(
                     "S0000",
-                    format!("cannot read {}: {e}", p.display()),
+                    format!("cannot read {}: {e}", shown(rel)),
                 ));
                 None
             }

@@ -403,7 +403,6 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
                 ),
                 Some(j) => {
                     let ws = &wide.srcs[j];
-                    let (mine, theirs) = (imm_width(op, op.src(&s.name)), imm_width(wide, Some(j)));
                     if ws.ty.is_float() != s.ty.is_float() || ws.ty.regs() != s.ty.regs() {
                         report.push(
                             Diagnostic::error(
@@ -419,13 +418,31 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
                             )
                             .at(lloc.clone()),
                         );
-                    } else if mine > 0 && theirs > 0 && theirs <= mine {
+                        continue;
+                    }
+                    // Compared per SM: the wide op only matters where it
+                    // exists (FADD32I on Maxwell, not FADD's 32-bit
+                    // immediate on Volta).
+                    let mut sms: Vec<u32> =
+                        wide.encodings.iter().flat_map(|e| e.sms.clone()).collect();
+                    sms.sort_unstable();
+                    sms.dedup();
+                    let mut worse: Vec<(u32, u32, u32)> = Vec::new();
+                    for sm in sms {
+                        let mine = imm_width(op, op.src(&s.name), sm);
+                        let theirs = imm_width(wide, Some(j), sm);
+                        if mine > 0 && theirs > 0 && theirs <= mine {
+                            worse.push((sm, theirs, mine));
+                        }
+                    }
+                    if let Some(&(_, theirs, mine)) = worse.first() {
+                        let list: Vec<String> = worse.iter().map(|w| w.0.to_string()).collect();
                         report.push(
                             Diagnostic::error(
                                 "S0707",
                                 format!(
-                                    "the immediate of `{}` in wide_imm op `{}` holds {theirs} bits, no more than the {mine} of `{}`",
-                                    s.name, wide.name, op.name
+                                    "the immediate of `{}` in wide_imm op `{}` holds {theirs} bits, no more than the {mine} of `{}` (SM {})",
+                                    s.name, wide.name, op.name, list.join(", ")
                                 ),
                             )
                             .at(lloc.clone()),
@@ -434,20 +451,8 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
                 }
             }
         }
-        for m in &op.modifiers {
-            if wide.modifier(&m.name).is_none() {
-                report.push(
-                    Diagnostic::error(
-                        "S0707",
-                        format!(
-                            "wide_imm op `{}` has no modifier `{}` of `{}`",
-                            wide.name, m.name, op.name
-                        ),
-                    )
-                    .at(lloc.clone()),
-                );
-            }
-        }
+        // A modifier the wide op lacks is fine: the generated legalizer
+        // only picks the wide op when that modifier holds its default.
         let any_imm = wide
             .encodings
             .iter()
@@ -465,19 +470,20 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
     }
 }
 
-/// Widest immediate (value bits) for source `i` over all forms.
-fn imm_width(op: &Op, i: Option<usize>) -> u32 {
+/// Widest immediate (stored bits) for source `i` over the forms on `sm`.
+fn imm_width(op: &Op, i: Option<usize>, sm: u32) -> u32 {
     let Some(i) = i else { return 0 };
     op.encodings
         .iter()
+        .filter(|e| e.sms.contains(&sm))
         .flat_map(|e| &e.forms)
         .map(|f| {
             f.fields
                 .iter()
                 .filter_map(|x| match x.target {
-                    FieldTarget::SrcImm { idx, packing } if idx == i => {
-                        Some(x.bits.width() + packing.shift)
-                    }
+                    // Stored bits, not their position: FADD's imm20 holds the
+                    // top 20 bits of an f32 (shift 12), 20 bits of values.
+                    FieldTarget::SrcImm { idx, .. } if idx == i => Some(x.bits.width()),
                     _ => None,
                 })
                 .sum::<u32>()
@@ -488,7 +494,8 @@ fn imm_width(op: &Op, i: Option<usize>) -> u32 {
 
 /// S0801: an operand kind the IR can hold in a source slot that no form of
 /// the op accepts and no rewrite reaches (swap with a commutative partner,
-/// copy to a register, the wide-immediate op).
+/// copy to a register, the wide-immediate op, or the op this one is the
+/// wide-immediate form of).
 pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
     let mut gaps: Vec<(usize, SlotKindClass, Vec<u32>)> = Vec::new();
     for enc in &op.encodings {
@@ -545,7 +552,28 @@ pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
                                     })
                                 })
                             });
-                    if swap || wide {
+                    // The op this one is the wide-immediate form of: the
+                    // legalizer falls back to it (FADD32I to FADD), which
+                    // takes the kind directly or through a register copy.
+                    let narrow = spec
+                        .ops
+                        .iter()
+                        .filter(|n| {
+                            n.legalize
+                                .wide_imm
+                                .and_then(|w| spec.ops.get(w))
+                                .is_some_and(|w| w.name == op.name)
+                        })
+                        .any(|n| {
+                            n.src(&s.name).is_some_and(|j| {
+                                n.encodings.iter().flat_map(|e| &e.forms).any(|f| {
+                                    f.sms.contains(&sm)
+                                        && (f.src_kinds[j] == Some(k)
+                                            || f.src_kinds[j] == Some(reg))
+                                })
+                            })
+                        });
+                    if swap || wide || narrow {
                         continue;
                     }
                     match gaps.iter_mut().find(|(gi, gk, _)| *gi == i && *gk == k) {
@@ -577,14 +605,28 @@ pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
     }
 }
 
-/// SM ranges: S1002 (two encodings of one op on one SM), S1004 (gaps).
+/// SM ranges: S1002 (two encodings of one op on one SM that can both
+/// encode the same operand kinds), S1004 (gaps). Two encodings on one SM
+/// whose forms take different operand kinds are one encoding split in two
+/// (FADD's b in the B or the C slot): the encoder's choice is unambiguous.
 pub(crate) fn check_sms(spec: &Spec, op: &Op, report: &mut Report) {
+    let forms_on = |e: &'_ Encoding, sm: u32| -> Vec<Vec<Option<SlotKindClass>>> {
+        e.forms
+            .iter()
+            .filter(|f| f.sms.is_empty() || f.sms.contains(&sm))
+            .map(|f| f.src_kinds.clone())
+            .collect()
+    };
     for (i, a) in op.encodings.iter().enumerate() {
         for b in &op.encodings[..i] {
             let both: Vec<String> = a
                 .sms
                 .iter()
                 .filter(|s| b.sms.contains(s))
+                .filter(|&&sm| {
+                    let fb = forms_on(b, sm);
+                    forms_on(a, sm).iter().any(|k| fb.contains(k))
+                })
                 .map(u32::to_string)
                 .collect();
             if !both.is_empty() {
@@ -592,7 +634,7 @@ pub(crate) fn check_sms(spec: &Spec, op: &Op, report: &mut Report) {
                     Diagnostic::error(
                         "S1002",
                         format!(
-                            "two encodings of `{}` cover SM {}",
+                            "two encodings of `{}` take the same operand kinds on SM {}",
                             op.name,
                             both.join(", ")
                         ),

@@ -22,8 +22,9 @@ fn fixtures(kind: &str) -> Vec<PathBuf> {
 }
 
 /// Copy the fixture into a scratch spec directory, adding the real
-/// families.toml and enums/ when it has none, and lint it.
-fn lint(fixture: &Path) -> (String, usize) {
+/// families.toml and enums/ when it has none, and lint it (short format, or
+/// the human one).
+fn lint_as(fixture: &Path, human: bool) -> (String, usize) {
     let name = fixture.file_name().unwrap().to_string_lossy().into_owned();
     let kind = fixture
         .parent()
@@ -68,11 +69,19 @@ fn lint(fixture: &Path) -> (String, usize) {
     let loaded = isa_spec::load(&tmp, &format!("{kind}/{name}"));
     let mut out = String::new();
     for d in &loaded.report.diagnostics {
-        out.push_str(&d.short(&loaded.files));
-        out.push('\n');
+        if human {
+            out.push_str(&d.human(&loaded.files));
+        } else {
+            out.push_str(&d.short(&loaded.files));
+            out.push('\n');
+        }
     }
     let _ = std::fs::remove_dir_all(&tmp);
     (out, loaded.report.diagnostics.len())
+}
+
+fn lint(fixture: &Path) -> (String, usize) {
+    lint_as(fixture, false)
 }
 
 #[test]
@@ -135,6 +144,30 @@ fn ten_mistakes_in_three_files_in_one_run() {
     let files: std::collections::BTreeSet<&str> =
         got.lines().filter_map(|l| l.split(':').next()).collect();
     assert_eq!(files.len(), 3, "{got}");
+    // Each diagnostic points at the mistake itself.
+    let want = [
+        "\"u33\"", "colour", "bogus", "sufixes", "println!", "\"co3\"", "7", "\"inv\"", "a + 1",
+        "\"160\"",
+    ];
+    for (l, w) in got.lines().zip(want) {
+        let mut parts = l.splitn(4, ':');
+        let (file, line, col) = (
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+        );
+        let path = f.join(file.trim_start_matches("fail/many-ten-mistakes/"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let line = text
+            .lines()
+            .nth(line.parse::<usize>().unwrap() - 1)
+            .unwrap();
+        let at: String = line
+            .chars()
+            .skip(col.parse::<usize>().unwrap() - 1)
+            .collect();
+        assert!(at.starts_with(w), "{l}: points at `{at}`, not `{w}`");
+    }
 }
 
 #[test]
@@ -195,4 +228,56 @@ fn every_code_emitted_is_registered() {
             }
         }
     }
+}
+
+/// The human format of a few fixtures, kept as snapshots
+/// (`expected-human.txt`): rustc-like, plain text when not on a terminal.
+#[test]
+fn human_format_snapshots() {
+    let bless = std::env::var_os("ISA_LINT_BLESS").is_some();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fail");
+    for name in ["s1104-same-text", "s0906-fold-names", "s0002-unknown-keys"] {
+        let f = root.join(name);
+        let (got, _) = lint_as(&f, true);
+        assert!(!got.contains('\x1b'), "colour in plain output:\n{got}");
+        let snap = f.join("expected-human.txt");
+        if bless {
+            std::fs::write(&snap, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&snap).unwrap_or_default();
+        assert_eq!(
+            got,
+            want.replace("\r\n", "\n"),
+            "{name} (bless with ISA_LINT_BLESS=1)"
+        );
+    }
+}
+
+#[test]
+fn human_format_shows_line_caret_label_and_help() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fail");
+    let (got, _) = lint_as(&root.join("s1104-same-text"), true);
+    assert!(got.starts_with("error[S1104]: "), "{got}");
+    assert!(
+        got.contains("--> fail/s1104-same-text/ops/iadd3b.toml:37:1"),
+        "{got}"
+    );
+    assert!(got.contains("37 | [asm]"), "{got}");
+    assert!(got.contains("^^^^^"), "{got}");
+    assert!(got.contains("= help: "), "{got}");
+}
+
+#[test]
+fn every_code_has_a_fail_fixture() {
+    let names: Vec<String> = fixtures("fail")
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().to_uppercase())
+        .collect();
+    let missing: Vec<&str> = isa_spec::codes::CODES
+        .iter()
+        .map(|c| c.code)
+        .filter(|c| !names.iter().any(|n| n.starts_with(&format!("{c}-"))))
+        .collect();
+    assert!(missing.is_empty(), "no fail fixture for {missing:?}");
 }

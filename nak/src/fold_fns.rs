@@ -266,6 +266,21 @@ pub fn fcmp_f32(cmp: Fcmp, a: f32, b: f32, ftz: bool) -> bool {
     }
 }
 
+/// A three-input logic op by truth table: bit `(a<<2)|(b<<1)|c` of `lut`
+/// gives the result bit for each bit position of `a`, `b` and `c` (bits of
+/// `lut` above 7 are ignored).
+pub fn lut3_u32(lut: u32, a: u32, b: u32, c: u32) -> u32 {
+    let mut r = 0;
+    for i in 0..8u32 {
+        if (lut >> i) & 1 == 0 {
+            continue;
+        }
+        let pick = |x: u32, bit: u32| if i & bit != 0 { x } else { !x };
+        r |= pick(a, 4) & pick(b, 2) & pick(c, 1);
+    }
+    r
+}
+
 /// Combine a comparison result with the accumulator predicate.
 pub fn setop_apply(op: Setop, r: bool, acc: bool) -> bool {
     match op {

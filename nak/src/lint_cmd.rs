@@ -54,9 +54,28 @@ fn github(d: &Diagnostic, files: &Files) -> String {
     }
 }
 
+/// Whether the human format is coloured: `always`/`never` as given; `auto`
+/// only on a terminal, never with `NO_COLOR`, always with `CLICOLOR_FORCE`
+/// (so files and CI logs stay plain unless forced).
+pub fn use_color(choice: &str, no_color: bool, force: bool, terminal: bool) -> bool {
+    match choice {
+        "always" => true,
+        "never" => false,
+        _ => !no_color && (force || terminal),
+    }
+}
+
 /// Run the lint; exit 0 clean, 1 on errors (or warnings when denied), 2
-/// when the spec cannot be read.
-pub fn run(dir: Option<&Path>, format: &str, deny_warnings: bool) -> ExitCode {
+/// when the spec cannot be read or an option is wrong.
+pub fn run(dir: Option<&Path>, format: &str, deny_warnings: bool, color: &str) -> ExitCode {
+    if !["human", "short", "json", "github"].contains(&format) {
+        eprintln!("error: unknown format `{format}` (human, short, json, github)");
+        return ExitCode::from(2);
+    }
+    if !["auto", "always", "never"].contains(&color) {
+        eprintln!("error: unknown colour choice `{color}` (auto, always, never)");
+        return ExitCode::from(2);
+    }
     let default = isa_spec::default_spec_dir();
     let dir = dir.unwrap_or(&default);
     if !dir.join("families.toml").exists() {
@@ -81,8 +100,13 @@ pub fn run(dir: Option<&Path>, format: &str, deny_warnings: bool) -> ExitCode {
     let files = &loaded.files;
     let color = {
         use std::io::IsTerminal;
-        std::env::var_os("NO_COLOR").is_none()
-            && (std::env::var_os("CLICOLOR_FORCE").is_some() || std::io::stdout().is_terminal())
+        let set = |v: &str| std::env::var_os(v).is_some_and(|v| !v.is_empty() && v != "0");
+        use_color(
+            color,
+            set("NO_COLOR"),
+            set("CLICOLOR_FORCE"),
+            std::io::stdout().is_terminal(),
+        )
     };
     for d in &loaded.report.diagnostics {
         let text = match format {
@@ -110,5 +134,20 @@ pub fn run(dir: Option<&Path>, format: &str, deny_warnings: bool) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::use_color;
+
+    #[test]
+    fn colour_only_on_a_terminal_unless_forced() {
+        assert!(use_color("auto", false, false, true));
+        assert!(!use_color("auto", false, false, false), "files and CI logs");
+        assert!(!use_color("auto", true, false, true), "NO_COLOR");
+        assert!(use_color("auto", false, true, false), "CLICOLOR_FORCE");
+        assert!(use_color("always", true, false, false));
+        assert!(!use_color("never", false, true, true));
     }
 }

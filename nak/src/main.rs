@@ -43,6 +43,10 @@ enum Cmd {
         /// Exit 1 on warnings too.
         #[arg(long)]
         deny_warnings: bool,
+        /// Colour for the human format: auto (only on a terminal, off with
+        /// NO_COLOR, on with CLICOLOR_FORCE), always or never.
+        #[arg(long, default_value = "auto")]
+        color: String,
     },
     /// Write random valid words for each encoding form (the oracle sweep) as a raw stream.
     Sample {
@@ -172,7 +176,8 @@ fn main() -> ExitCode {
             dir,
             format,
             deny_warnings,
-        } => nak::lint_cmd::run(dir.as_deref(), &format, deny_warnings),
+            color,
+        } => nak::lint_cmd::run(dir.as_deref(), &format, deny_warnings, &color),
         Cmd::Sample {
             sm,
             ops,
