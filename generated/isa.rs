@@ -3314,6 +3314,72 @@ impl Sr {
     }
 }
 const _: Sr = Sr::SrLaneid;
+/// VIMNMX lane type (SM90+ bits 72..75): 32-bit or packed 16x2 / 8x4 lanes. SM90/100 print signed 32-bit as nothing, SM120 as .S32.
+///
+/// Spec: isa-spec/spec/enums/vimnmx_type.toml (enum `vimnmx_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum VimnmxType {
+    #[default]
+    S32,
+    U32,
+    U16x2,
+    S16x2,
+    U8x4,
+    S8x4,
+}
+impl VimnmxType {
+    pub const ALL: [VimnmxType; 6usize] = [
+        VimnmxType::S32,
+        VimnmxType::U32,
+        VimnmxType::U16x2,
+        VimnmxType::S16x2,
+        VimnmxType::U8x4,
+        VimnmxType::S8x4,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            VimnmxType::S32 => 0,
+            VimnmxType::U32 => 1,
+            VimnmxType::U16x2 => 2,
+            VimnmxType::S16x2 => 3,
+            VimnmxType::U8x4 => 4,
+            VimnmxType::S8x4 => 5,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            VimnmxType::S32 => "",
+            VimnmxType::U32 => ".U32",
+            VimnmxType::U16x2 => ".U16x2",
+            VimnmxType::S16x2 => ".S16x2",
+            VimnmxType::U8x4 => ".U8x4",
+            VimnmxType::S8x4 => ".S8x4",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            VimnmxType::S32 => "s32",
+            VimnmxType::U32 => "u32",
+            VimnmxType::U16x2 => "u16x2",
+            VimnmxType::S16x2 => "s16x2",
+            VimnmxType::U8x4 => "u8x4",
+            VimnmxType::S8x4 => "s8x4",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            (VimnmxType::S32, 120) => ".S32",
+            _ => self.text(),
+        }
+    }
+}
+const _: VimnmxType = VimnmxType::S32;
 /// A fixed .X suffix for ops whose extended form is its own op (one value, code 1).
 ///
 /// Spec: isa-spec/spec/enums/x_flag.toml (enum `x_flag`).
@@ -3559,6 +3625,14 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("I2F", 90u32),
     ("I2F", 100u32),
     ("I2F", 120u32),
+    ("IABS", 70u32),
+    ("IABS", 75u32),
+    ("IABS", 80u32),
+    ("IABS", 86u32),
+    ("IABS", 89u32),
+    ("IABS", 90u32),
+    ("IABS", 100u32),
+    ("IABS", 120u32),
     ("IADD3", 70u32),
     ("IADD3", 75u32),
     ("IADD3", 80u32),
@@ -3575,6 +3649,12 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("IMAD", 90u32),
     ("IMAD", 100u32),
     ("IMAD", 120u32),
+    ("IMNMX", 75u32),
+    ("IMNMX", 80u32),
+    ("IMNMX", 86u32),
+    ("IMNMX", 89u32),
+    ("IMNMX", 90u32),
+    ("IMNMX", 100u32),
     ("ISETP", 70u32),
     ("ISETP", 75u32),
     ("ISETP", 80u32),
@@ -3699,6 +3779,8 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("SHR", 50u32),
     ("SHR", 52u32),
     ("SHR", 60u32),
+    ("VIMNMX", 90u32),
+    ("VIMNMX", 120u32),
 ];
 /// Highest UGPR index on `sm` (its encoding of URZ), from the
 /// families' `ugpr_max`; None where the SM has no uniform registers.
@@ -3738,6 +3820,7 @@ pub enum Op {
     Fsetp(OpFsetp),
     I2f(OpI2f),
     I2f64(OpI2f64),
+    Iabs(OpIabs),
     Iadd3(OpIadd3),
     Iadd3x(OpIadd3x),
     Imad(OpImad),
@@ -3745,6 +3828,7 @@ pub enum Op {
     ImadWide(OpImadWide),
     ImadWideX(OpImadWideX),
     Imadx(OpImadx),
+    Imnmx(OpImnmx),
     Isetp(OpIsetp),
     Lop(OpLop),
     Lop3(OpLop3),
@@ -3761,6 +3845,7 @@ pub enum Op {
     Shf(OpShf),
     Shl(OpShl),
     Shr(OpShr),
+    Vimnmx(OpVimnmx),
 }
 impl From<OpBra> for Op {
     fn from(o: OpBra) -> Op {
@@ -3857,6 +3942,11 @@ impl From<OpI2f64> for Op {
         Op::I2f64(o)
     }
 }
+impl From<OpIabs> for Op {
+    fn from(o: OpIabs) -> Op {
+        Op::Iabs(o)
+    }
+}
 impl From<OpIadd3> for Op {
     fn from(o: OpIadd3) -> Op {
         Op::Iadd3(o)
@@ -3890,6 +3980,11 @@ impl From<OpImadWideX> for Op {
 impl From<OpImadx> for Op {
     fn from(o: OpImadx) -> Op {
         Op::Imadx(o)
+    }
+}
+impl From<OpImnmx> for Op {
+    fn from(o: OpImnmx) -> Op {
+        Op::Imnmx(o)
     }
 }
 impl From<OpIsetp> for Op {
@@ -3972,6 +4067,11 @@ impl From<OpShr> for Op {
         Op::Shr(o)
     }
 }
+impl From<OpVimnmx> for Op {
+    fn from(o: OpVimnmx) -> Op {
+        Op::Vimnmx(o)
+    }
+}
 impl Op {
     /// Names of every op, in spec order.
     pub const NAMES: &'static [&'static str] = &[
@@ -3994,6 +4094,7 @@ impl Op {
         "fsetp",
         "i2f",
         "i2f64",
+        "iabs",
         "iadd3",
         "iadd3x",
         "imad",
@@ -4001,6 +4102,7 @@ impl Op {
         "imad_wide",
         "imad_wide_x",
         "imadx",
+        "imnmx",
         "isetp",
         "lop",
         "lop3",
@@ -4017,6 +4119,7 @@ impl Op {
         "shf",
         "shl",
         "shr",
+        "vimnmx",
     ];
     pub const fn name(&self) -> &'static str {
         match self {
@@ -4039,6 +4142,7 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::NAME,
             Op::I2f(_) => OpI2f::NAME,
             Op::I2f64(_) => OpI2f64::NAME,
+            Op::Iabs(_) => OpIabs::NAME,
             Op::Iadd3(_) => OpIadd3::NAME,
             Op::Iadd3x(_) => OpIadd3x::NAME,
             Op::Imad(_) => OpImad::NAME,
@@ -4046,6 +4150,7 @@ impl Op {
             Op::ImadWide(_) => OpImadWide::NAME,
             Op::ImadWideX(_) => OpImadWideX::NAME,
             Op::Imadx(_) => OpImadx::NAME,
+            Op::Imnmx(_) => OpImnmx::NAME,
             Op::Isetp(_) => OpIsetp::NAME,
             Op::Lop(_) => OpLop::NAME,
             Op::Lop3(_) => OpLop3::NAME,
@@ -4062,6 +4167,7 @@ impl Op {
             Op::Shf(_) => OpShf::NAME,
             Op::Shl(_) => OpShl::NAME,
             Op::Shr(_) => OpShr::NAME,
+            Op::Vimnmx(_) => OpVimnmx::NAME,
         }
     }
     pub const fn class(&self) -> &'static str {
@@ -4085,6 +4191,7 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::CLASS,
             Op::I2f(_) => OpI2f::CLASS,
             Op::I2f64(_) => OpI2f64::CLASS,
+            Op::Iabs(_) => OpIabs::CLASS,
             Op::Iadd3(_) => OpIadd3::CLASS,
             Op::Iadd3x(_) => OpIadd3x::CLASS,
             Op::Imad(_) => OpImad::CLASS,
@@ -4092,6 +4199,7 @@ impl Op {
             Op::ImadWide(_) => OpImadWide::CLASS,
             Op::ImadWideX(_) => OpImadWideX::CLASS,
             Op::Imadx(_) => OpImadx::CLASS,
+            Op::Imnmx(_) => OpImnmx::CLASS,
             Op::Isetp(_) => OpIsetp::CLASS,
             Op::Lop(_) => OpLop::CLASS,
             Op::Lop3(_) => OpLop3::CLASS,
@@ -4108,6 +4216,7 @@ impl Op {
             Op::Shf(_) => OpShf::CLASS,
             Op::Shl(_) => OpShl::CLASS,
             Op::Shr(_) => OpShr::CLASS,
+            Op::Vimnmx(_) => OpVimnmx::CLASS,
         }
     }
     pub const fn sms(&self) -> &'static [u32] {
@@ -4131,6 +4240,7 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::SMS,
             Op::I2f(_) => OpI2f::SMS,
             Op::I2f64(_) => OpI2f64::SMS,
+            Op::Iabs(_) => OpIabs::SMS,
             Op::Iadd3(_) => OpIadd3::SMS,
             Op::Iadd3x(_) => OpIadd3x::SMS,
             Op::Imad(_) => OpImad::SMS,
@@ -4138,6 +4248,7 @@ impl Op {
             Op::ImadWide(_) => OpImadWide::SMS,
             Op::ImadWideX(_) => OpImadWideX::SMS,
             Op::Imadx(_) => OpImadx::SMS,
+            Op::Imnmx(_) => OpImnmx::SMS,
             Op::Isetp(_) => OpIsetp::SMS,
             Op::Lop(_) => OpLop::SMS,
             Op::Lop3(_) => OpLop3::SMS,
@@ -4154,6 +4265,7 @@ impl Op {
             Op::Shf(_) => OpShf::SMS,
             Op::Shl(_) => OpShl::SMS,
             Op::Shr(_) => OpShr::SMS,
+            Op::Vimnmx(_) => OpVimnmx::SMS,
         }
     }
     pub const fn src_info(&self) -> &'static [OperandInfo] {
@@ -4177,6 +4289,7 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::SRCS,
             Op::I2f(_) => OpI2f::SRCS,
             Op::I2f64(_) => OpI2f64::SRCS,
+            Op::Iabs(_) => OpIabs::SRCS,
             Op::Iadd3(_) => OpIadd3::SRCS,
             Op::Iadd3x(_) => OpIadd3x::SRCS,
             Op::Imad(_) => OpImad::SRCS,
@@ -4184,6 +4297,7 @@ impl Op {
             Op::ImadWide(_) => OpImadWide::SRCS,
             Op::ImadWideX(_) => OpImadWideX::SRCS,
             Op::Imadx(_) => OpImadx::SRCS,
+            Op::Imnmx(_) => OpImnmx::SRCS,
             Op::Isetp(_) => OpIsetp::SRCS,
             Op::Lop(_) => OpLop::SRCS,
             Op::Lop3(_) => OpLop3::SRCS,
@@ -4200,6 +4314,7 @@ impl Op {
             Op::Shf(_) => OpShf::SRCS,
             Op::Shl(_) => OpShl::SRCS,
             Op::Shr(_) => OpShr::SRCS,
+            Op::Vimnmx(_) => OpVimnmx::SRCS,
         }
     }
     pub const fn dst_info(&self) -> &'static [OperandInfo] {
@@ -4223,6 +4338,7 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::DSTS,
             Op::I2f(_) => OpI2f::DSTS,
             Op::I2f64(_) => OpI2f64::DSTS,
+            Op::Iabs(_) => OpIabs::DSTS,
             Op::Iadd3(_) => OpIadd3::DSTS,
             Op::Iadd3x(_) => OpIadd3x::DSTS,
             Op::Imad(_) => OpImad::DSTS,
@@ -4230,6 +4346,7 @@ impl Op {
             Op::ImadWide(_) => OpImadWide::DSTS,
             Op::ImadWideX(_) => OpImadWideX::DSTS,
             Op::Imadx(_) => OpImadx::DSTS,
+            Op::Imnmx(_) => OpImnmx::DSTS,
             Op::Isetp(_) => OpIsetp::DSTS,
             Op::Lop(_) => OpLop::DSTS,
             Op::Lop3(_) => OpLop3::DSTS,
@@ -4246,6 +4363,7 @@ impl Op {
             Op::Shf(_) => OpShf::DSTS,
             Op::Shl(_) => OpShl::DSTS,
             Op::Shr(_) => OpShr::DSTS,
+            Op::Vimnmx(_) => OpVimnmx::DSTS,
         }
     }
     pub fn src(&self, i: usize) -> &Src {
@@ -4269,6 +4387,7 @@ impl Op {
             Op::Fsetp(o) => o.srcs()[i],
             Op::I2f(o) => o.srcs()[i],
             Op::I2f64(o) => o.srcs()[i],
+            Op::Iabs(o) => o.srcs()[i],
             Op::Iadd3(o) => o.srcs()[i],
             Op::Iadd3x(o) => o.srcs()[i],
             Op::Imad(o) => o.srcs()[i],
@@ -4276,6 +4395,7 @@ impl Op {
             Op::ImadWide(o) => o.srcs()[i],
             Op::ImadWideX(o) => o.srcs()[i],
             Op::Imadx(o) => o.srcs()[i],
+            Op::Imnmx(o) => o.srcs()[i],
             Op::Isetp(o) => o.srcs()[i],
             Op::Lop(o) => o.srcs()[i],
             Op::Lop3(o) => o.srcs()[i],
@@ -4292,6 +4412,7 @@ impl Op {
             Op::Shf(o) => o.srcs()[i],
             Op::Shl(o) => o.srcs()[i],
             Op::Shr(o) => o.srcs()[i],
+            Op::Vimnmx(o) => o.srcs()[i],
         }
     }
     pub fn src_mut(&mut self, i: usize) -> &mut Src {
@@ -4343,6 +4464,9 @@ impl Op {
             Op::I2f64(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Iabs(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Iadd3(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
@@ -4362,6 +4486,9 @@ impl Op {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Imadx(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Imnmx(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Isetp(o) => {
@@ -4396,6 +4523,9 @@ impl Op {
             Op::Shf(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Shl(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Shr(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::Vimnmx(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
         }
     }
     pub fn dst(&self, i: usize) -> &Reg {
@@ -4419,6 +4549,7 @@ impl Op {
             Op::Fsetp(o) => o.dsts()[i],
             Op::I2f(o) => o.dsts()[i],
             Op::I2f64(o) => o.dsts()[i],
+            Op::Iabs(o) => o.dsts()[i],
             Op::Iadd3(o) => o.dsts()[i],
             Op::Iadd3x(o) => o.dsts()[i],
             Op::Imad(o) => o.dsts()[i],
@@ -4426,6 +4557,7 @@ impl Op {
             Op::ImadWide(o) => o.dsts()[i],
             Op::ImadWideX(o) => o.dsts()[i],
             Op::Imadx(o) => o.dsts()[i],
+            Op::Imnmx(o) => o.dsts()[i],
             Op::Isetp(o) => o.dsts()[i],
             Op::Lop(o) => o.dsts()[i],
             Op::Lop3(o) => o.dsts()[i],
@@ -4442,6 +4574,7 @@ impl Op {
             Op::Shf(o) => o.dsts()[i],
             Op::Shl(o) => o.dsts()[i],
             Op::Shr(o) => o.dsts()[i],
+            Op::Vimnmx(o) => o.dsts()[i],
         }
     }
     pub fn dst_mut(&mut self, i: usize) -> &mut Reg {
@@ -4503,6 +4636,9 @@ impl Op {
             Op::I2f64(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Iabs(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Iadd3(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
@@ -4522,6 +4658,9 @@ impl Op {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Imadx(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Imnmx(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Isetp(o) => {
@@ -4572,6 +4711,9 @@ impl Op {
             Op::Shr(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Vimnmx(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
         }
     }
     /// Encode for `sm` with the guard, control and raw bits of `c`.
@@ -4596,6 +4738,7 @@ impl Op {
             Op::Fsetp(o) => o.encode(sm, c),
             Op::I2f(o) => o.encode(sm, c),
             Op::I2f64(o) => o.encode(sm, c),
+            Op::Iabs(o) => o.encode(sm, c),
             Op::Iadd3(o) => o.encode(sm, c),
             Op::Iadd3x(o) => o.encode(sm, c),
             Op::Imad(o) => o.encode(sm, c),
@@ -4603,6 +4746,7 @@ impl Op {
             Op::ImadWide(o) => o.encode(sm, c),
             Op::ImadWideX(o) => o.encode(sm, c),
             Op::Imadx(o) => o.encode(sm, c),
+            Op::Imnmx(o) => o.encode(sm, c),
             Op::Isetp(o) => o.encode(sm, c),
             Op::Lop(o) => o.encode(sm, c),
             Op::Lop3(o) => o.encode(sm, c),
@@ -4619,6 +4763,7 @@ impl Op {
             Op::Shf(o) => o.encode(sm, c),
             Op::Shl(o) => o.encode(sm, c),
             Op::Shr(o) => o.encode(sm, c),
+            Op::Vimnmx(o) => o.encode(sm, c),
         }
     }
     /// Index of the encoding form the op takes on `sm`, if any.
@@ -4643,6 +4788,7 @@ impl Op {
             Op::Fsetp(o) => o.form_id(sm),
             Op::I2f(o) => o.form_id(sm),
             Op::I2f64(o) => o.form_id(sm),
+            Op::Iabs(o) => o.form_id(sm),
             Op::Iadd3(o) => o.form_id(sm),
             Op::Iadd3x(o) => o.form_id(sm),
             Op::Imad(o) => o.form_id(sm),
@@ -4650,6 +4796,7 @@ impl Op {
             Op::ImadWide(o) => o.form_id(sm),
             Op::ImadWideX(o) => o.form_id(sm),
             Op::Imadx(o) => o.form_id(sm),
+            Op::Imnmx(o) => o.form_id(sm),
             Op::Isetp(o) => o.form_id(sm),
             Op::Lop(o) => o.form_id(sm),
             Op::Lop3(o) => o.form_id(sm),
@@ -4666,6 +4813,7 @@ impl Op {
             Op::Shf(o) => o.form_id(sm),
             Op::Shl(o) => o.form_id(sm),
             Op::Shr(o) => o.form_id(sm),
+            Op::Vimnmx(o) => o.form_id(sm),
         }
     }
     /// Write nvdisasm's text for the instruction at byte address `addr`.
@@ -4690,6 +4838,7 @@ impl Op {
             Op::Fsetp(o) => o.print(c, sm, addr, out),
             Op::I2f(o) => o.print(c, sm, addr, out),
             Op::I2f64(o) => o.print(c, sm, addr, out),
+            Op::Iabs(o) => o.print(c, sm, addr, out),
             Op::Iadd3(o) => o.print(c, sm, addr, out),
             Op::Iadd3x(o) => o.print(c, sm, addr, out),
             Op::Imad(o) => o.print(c, sm, addr, out),
@@ -4697,6 +4846,7 @@ impl Op {
             Op::ImadWide(o) => o.print(c, sm, addr, out),
             Op::ImadWideX(o) => o.print(c, sm, addr, out),
             Op::Imadx(o) => o.print(c, sm, addr, out),
+            Op::Imnmx(o) => o.print(c, sm, addr, out),
             Op::Isetp(o) => o.print(c, sm, addr, out),
             Op::Lop(o) => o.print(c, sm, addr, out),
             Op::Lop3(o) => o.print(c, sm, addr, out),
@@ -4713,6 +4863,7 @@ impl Op {
             Op::Shf(o) => o.print(c, sm, addr, out),
             Op::Shl(o) => o.print(c, sm, addr, out),
             Op::Shr(o) => o.print(c, sm, addr, out),
+            Op::Vimnmx(o) => o.print(c, sm, addr, out),
         }
     }
     /// Compute the destinations from source values (CPU semantics).
@@ -4737,6 +4888,7 @@ impl Op {
             Op::Fsetp(o) => o.fold(sm, srcs),
             Op::I2f(o) => o.fold(sm, srcs),
             Op::I2f64(o) => o.fold(sm, srcs),
+            Op::Iabs(o) => o.fold(sm, srcs),
             Op::Iadd3(o) => o.fold(sm, srcs),
             Op::Iadd3x(o) => o.fold(sm, srcs),
             Op::Imad(o) => o.fold(sm, srcs),
@@ -4744,6 +4896,7 @@ impl Op {
             Op::ImadWide(o) => o.fold(sm, srcs),
             Op::ImadWideX(o) => o.fold(sm, srcs),
             Op::Imadx(o) => o.fold(sm, srcs),
+            Op::Imnmx(o) => o.fold(sm, srcs),
             Op::Isetp(o) => o.fold(sm, srcs),
             Op::Lop(o) => o.fold(sm, srcs),
             Op::Lop3(o) => o.fold(sm, srcs),
@@ -4760,6 +4913,7 @@ impl Op {
             Op::Shf(o) => o.fold(sm, srcs),
             Op::Shl(o) => o.fold(sm, srcs),
             Op::Shr(o) => o.fold(sm, srcs),
+            Op::Vimnmx(o) => o.fold(sm, srcs),
         }
     }
     /// Whether the op has fold semantics on `sm`'s family.
@@ -4784,6 +4938,7 @@ impl Op {
             Op::Fsetp(o) => o.has_fold(sm),
             Op::I2f(o) => o.has_fold(sm),
             Op::I2f64(o) => o.has_fold(sm),
+            Op::Iabs(o) => o.has_fold(sm),
             Op::Iadd3(o) => o.has_fold(sm),
             Op::Iadd3x(o) => o.has_fold(sm),
             Op::Imad(o) => o.has_fold(sm),
@@ -4791,6 +4946,7 @@ impl Op {
             Op::ImadWide(o) => o.has_fold(sm),
             Op::ImadWideX(o) => o.has_fold(sm),
             Op::Imadx(o) => o.has_fold(sm),
+            Op::Imnmx(o) => o.has_fold(sm),
             Op::Isetp(o) => o.has_fold(sm),
             Op::Lop(o) => o.has_fold(sm),
             Op::Lop3(o) => o.has_fold(sm),
@@ -4807,6 +4963,7 @@ impl Op {
             Op::Shf(o) => o.has_fold(sm),
             Op::Shl(o) => o.has_fold(sm),
             Op::Shr(o) => o.has_fold(sm),
+            Op::Vimnmx(o) => o.has_fold(sm),
         }
     }
     /// Rewrite the op until it encodes on `sm`; may replace it with another op.
@@ -4835,6 +4992,7 @@ impl Op {
             Op::Fsetp(o) => o.legalize(sm, cx)?,
             Op::I2f(o) => o.legalize(sm, cx)?,
             Op::I2f64(o) => o.legalize(sm, cx)?,
+            Op::Iabs(o) => o.legalize(sm, cx)?,
             Op::Iadd3(o) => o.legalize(sm, cx)?,
             Op::Iadd3x(o) => o.legalize(sm, cx)?,
             Op::Imad(o) => o.legalize(sm, cx)?,
@@ -4842,6 +5000,7 @@ impl Op {
             Op::ImadWide(o) => o.legalize(sm, cx)?,
             Op::ImadWideX(o) => o.legalize(sm, cx)?,
             Op::Imadx(o) => o.legalize(sm, cx)?,
+            Op::Imnmx(o) => o.legalize(sm, cx)?,
             Op::Isetp(o) => o.legalize(sm, cx)?,
             Op::Lop(o) => o.legalize(sm, cx)?,
             Op::Lop3(o) => o.legalize(sm, cx)?,
@@ -4858,6 +5017,7 @@ impl Op {
             Op::Shf(o) => o.legalize(sm, cx)?,
             Op::Shl(o) => o.legalize(sm, cx)?,
             Op::Shr(o) => o.legalize(sm, cx)?,
+            Op::Vimnmx(o) => o.legalize(sm, cx)?,
         };
         if let Some(n) = new {
             *self = n;
@@ -5111,6 +5271,18 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpIabs::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Iabs(o), c));
+            }
+            first.get_or_insert((Op::Iabs(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpIadd3::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -5190,6 +5362,18 @@ pub fn parse(
                 return Ok((Op::Imadx(o), c));
             }
             first.get_or_insert((Op::Imadx(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpImnmx::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Imnmx(o), c));
+            }
+            first.get_or_insert((Op::Imnmx(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -5382,6 +5566,18 @@ pub fn parse(
                 return Ok((Op::Shr(o), c));
             }
             first.get_or_insert((Op::Shr(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpVimnmx::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Vimnmx(o), c));
+            }
+            first.get_or_insert((Op::Vimnmx(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -6104,12 +6300,30 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        531 => {
+            if w & 40564819207303340846799269138431 == 531
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIabs::decode_f0(w, sm) {
+                    return Some((Op::Iabs(o), c));
+                }
+            }
+        }
         534 => {
             if w & 40564819169542855727911538790399 == 534
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPrmt::decode_f0(w, sm) {
                     return Some((Op::Prmt(o), c));
+                }
+            }
+        }
+        535 => {
+            if w & 40562498060284947793040264663039 == 535
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f0(w, sm) {
+                    return Some((Op::Imnmx(o), c));
                 }
             }
         }
@@ -6187,6 +6401,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpImadHi::decode_f0(w, sm) {
                     return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        584 => {
+            if w & 40562497980004717584256296030207 == 152324653271443276012978760
+                && matches!(sm, 90)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f0(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
+                }
+            }
+            if w & 40562497961115251652777715175423 == 152324653271443276012978760
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f4(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
                 }
             }
         }
@@ -6519,12 +6749,30 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        2067 => {
+            if w & 40564819207284894103825071214591 == 2067
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIabs::decode_f1(w, sm) {
+                    return Some((Op::Iabs(o), c));
+                }
+            }
+        }
         2070 => {
             if w & 40564819169524408984937340866559 == 2070
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPrmt::decode_f1(w, sm) {
                     return Some((Op::Prmt(o), c));
+                }
+            }
+        }
+        2071 => {
+            if w & 40562498060266501050066066739199 == 2071
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f1(w, sm) {
+                    return Some((Op::Imnmx(o), c));
                 }
             }
         }
@@ -6602,6 +6850,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpImadHi::decode_f1(w, sm) {
                     return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        2120 => {
+            if w & 40562497979986270841282098106367 == 152324653271443276012980296
+                && matches!(sm, 90)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f1(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
+                }
+            }
+            if w & 40562497961096804909803517251583 == 152324653271443276012980296
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f5(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
                 }
             }
         }
@@ -6838,12 +7102,30 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        2579 => {
+            if w & 40564819207302764388241694003199 == 2579
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpIabs::decode_f2(w, sm) {
+                    return Some((Op::Iabs(o), c));
+                }
+            }
+        }
         2582 => {
             if w & 40564819169542279269353963655167 == 2582
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpPrmt::decode_f2(w, sm) {
                     return Some((Op::Prmt(o), c));
+                }
+            }
+        }
+        2583 => {
+            if w & 40562498060284371334482689527807 == 2583
+                && matches!(sm, 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f2(w, sm) {
+                    return Some((Op::Imnmx(o), c));
                 }
             }
         }
@@ -6912,6 +7194,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpImadHi::decode_f2(w, sm) {
                     return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        2632 => {
+            if w & 40562497980004141125698720894975 == 152324653271443276012980808
+                && matches!(sm, 90)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f2(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
                 }
             }
         }
@@ -7108,12 +7399,30 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        3091 => {
+            if w & 40564819207303340846799269138431 == 2475880078570760549798251539
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIabs::decode_f3(w, sm) {
+                    return Some((Op::Iabs(o), c));
+                }
+            }
+        }
         3094 => {
             if w & 40564819169542855727911538790399 == 2475880078570760549798251542
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPrmt::decode_f3(w, sm) {
                     return Some((Op::Prmt(o), c));
+                }
+            }
+        }
+        3095 => {
+            if w & 40562498060284947793040264663039 == 2475880078570760549798251543
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f3(w, sm) {
+                    return Some((Op::Imnmx(o), c));
                 }
             }
         }
@@ -7182,6 +7491,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpImadHi::decode_f3(w, sm) {
                     return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        3144 => {
+            if w & 40562497980004717584256296030207 == 2628204731842203825811229768
+                && matches!(sm, 90)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f3(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
+                }
+            }
+            if w & 40562497961115251652777715175423 == 2628204731842203825811229768
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f6(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
                 }
             }
         }
@@ -8400,6 +8725,50 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
+        op: "iabs",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819207303340846799269138431,
+        value: 531,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "iabs",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819207284894103825071214591,
+        value: 2067,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "iabs",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40564819207302764388241694003199,
+        value: 2579,
+        unknown: 0,
+        srcs: &[Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "iabs",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40564819207303340846799269138431,
+        value: 2475880078570760549798251539,
+        unknown: 0,
+        srcs: &[Some(SlotKind::UGpr)],
+    },
+    FormInfo {
         op: "iadd3",
         form: "rrr",
         id: 0,
@@ -8927,6 +9296,50 @@ pub const FORMS: &[FormInfo] = &[
             Some(SlotKind::UGpr),
             Some(SlotKind::Pred),
         ],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100],
+        mask: 40562498060284947793040264663039,
+        value: 535,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100],
+        mask: 40562498060266501050066066739199,
+        value: 2071,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90],
+        mask: 40562498060284371334482689527807,
+        value: 2583,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100],
+        mask: 40562498060284947793040264663039,
+        value: 2475880078570760549798251543,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
         op: "isetp",
@@ -9793,6 +10206,83 @@ pub const FORMS: &[FormInfo] = &[
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
+    FormInfo {
+        op: "vimnmx",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[90],
+        mask: 40562497980004717584256296030207,
+        value: 152324653271443276012978760,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[90],
+        mask: 40562497979986270841282098106367,
+        value: 152324653271443276012980296,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[90],
+        mask: 40562497980004141125698720894975,
+        value: 152324653271443276012980808,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[90],
+        mask: 40562497980004717584256296030207,
+        value: 2628204731842203825811229768,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rrr",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 40562497961115251652777715175423,
+        value: 152324653271443276012978760,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rir",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 40562497961096804909803517251583,
+        value: 152324653271443276012980296,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rur",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 40562497961115251652777715175423,
+        value: 2628204731842203825811229768,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
+    },
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
@@ -9813,6 +10303,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iabs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
@@ -9820,6 +10311,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop3.rs"));
@@ -9836,3 +10328,4 @@ include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shf.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_vimnmx.rs"));
