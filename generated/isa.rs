@@ -3663,6 +3663,14 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("ISETP", 90u32),
     ("ISETP", 100u32),
     ("ISETP", 120u32),
+    ("LEA", 70u32),
+    ("LEA", 75u32),
+    ("LEA", 80u32),
+    ("LEA", 86u32),
+    ("LEA", 89u32),
+    ("LEA", 90u32),
+    ("LEA", 100u32),
+    ("LEA", 120u32),
     ("LOP", 50u32),
     ("LOP", 52u32),
     ("LOP", 60u32),
@@ -3830,6 +3838,10 @@ pub enum Op {
     Imadx(OpImadx),
     Imnmx(OpImnmx),
     Isetp(OpIsetp),
+    Lea(OpLea),
+    LeaHi(OpLeaHi),
+    LeaHiX(OpLeaHiX),
+    LeaX(OpLeaX),
     Lop(OpLop),
     Lop3(OpLop3),
     Lop32i(OpLop32i),
@@ -3992,6 +4004,26 @@ impl From<OpIsetp> for Op {
         Op::Isetp(o)
     }
 }
+impl From<OpLea> for Op {
+    fn from(o: OpLea) -> Op {
+        Op::Lea(o)
+    }
+}
+impl From<OpLeaHi> for Op {
+    fn from(o: OpLeaHi) -> Op {
+        Op::LeaHi(o)
+    }
+}
+impl From<OpLeaHiX> for Op {
+    fn from(o: OpLeaHiX) -> Op {
+        Op::LeaHiX(o)
+    }
+}
+impl From<OpLeaX> for Op {
+    fn from(o: OpLeaX) -> Op {
+        Op::LeaX(o)
+    }
+}
 impl From<OpLop> for Op {
     fn from(o: OpLop) -> Op {
         Op::Lop(o)
@@ -4104,6 +4136,10 @@ impl Op {
         "imadx",
         "imnmx",
         "isetp",
+        "lea",
+        "lea_hi",
+        "lea_hi_x",
+        "lea_x",
         "lop",
         "lop3",
         "lop32i",
@@ -4152,6 +4188,10 @@ impl Op {
             Op::Imadx(_) => OpImadx::NAME,
             Op::Imnmx(_) => OpImnmx::NAME,
             Op::Isetp(_) => OpIsetp::NAME,
+            Op::Lea(_) => OpLea::NAME,
+            Op::LeaHi(_) => OpLeaHi::NAME,
+            Op::LeaHiX(_) => OpLeaHiX::NAME,
+            Op::LeaX(_) => OpLeaX::NAME,
             Op::Lop(_) => OpLop::NAME,
             Op::Lop3(_) => OpLop3::NAME,
             Op::Lop32i(_) => OpLop32i::NAME,
@@ -4201,6 +4241,10 @@ impl Op {
             Op::Imadx(_) => OpImadx::CLASS,
             Op::Imnmx(_) => OpImnmx::CLASS,
             Op::Isetp(_) => OpIsetp::CLASS,
+            Op::Lea(_) => OpLea::CLASS,
+            Op::LeaHi(_) => OpLeaHi::CLASS,
+            Op::LeaHiX(_) => OpLeaHiX::CLASS,
+            Op::LeaX(_) => OpLeaX::CLASS,
             Op::Lop(_) => OpLop::CLASS,
             Op::Lop3(_) => OpLop3::CLASS,
             Op::Lop32i(_) => OpLop32i::CLASS,
@@ -4250,6 +4294,10 @@ impl Op {
             Op::Imadx(_) => OpImadx::SMS,
             Op::Imnmx(_) => OpImnmx::SMS,
             Op::Isetp(_) => OpIsetp::SMS,
+            Op::Lea(_) => OpLea::SMS,
+            Op::LeaHi(_) => OpLeaHi::SMS,
+            Op::LeaHiX(_) => OpLeaHiX::SMS,
+            Op::LeaX(_) => OpLeaX::SMS,
             Op::Lop(_) => OpLop::SMS,
             Op::Lop3(_) => OpLop3::SMS,
             Op::Lop32i(_) => OpLop32i::SMS,
@@ -4299,6 +4347,10 @@ impl Op {
             Op::Imadx(_) => OpImadx::SRCS,
             Op::Imnmx(_) => OpImnmx::SRCS,
             Op::Isetp(_) => OpIsetp::SRCS,
+            Op::Lea(_) => OpLea::SRCS,
+            Op::LeaHi(_) => OpLeaHi::SRCS,
+            Op::LeaHiX(_) => OpLeaHiX::SRCS,
+            Op::LeaX(_) => OpLeaX::SRCS,
             Op::Lop(_) => OpLop::SRCS,
             Op::Lop3(_) => OpLop3::SRCS,
             Op::Lop32i(_) => OpLop32i::SRCS,
@@ -4348,6 +4400,10 @@ impl Op {
             Op::Imadx(_) => OpImadx::DSTS,
             Op::Imnmx(_) => OpImnmx::DSTS,
             Op::Isetp(_) => OpIsetp::DSTS,
+            Op::Lea(_) => OpLea::DSTS,
+            Op::LeaHi(_) => OpLeaHi::DSTS,
+            Op::LeaHiX(_) => OpLeaHiX::DSTS,
+            Op::LeaX(_) => OpLeaX::DSTS,
             Op::Lop(_) => OpLop::DSTS,
             Op::Lop3(_) => OpLop3::DSTS,
             Op::Lop32i(_) => OpLop32i::DSTS,
@@ -4397,6 +4453,10 @@ impl Op {
             Op::Imadx(o) => o.srcs()[i],
             Op::Imnmx(o) => o.srcs()[i],
             Op::Isetp(o) => o.srcs()[i],
+            Op::Lea(o) => o.srcs()[i],
+            Op::LeaHi(o) => o.srcs()[i],
+            Op::LeaHiX(o) => o.srcs()[i],
+            Op::LeaX(o) => o.srcs()[i],
             Op::Lop(o) => o.srcs()[i],
             Op::Lop3(o) => o.srcs()[i],
             Op::Lop32i(o) => o.srcs()[i],
@@ -4494,6 +4554,16 @@ impl Op {
             Op::Isetp(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Lea(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::LeaHi(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::LeaHiX(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::LeaX(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Lop(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Lop3(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
@@ -4559,6 +4629,10 @@ impl Op {
             Op::Imadx(o) => o.dsts()[i],
             Op::Imnmx(o) => o.dsts()[i],
             Op::Isetp(o) => o.dsts()[i],
+            Op::Lea(o) => o.dsts()[i],
+            Op::LeaHi(o) => o.dsts()[i],
+            Op::LeaHiX(o) => o.dsts()[i],
+            Op::LeaX(o) => o.dsts()[i],
             Op::Lop(o) => o.dsts()[i],
             Op::Lop3(o) => o.dsts()[i],
             Op::Lop32i(o) => o.dsts()[i],
@@ -4666,6 +4740,18 @@ impl Op {
             Op::Isetp(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Lea(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::LeaHi(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::LeaHiX(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::LeaX(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Lop(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
@@ -4748,6 +4834,10 @@ impl Op {
             Op::Imadx(o) => o.encode(sm, c),
             Op::Imnmx(o) => o.encode(sm, c),
             Op::Isetp(o) => o.encode(sm, c),
+            Op::Lea(o) => o.encode(sm, c),
+            Op::LeaHi(o) => o.encode(sm, c),
+            Op::LeaHiX(o) => o.encode(sm, c),
+            Op::LeaX(o) => o.encode(sm, c),
             Op::Lop(o) => o.encode(sm, c),
             Op::Lop3(o) => o.encode(sm, c),
             Op::Lop32i(o) => o.encode(sm, c),
@@ -4798,6 +4888,10 @@ impl Op {
             Op::Imadx(o) => o.form_id(sm),
             Op::Imnmx(o) => o.form_id(sm),
             Op::Isetp(o) => o.form_id(sm),
+            Op::Lea(o) => o.form_id(sm),
+            Op::LeaHi(o) => o.form_id(sm),
+            Op::LeaHiX(o) => o.form_id(sm),
+            Op::LeaX(o) => o.form_id(sm),
             Op::Lop(o) => o.form_id(sm),
             Op::Lop3(o) => o.form_id(sm),
             Op::Lop32i(o) => o.form_id(sm),
@@ -4848,6 +4942,10 @@ impl Op {
             Op::Imadx(o) => o.print(c, sm, addr, out),
             Op::Imnmx(o) => o.print(c, sm, addr, out),
             Op::Isetp(o) => o.print(c, sm, addr, out),
+            Op::Lea(o) => o.print(c, sm, addr, out),
+            Op::LeaHi(o) => o.print(c, sm, addr, out),
+            Op::LeaHiX(o) => o.print(c, sm, addr, out),
+            Op::LeaX(o) => o.print(c, sm, addr, out),
             Op::Lop(o) => o.print(c, sm, addr, out),
             Op::Lop3(o) => o.print(c, sm, addr, out),
             Op::Lop32i(o) => o.print(c, sm, addr, out),
@@ -4898,6 +4996,10 @@ impl Op {
             Op::Imadx(o) => o.fold(sm, srcs),
             Op::Imnmx(o) => o.fold(sm, srcs),
             Op::Isetp(o) => o.fold(sm, srcs),
+            Op::Lea(o) => o.fold(sm, srcs),
+            Op::LeaHi(o) => o.fold(sm, srcs),
+            Op::LeaHiX(o) => o.fold(sm, srcs),
+            Op::LeaX(o) => o.fold(sm, srcs),
             Op::Lop(o) => o.fold(sm, srcs),
             Op::Lop3(o) => o.fold(sm, srcs),
             Op::Lop32i(o) => o.fold(sm, srcs),
@@ -4948,6 +5050,10 @@ impl Op {
             Op::Imadx(o) => o.has_fold(sm),
             Op::Imnmx(o) => o.has_fold(sm),
             Op::Isetp(o) => o.has_fold(sm),
+            Op::Lea(o) => o.has_fold(sm),
+            Op::LeaHi(o) => o.has_fold(sm),
+            Op::LeaHiX(o) => o.has_fold(sm),
+            Op::LeaX(o) => o.has_fold(sm),
             Op::Lop(o) => o.has_fold(sm),
             Op::Lop3(o) => o.has_fold(sm),
             Op::Lop32i(o) => o.has_fold(sm),
@@ -5002,6 +5108,10 @@ impl Op {
             Op::Imadx(o) => o.legalize(sm, cx)?,
             Op::Imnmx(o) => o.legalize(sm, cx)?,
             Op::Isetp(o) => o.legalize(sm, cx)?,
+            Op::Lea(o) => o.legalize(sm, cx)?,
+            Op::LeaHi(o) => o.legalize(sm, cx)?,
+            Op::LeaHiX(o) => o.legalize(sm, cx)?,
+            Op::LeaX(o) => o.legalize(sm, cx)?,
             Op::Lop(o) => o.legalize(sm, cx)?,
             Op::Lop3(o) => o.legalize(sm, cx)?,
             Op::Lop32i(o) => o.legalize(sm, cx)?,
@@ -5386,6 +5496,54 @@ pub fn parse(
                 return Ok((Op::Isetp(o), c));
             }
             first.get_or_insert((Op::Isetp(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpLea::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Lea(o), c));
+            }
+            first.get_or_insert((Op::Lea(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpLeaHi::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::LeaHi(o), c));
+            }
+            first.get_or_insert((Op::LeaHi(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpLeaHiX::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::LeaHiX(o), c));
+            }
+            first.get_or_insert((Op::LeaHiX(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpLeaX::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::LeaX(o), c));
+            }
+            first.get_or_insert((Op::LeaX(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -6291,6 +6449,36 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        529 => {
+            if w & 40562479968889728547392596217855 == 4703919738795935662609
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLea::decode_f0(w, sm) {
+                    return Some((Op::Lea(o), c));
+                }
+            }
+            if w & 40562479968889728547392596217855 == 23593385670274516517393
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaX::decode_f0(w, sm) {
+                    return Some((Op::LeaX(o), c));
+                }
+            }
+            if w & 40562479954741075842857370128383 == 1208925819614629174706705
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHi::decode_f0(w, sm) {
+                    return Some((Op::LeaHi(o), c));
+                }
+            }
+            if w & 40562479954741075842857370128383 == 1227815285546107755561489
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHiX::decode_f0(w, sm) {
+                    return Some((Op::LeaHiX(o), c));
+                }
+            }
+        }
         530 => {
             if w & 40562478726935013668786469343231 == 530
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6522,6 +6710,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        1041 => {
+            if w & 40562479964176585437659317407743 == 1208925819614629174707217
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHi::decode_f4(w, sm) {
+                    return Some((Op::LeaHi(o), c));
+                }
+            }
+            if w & 40562479964176585437659317407743 == 1227815285546107755562001
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHiX::decode_f4(w, sm) {
+                    return Some((Op::LeaHiX(o), c));
+                }
+            }
+        }
         1046 => {
             if w & 40564819169524408984937340866559 == 1046
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6737,6 +6941,36 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpIadd3x::decode_f1(w, sm) {
                     return Some((Op::Iadd3x(o), c));
+                }
+            }
+        }
+        2065 => {
+            if w & 40562479968880505176455253069823 == 4703919738795935664145
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLea::decode_f1(w, sm) {
+                    return Some((Op::Lea(o), c));
+                }
+            }
+            if w & 40562479968880505176455253069823 == 23593385670274516518929
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaX::decode_f1(w, sm) {
+                    return Some((Op::LeaX(o), c));
+                }
+            }
+            if w & 40562479954731852471920026980351 == 1208925819614629174708241
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHi::decode_f1(w, sm) {
+                    return Some((Op::LeaHi(o), c));
+                }
+            }
+            if w & 40562479954731852471920026980351 == 1227815285546107755563025
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHiX::decode_f1(w, sm) {
+                    return Some((Op::LeaHiX(o), c));
                 }
             }
         }
@@ -7093,6 +7327,36 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        2577 => {
+            if w & 40562479968889152088835021082623 == 4703919738795935664657
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpLea::decode_f2(w, sm) {
+                    return Some((Op::Lea(o), c));
+                }
+            }
+            if w & 40562479968889152088835021082623 == 23593385670274516519441
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpLeaX::decode_f2(w, sm) {
+                    return Some((Op::LeaX(o), c));
+                }
+            }
+            if w & 40562479954740499384299794993151 == 1208925819614629174708753
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpLeaHi::decode_f2(w, sm) {
+                    return Some((Op::LeaHi(o), c));
+                }
+            }
+            if w & 40562479954740499384299794993151 == 1227815285546107755563537
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpLeaHiX::decode_f2(w, sm) {
+                    return Some((Op::LeaHiX(o), c));
+                }
+            }
+        }
         2578 => {
             if w & 40562478726934437210228894207999 == 2578
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7387,6 +7651,36 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpIadd3x::decode_f3(w, sm) {
                     return Some((Op::Iadd3x(o), c));
+                }
+            }
+        }
+        3089 => {
+            if w & 40562479968889728547392596217855 == 2475884782490499345733913617
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLea::decode_f3(w, sm) {
+                    return Some((Op::Lea(o), c));
+                }
+            }
+            if w & 40562479968889728547392596217855 == 2475903671956430824314768401
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaX::decode_f3(w, sm) {
+                    return Some((Op::LeaX(o), c));
+                }
+            }
+            if w & 40562479954741075842857370128383 == 2477089004390375178972957713
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHi::decode_f3(w, sm) {
+                    return Some((Op::LeaHi(o), c));
+                }
+            }
+            if w & 40562479954741075842857370128383 == 2477107893856306657553812497
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHiX::decode_f3(w, sm) {
+                    return Some((Op::LeaHiX(o), c));
                 }
             }
         }
@@ -9406,6 +9700,229 @@ pub const FORMS: &[FormInfo] = &[
         ],
     },
     FormInfo {
+        op: "lea",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479968889728547392596217855,
+        value: 4703919738795935662609,
+        unknown: 2321137573660088015435857920,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "lea",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479968880505176455253069823,
+        value: 4703919738795935664145,
+        unknown: 2321137573660088015435857920,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "lea",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562479968889152088835021082623,
+        value: 4703919738795935664657,
+        unknown: 2321137573660088015435857920,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "lea",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479968889728547392596217855,
+        value: 2475884782490499345733913617,
+        unknown: 2321137573660088015435857920,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "lea_hi",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479954741075842857370128383,
+        value: 1208925819614629174706705,
+        unknown: 2321137573660088015435857920,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "lea_hi",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479954731852471920026980351,
+        value: 1208925819614629174708241,
+        unknown: 2321137573660088015435857920,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "lea_hi",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562479954740499384299794993151,
+        value: 1208925819614629174708753,
+        unknown: 2321137573660088015435857920,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "lea_hi",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479954741075842857370128383,
+        value: 2477089004390375178972957713,
+        unknown: 2321137573660088015435857920,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "lea_hi",
+        form: "rri",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479964176585437659317407743,
+        value: 1208925819614629174707217,
+        unknown: 2321137573660088015435857920,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "lea_hi_x",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479954741075842857370128383,
+        value: 1227815285546107755561489,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "lea_hi_x",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479954731852471920026980351,
+        value: 1227815285546107755563025,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Imm),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "lea_hi_x",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562479954740499384299794993151,
+        value: 1227815285546107755563537,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::CBuf),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "lea_hi_x",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479954741075842857370128383,
+        value: 2477107893856306657553812497,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::UGpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "lea_hi_x",
+        form: "rri",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479964176585437659317407743,
+        value: 1227815285546107755562001,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Imm),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "lea_x",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479968889728547392596217855,
+        value: 23593385670274516517393,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "lea_x",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479968880505176455253069823,
+        value: 23593385670274516518929,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "lea_x",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 40562479968889152088835021082623,
+        value: 23593385670274516519441,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "lea_x",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 40562479968889728547392596217855,
+        value: 2475903671956430824314768401,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
         op: "lop",
         form: "r",
         id: 0,
@@ -10313,6 +10830,10 @@ include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi_x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop32i.rs"));
