@@ -28,7 +28,7 @@ impl OpLea {
         OperandInfo {
             name: "a",
             ty: ValueType::B32,
-            neg: true,
+            neg: false,
             abs: false,
             not: false,
             default: None,
@@ -132,6 +132,14 @@ impl OpLea {
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.a.abs {
             return Err(
                 EncodeError::new(
@@ -205,10 +213,6 @@ impl OpLea {
             w |= (v & 1) << 63;
         }
         {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(
                 Self::NAME,
                 "d",
@@ -258,6 +262,14 @@ impl OpLea {
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.a.abs {
             return Err(
                 EncodeError::new(
@@ -334,10 +346,6 @@ impl OpLea {
             w |= (v & 4294967295) << 32;
         }
         {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(
                 Self::NAME,
                 "d",
@@ -387,6 +395,14 @@ impl OpLea {
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.a.abs {
             return Err(
                 EncodeError::new(
@@ -491,10 +507,6 @@ impl OpLea {
             w |= (v & 1) << 63;
         }
         {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(
                 Self::NAME,
                 "d",
@@ -544,6 +556,14 @@ impl OpLea {
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.a.abs {
             return Err(
                 EncodeError::new(
@@ -617,10 +637,6 @@ impl OpLea {
             w |= (v & 1) << 63;
         }
         {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(
                 Self::NAME,
                 "d",
@@ -673,7 +689,7 @@ impl OpLea {
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
+            neg: false,
             abs: false,
             not: false,
         };
@@ -700,7 +716,7 @@ impl OpLea {
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
+            neg: false,
             abs: false,
             not: false,
         };
@@ -729,7 +745,7 @@ impl OpLea {
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
+            neg: false,
             abs: false,
             not: false,
         };
@@ -760,7 +776,7 @@ impl OpLea {
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
+            neg: false,
             abs: false,
             not: false,
         };
@@ -1102,7 +1118,7 @@ impl OpLea {
                 let term = |v: u32, n: bool| -> u64 {
                     if n { (!v) as u64 + 1 } else { v as u64 }
                 };
-                let sum = term(a_raw << (shift as u32), a_neg) + term(b_raw, b_neg);
+                let sum = term(a_raw << (shift as u32), false) + term(b_raw, b_neg);
                 let out_d: u32 = sum as u32;
                 let out_co: bool = sum >= (1u64 << 32);
                 Ok(FoldOut::new(&[out_d.into_value(), out_co.into_value()]))

@@ -32,7 +32,7 @@ impl OpLeaHi {
         OperandInfo {
             name: "a",
             ty: ValueType::B32,
-            neg: true,
+            neg: false,
             abs: false,
             not: false,
             default: None,
@@ -157,6 +157,14 @@ impl OpLeaHi {
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.a.abs {
             return Err(
                 EncodeError::new(
@@ -271,10 +279,6 @@ impl OpLeaHi {
             w |= (v & 255) << 64;
         }
         {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(
                 Self::NAME,
                 "d",
@@ -328,6 +332,14 @@ impl OpLeaHi {
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.a.abs {
             return Err(
                 EncodeError::new(
@@ -445,10 +457,6 @@ impl OpLeaHi {
             w |= (v & 255) << 64;
         }
         {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(
                 Self::NAME,
                 "d",
@@ -502,6 +510,14 @@ impl OpLeaHi {
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.a.abs {
             return Err(
                 EncodeError::new(
@@ -647,10 +663,6 @@ impl OpLeaHi {
             w |= (v & 255) << 64;
         }
         {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(
                 Self::NAME,
                 "d",
@@ -704,6 +716,14 @@ impl OpLeaHi {
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.a.abs {
             return Err(
                 EncodeError::new(
@@ -818,10 +838,6 @@ impl OpLeaHi {
             w |= (v & 255) << 64;
         }
         {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(
                 Self::NAME,
                 "d",
@@ -875,6 +891,14 @@ impl OpLeaHi {
     ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        if self.a.neg {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be negated in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.a.abs {
             return Err(
                 EncodeError::new(
@@ -1000,10 +1024,6 @@ impl OpLeaHi {
             w |= (v & 255) << 64;
         }
         {
-            let v: u128 = self.a.neg as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(
                 Self::NAME,
                 "d",
@@ -1056,7 +1076,7 @@ impl OpLeaHi {
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
+            neg: false,
             abs: false,
             not: false,
         };
@@ -1098,7 +1118,7 @@ impl OpLeaHi {
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
+            neg: false,
             abs: false,
             not: false,
         };
@@ -1142,7 +1162,7 @@ impl OpLeaHi {
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
+            neg: false,
             abs: false,
             not: false,
         };
@@ -1188,7 +1208,7 @@ impl OpLeaHi {
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
+            neg: false,
             abs: false,
             not: false,
         };
@@ -1230,7 +1250,7 @@ impl OpLeaHi {
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
+            neg: false,
             abs: false,
             not: false,
         };
@@ -1664,7 +1684,7 @@ impl OpLeaHi {
                 let term = |v: u32, n: bool| -> u64 {
                     if n { (!v) as u64 + 1 } else { v as u64 }
                 };
-                let sum = term(t, a_neg) + term(b_raw, b_neg);
+                let sum = term(t, false) + term(b_raw, b_neg);
                 let out_d: u32 = sum as u32;
                 let out_co: bool = sum >= (1u64 << 32);
                 Ok(FoldOut::new(&[out_d.into_value(), out_co.into_value()]))

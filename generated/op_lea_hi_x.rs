@@ -36,7 +36,7 @@ impl OpLeaHiX {
             ty: ValueType::B32,
             neg: false,
             abs: false,
-            not: true,
+            not: false,
             default: None,
             align: 1,
         },
@@ -192,6 +192,14 @@ impl OpLeaHiX {
                 ),
             );
         }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.b.neg {
             return Err(
                 EncodeError::new(
@@ -311,10 +319,6 @@ impl OpLeaHiX {
             w |= (v & 255) << 16;
         }
         {
-            let v: u128 = self.a.not as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = self.sx32 as u128;
             w |= (v & 1) << 73;
         }
@@ -397,6 +401,14 @@ impl OpLeaHiX {
                     format!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -526,10 +538,6 @@ impl OpLeaHiX {
             w |= (v & 255) << 16;
         }
         {
-            let v: u128 = self.a.not as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = self.sx32 as u128;
             w |= (v & 1) << 73;
         }
@@ -608,6 +616,14 @@ impl OpLeaHiX {
                     format!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -761,10 +777,6 @@ impl OpLeaHiX {
             w |= (v & 255) << 16;
         }
         {
-            let v: u128 = self.a.not as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = self.sx32 as u128;
             w |= (v & 1) << 73;
         }
@@ -847,6 +859,14 @@ impl OpLeaHiX {
                     format!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -969,10 +989,6 @@ impl OpLeaHiX {
             w |= (v & 255) << 16;
         }
         {
-            let v: u128 = self.a.not as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = self.sx32 as u128;
             w |= (v & 1) << 73;
         }
@@ -1055,6 +1071,14 @@ impl OpLeaHiX {
                     format!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -1192,10 +1216,6 @@ impl OpLeaHiX {
             w |= (v & 255) << 16;
         }
         {
-            let v: u128 = self.a.not as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(Self::NAME, "shift", self.shift as u128, 5u32)?;
             w |= (v & 31) << 75;
         }
@@ -1260,7 +1280,7 @@ impl OpLeaHiX {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
             neg: false,
             abs: false,
-            not: (((w >> 72) & 1)) != 0,
+            not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
@@ -1309,7 +1329,7 @@ impl OpLeaHiX {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
             neg: false,
             abs: false,
-            not: (((w >> 72) & 1)) != 0,
+            not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Imm(
@@ -1360,7 +1380,7 @@ impl OpLeaHiX {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
             neg: false,
             abs: false,
-            not: (((w >> 72) & 1)) != 0,
+            not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
@@ -1413,7 +1433,7 @@ impl OpLeaHiX {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
             neg: false,
             abs: false,
-            not: (((w >> 72) & 1)) != 0,
+            not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
@@ -1462,7 +1482,7 @@ impl OpLeaHiX {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
             neg: false,
             abs: false,
-            not: (((w >> 72) & 1)) != 0,
+            not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 255)), sm)?),
@@ -1938,7 +1958,6 @@ impl OpLeaHiX {
                 let hi = if sx32 { ((a_raw as i32) >> 31) as u32 } else { c };
                 let x = ((hi as u64) << 32) | a_raw as u64;
                 let t = ((x << (shift as u32)) >> 32) as u32;
-                let t = if a_not { !t } else { t };
                 let sum = t as u64 + b as u64 + ci as u64;
                 let out_d: u32 = sum as u32;
                 let out_co: bool = sum >= (1u64 << 32);

@@ -32,7 +32,7 @@ impl OpLeaX {
             ty: ValueType::B32,
             neg: false,
             abs: false,
-            not: true,
+            not: false,
             default: None,
             align: 1,
         },
@@ -166,6 +166,14 @@ impl OpLeaX {
                 ),
             );
         }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.b.neg {
             return Err(
                 EncodeError::new(
@@ -242,10 +250,6 @@ impl OpLeaX {
                 8u32,
             )?;
             w |= (v & 255) << 16;
-        }
-        {
-            let v: u128 = self.a.not as u128;
-            w |= (v & 1) << 72;
         }
         {
             let v: u128 = fit(Self::NAME, "shift", self.shift as u128, 5u32)?;
@@ -326,6 +330,14 @@ impl OpLeaX {
                     format!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -414,10 +426,6 @@ impl OpLeaX {
             w |= (v & 255) << 16;
         }
         {
-            let v: u128 = self.a.not as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(Self::NAME, "shift", self.shift as u128, 5u32)?;
             w |= (v & 31) << 75;
         }
@@ -492,6 +500,14 @@ impl OpLeaX {
                     format!(
                         "{} cannot take an absolute value in this form on SM{}", "a", sm
                     ),
+                ),
+            );
+        }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
                 ),
             );
         }
@@ -604,10 +620,6 @@ impl OpLeaX {
             w |= (v & 255) << 16;
         }
         {
-            let v: u128 = self.a.not as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(Self::NAME, "shift", self.shift as u128, 5u32)?;
             w |= (v & 31) << 75;
         }
@@ -689,6 +701,14 @@ impl OpLeaX {
                 ),
             );
         }
+        if self.a.not {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("{} cannot be inverted in this form on SM{}", "a", sm),
+                ),
+            );
+        }
         if self.b.neg {
             return Err(
                 EncodeError::new(
@@ -767,10 +787,6 @@ impl OpLeaX {
             w |= (v & 255) << 16;
         }
         {
-            let v: u128 = self.a.not as u128;
-            w |= (v & 1) << 72;
-        }
-        {
             let v: u128 = fit(Self::NAME, "shift", self.shift as u128, 5u32)?;
             w |= (v & 31) << 75;
         }
@@ -839,7 +855,7 @@ impl OpLeaX {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
             neg: false,
             abs: false,
-            not: (((w >> 72) & 1)) != 0,
+            not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 255)), sm)?),
@@ -872,7 +888,7 @@ impl OpLeaX {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
             neg: false,
             abs: false,
-            not: (((w >> 72) & 1)) != 0,
+            not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Imm(
@@ -907,7 +923,7 @@ impl OpLeaX {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
             neg: false,
             abs: false,
-            not: (((w >> 72) & 1)) != 0,
+            not: false,
         };
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
@@ -944,7 +960,7 @@ impl OpLeaX {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 255)), sm)?),
             neg: false,
             abs: false,
-            not: (((w >> 72) & 1)) != 0,
+            not: false,
         };
         let b: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 255)), sm)?),
@@ -1326,7 +1342,6 @@ impl OpLeaX {
         match family_of(sm) {
             _ => {
                 let t = a_raw << (shift as u32);
-                let t = if a_not { !t } else { t };
                 let sum = t as u64 + b as u64 + ci as u64;
                 let out_d: u32 = sum as u32;
                 let out_co: bool = sum >= (1u64 << 32);

@@ -1,8 +1,8 @@
-//! Fold tests for IMNMX, VIMNMX and IABS (SM70+), against references
+//! Fold tests for IMNMX, VIMNMX, IABS and LEA (SM70+), against references
 //! written independently of the spec's fold expressions.
 
 use nak::fold::Value;
-use nak::isa::{IntType, OpIabs, OpImnmx, OpVimnmx, VimnmxType};
+use nak::isa::{IntType, OpIabs, OpImnmx, OpLea, OpLeaHiX, OpVimnmx, VimnmxType};
 use nak::operand::{Reg, Src};
 
 struct Rng(u64);
@@ -73,10 +73,7 @@ fn imnmx() {
                     // The predicate register holds `min ^ pnot`, so the
                     // predicate as read is `min`.
                     let out = op
-                        .fold(
-                            sm,
-                            &[Value::U32(a), Value::U32(b), Value::Pred(min ^ pnot)],
-                        )
+                        .fold(sm, &[Value::U32(a), Value::U32(b), Value::Pred(min ^ pnot)])
                         .unwrap();
                     let want = match (ty, min) {
                         (IntType::S32, true) => (a as i32).min(b as i32) as u32,
@@ -84,7 +81,11 @@ fn imnmx() {
                         (IntType::U32, true) => a.min(b),
                         (IntType::U32, false) => a.max(b),
                     };
-                    assert_eq!(u(out.vals[0]), want, "SM{sm} {ty:?} {a:#x} {b:#x} min={min}");
+                    assert_eq!(
+                        u(out.vals[0]),
+                        want,
+                        "SM{sm} {ty:?} {a:#x} {b:#x} min={min}"
+                    );
                 }
             });
         }
@@ -99,7 +100,11 @@ fn vimnmx_ref(ty: VimnmxType, relu: bool, a: u32, b: u32, min: bool) -> u32 {
             VimnmxType::U32 => vec![i64::from(x)],
             VimnmxType::S16x2 => vec![i64::from(x as i16), i64::from((x >> 16) as i16)],
             VimnmxType::U16x2 => vec![i64::from(x as u16), i64::from((x >> 16) as u16)],
-            VimnmxType::S8x4 => x.to_le_bytes().iter().map(|&v| i64::from(v as i8)).collect(),
+            VimnmxType::S8x4 => x
+                .to_le_bytes()
+                .iter()
+                .map(|&v| i64::from(v as i8))
+                .collect(),
             VimnmxType::U8x4 => x.to_le_bytes().iter().map(|&v| i64::from(v)).collect(),
         }
     };
@@ -189,5 +194,78 @@ fn iabs() {
             let want = i64::from(a as i32).unsigned_abs() as u32;
             assert_eq!(u(out.vals[0]), want, "SM{sm} {a:#x}");
         });
+    }
+}
+
+#[test]
+fn lea_lo() {
+    pairs(|a, b| {
+        for shift in [0u32, 1, 2, 3, 17, 31] {
+            for (an, bn) in [(false, false), (false, true)] {
+                let op = OpLea {
+                    d: Reg::gpr(0),
+                    co: Reg::pred(0),
+                    a: r(1).with_neg(an),
+                    b: r(2).with_neg(bn),
+                    shift,
+                };
+                let out = op.fold(75, &[Value::U32(a), Value::U32(b)]).unwrap();
+                // Reference in i128: the shifted low word, negated as
+                // 2^32 - x (so negating 0 carries), plus b.
+                let t = i128::from(a.wrapping_shl(shift));
+                let t = if an { (1i128 << 32) - t } else { t };
+                let bb = if bn {
+                    (1i128 << 32) - i128::from(b)
+                } else {
+                    i128::from(b)
+                };
+                let sum = t + bb;
+                assert_eq!(
+                    u(out.vals[0]),
+                    sum as u32,
+                    "{a:#x} {b:#x} {shift} {an} {bn}"
+                );
+                assert_eq!(out.vals[1], Value::Pred(sum >= 1 << 32));
+            }
+        }
+    });
+}
+
+#[test]
+fn lea_hi_x_adds_the_high_word() {
+    // 64-bit (hi:lo) << s + (bhi:blo) computed in u128, split as ptxas does:
+    // LEA lo with carry out, then LEA.HI.X with carry in.
+    let mut rng = Rng(0x5eed_1ea0_0000_0001);
+    for _ in 0..3000 {
+        let (lo, hi, blo, bhi) = (rng.u32(), rng.u32(), rng.u32(), rng.u32());
+        let shift = (rng.next() % 32) as u32;
+        let lo_op = OpLea {
+            d: Reg::gpr(0),
+            co: Reg::pred(0),
+            a: r(1),
+            b: r(2),
+            shift,
+        };
+        let o = lo_op.fold(90, &[Value::U32(lo), Value::U32(blo)]).unwrap();
+        let hi_op = OpLeaHiX {
+            d: Reg::gpr(3),
+            co: Reg::PT,
+            a: r(1),
+            b: r(4),
+            c: r(5),
+            ci: Src::reg(Reg::pred(0)),
+            sx32: false,
+            shift,
+        };
+        let h = hi_op
+            .fold(
+                90,
+                &[Value::U32(lo), Value::U32(bhi), Value::U32(hi), o.vals[1]],
+            )
+            .unwrap();
+        let x = ((u128::from(hi) << 32) | u128::from(lo)) << shift;
+        let want = (x + ((u128::from(bhi) << 32) | u128::from(blo))) as u64;
+        assert_eq!(u(o.vals[0]), want as u32);
+        assert_eq!(u(h.vals[0]), (want >> 32) as u32, "{lo:#x} {hi:#x} {shift}");
     }
 }
