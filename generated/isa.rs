@@ -3272,6 +3272,72 @@ impl Sr {
     }
 }
 const _: Sr = Sr::SrLaneid;
+/// VIMNMX lane type (SM90+ bits 72..75): 32-bit or packed 16x2 / 8x4 lanes. SM90/100 print signed 32-bit as nothing, SM120 as .S32.
+///
+/// Spec: isa-spec/spec/enums/vimnmx_type.toml (enum `vimnmx_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum VimnmxType {
+    #[default]
+    S32,
+    U32,
+    U16x2,
+    S16x2,
+    U8x4,
+    S8x4,
+}
+impl VimnmxType {
+    pub const ALL: [VimnmxType; 6usize] = [
+        VimnmxType::S32,
+        VimnmxType::U32,
+        VimnmxType::U16x2,
+        VimnmxType::S16x2,
+        VimnmxType::U8x4,
+        VimnmxType::S8x4,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            VimnmxType::S32 => 0,
+            VimnmxType::U32 => 1,
+            VimnmxType::U16x2 => 2,
+            VimnmxType::S16x2 => 3,
+            VimnmxType::U8x4 => 4,
+            VimnmxType::S8x4 => 5,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            VimnmxType::S32 => "",
+            VimnmxType::U32 => ".U32",
+            VimnmxType::U16x2 => ".U16x2",
+            VimnmxType::S16x2 => ".S16x2",
+            VimnmxType::U8x4 => ".U8x4",
+            VimnmxType::S8x4 => ".S8x4",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            VimnmxType::S32 => "s32",
+            VimnmxType::U32 => "u32",
+            VimnmxType::U16x2 => "u16x2",
+            VimnmxType::S16x2 => "s16x2",
+            VimnmxType::U8x4 => "u8x4",
+            VimnmxType::S8x4 => "s8x4",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            (VimnmxType::S32, 120) => ".S32",
+            _ => self.text(),
+        }
+    }
+}
+const _: VimnmxType = VimnmxType::S32;
 /// A fixed .X suffix for ops whose extended form is its own op (one value, code 1).
 ///
 /// Spec: isa-spec/spec/enums/x_flag.toml (enum `x_flag`).
@@ -3520,6 +3586,14 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("I2F", 90u32),
     ("I2F", 100u32),
     ("I2F", 120u32),
+    ("IABS", 70u32),
+    ("IABS", 75u32),
+    ("IABS", 80u32),
+    ("IABS", 86u32),
+    ("IABS", 89u32),
+    ("IABS", 90u32),
+    ("IABS", 100u32),
+    ("IABS", 120u32),
     ("IADD", 50u32),
     ("IADD", 52u32),
     ("IADD", 60u32),
@@ -3545,6 +3619,12 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("IMNMX", 50u32),
     ("IMNMX", 52u32),
     ("IMNMX", 60u32),
+    ("IMNMX", 75u32),
+    ("IMNMX", 80u32),
+    ("IMNMX", 86u32),
+    ("IMNMX", 89u32),
+    ("IMNMX", 90u32),
+    ("IMNMX", 100u32),
     ("ISCADD", 50u32),
     ("ISCADD", 52u32),
     ("ISCADD", 60u32),
@@ -3562,6 +3642,14 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("ISETP", 90u32),
     ("ISETP", 100u32),
     ("ISETP", 120u32),
+    ("LEA", 70u32),
+    ("LEA", 75u32),
+    ("LEA", 80u32),
+    ("LEA", 86u32),
+    ("LEA", 89u32),
+    ("LEA", 90u32),
+    ("LEA", 100u32),
+    ("LEA", 120u32),
     ("LOP", 50u32),
     ("LOP", 52u32),
     ("LOP", 60u32),
@@ -3681,6 +3769,8 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("SHR", 50u32),
     ("SHR", 52u32),
     ("SHR", 60u32),
+    ("VIMNMX", 90u32),
+    ("VIMNMX", 120u32),
 ];
 /// Highest UGPR index on `sm` (its encoding of URZ), from the
 /// families' `ugpr_max`; None where the SM has no uniform registers.
@@ -3722,6 +3812,7 @@ pub enum Op {
     Fsetp(OpFsetp),
     I2f(OpI2f),
     I2f64(OpI2f64),
+    Iabs(OpIabs),
     Iadd(OpIadd),
     Iadd3(OpIadd3),
     Iadd32i(OpIadd32i),
@@ -3735,6 +3826,10 @@ pub enum Op {
     Iscadd(OpIscadd),
     Iscadd32i(OpIscadd32i),
     Isetp(OpIsetp),
+    Lea(OpLea),
+    LeaHi(OpLeaHi),
+    LeaHiX(OpLeaHiX),
+    LeaX(OpLeaX),
     Lop(OpLop),
     Lop3(OpLop3),
     Lop32i(OpLop32i),
@@ -3750,6 +3845,7 @@ pub enum Op {
     Shf(OpShf),
     Shl(OpShl),
     Shr(OpShr),
+    Vimnmx(OpVimnmx),
 }
 impl From<OpBra> for Op {
     fn from(o: OpBra) -> Op {
@@ -3856,6 +3952,11 @@ impl From<OpI2f64> for Op {
         Op::I2f64(o)
     }
 }
+impl From<OpIabs> for Op {
+    fn from(o: OpIabs) -> Op {
+        Op::Iabs(o)
+    }
+}
 impl From<OpIadd> for Op {
     fn from(o: OpIadd) -> Op {
         Op::Iadd(o)
@@ -3919,6 +4020,26 @@ impl From<OpIscadd32i> for Op {
 impl From<OpIsetp> for Op {
     fn from(o: OpIsetp) -> Op {
         Op::Isetp(o)
+    }
+}
+impl From<OpLea> for Op {
+    fn from(o: OpLea) -> Op {
+        Op::Lea(o)
+    }
+}
+impl From<OpLeaHi> for Op {
+    fn from(o: OpLeaHi) -> Op {
+        Op::LeaHi(o)
+    }
+}
+impl From<OpLeaHiX> for Op {
+    fn from(o: OpLeaHiX) -> Op {
+        Op::LeaHiX(o)
+    }
+}
+impl From<OpLeaX> for Op {
+    fn from(o: OpLeaX) -> Op {
+        Op::LeaX(o)
     }
 }
 impl From<OpLop> for Op {
@@ -3996,6 +4117,11 @@ impl From<OpShr> for Op {
         Op::Shr(o)
     }
 }
+impl From<OpVimnmx> for Op {
+    fn from(o: OpVimnmx) -> Op {
+        Op::Vimnmx(o)
+    }
+}
 impl Op {
     /// Names of every op, in spec order.
     pub const NAMES: &'static [&'static str] = &[
@@ -4020,6 +4146,7 @@ impl Op {
         "fsetp",
         "i2f",
         "i2f64",
+        "iabs",
         "iadd",
         "iadd3",
         "iadd32i",
@@ -4033,6 +4160,10 @@ impl Op {
         "iscadd",
         "iscadd32i",
         "isetp",
+        "lea",
+        "lea_hi",
+        "lea_hi_x",
+        "lea_x",
         "lop",
         "lop3",
         "lop32i",
@@ -4048,6 +4179,7 @@ impl Op {
         "shf",
         "shl",
         "shr",
+        "vimnmx",
     ];
     pub const fn name(&self) -> &'static str {
         match self {
@@ -4072,6 +4204,7 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::NAME,
             Op::I2f(_) => OpI2f::NAME,
             Op::I2f64(_) => OpI2f64::NAME,
+            Op::Iabs(_) => OpIabs::NAME,
             Op::Iadd(_) => OpIadd::NAME,
             Op::Iadd3(_) => OpIadd3::NAME,
             Op::Iadd32i(_) => OpIadd32i::NAME,
@@ -4085,6 +4218,10 @@ impl Op {
             Op::Iscadd(_) => OpIscadd::NAME,
             Op::Iscadd32i(_) => OpIscadd32i::NAME,
             Op::Isetp(_) => OpIsetp::NAME,
+            Op::Lea(_) => OpLea::NAME,
+            Op::LeaHi(_) => OpLeaHi::NAME,
+            Op::LeaHiX(_) => OpLeaHiX::NAME,
+            Op::LeaX(_) => OpLeaX::NAME,
             Op::Lop(_) => OpLop::NAME,
             Op::Lop3(_) => OpLop3::NAME,
             Op::Lop32i(_) => OpLop32i::NAME,
@@ -4100,6 +4237,7 @@ impl Op {
             Op::Shf(_) => OpShf::NAME,
             Op::Shl(_) => OpShl::NAME,
             Op::Shr(_) => OpShr::NAME,
+            Op::Vimnmx(_) => OpVimnmx::NAME,
         }
     }
     pub const fn class(&self) -> &'static str {
@@ -4125,6 +4263,7 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::CLASS,
             Op::I2f(_) => OpI2f::CLASS,
             Op::I2f64(_) => OpI2f64::CLASS,
+            Op::Iabs(_) => OpIabs::CLASS,
             Op::Iadd(_) => OpIadd::CLASS,
             Op::Iadd3(_) => OpIadd3::CLASS,
             Op::Iadd32i(_) => OpIadd32i::CLASS,
@@ -4138,6 +4277,10 @@ impl Op {
             Op::Iscadd(_) => OpIscadd::CLASS,
             Op::Iscadd32i(_) => OpIscadd32i::CLASS,
             Op::Isetp(_) => OpIsetp::CLASS,
+            Op::Lea(_) => OpLea::CLASS,
+            Op::LeaHi(_) => OpLeaHi::CLASS,
+            Op::LeaHiX(_) => OpLeaHiX::CLASS,
+            Op::LeaX(_) => OpLeaX::CLASS,
             Op::Lop(_) => OpLop::CLASS,
             Op::Lop3(_) => OpLop3::CLASS,
             Op::Lop32i(_) => OpLop32i::CLASS,
@@ -4153,6 +4296,7 @@ impl Op {
             Op::Shf(_) => OpShf::CLASS,
             Op::Shl(_) => OpShl::CLASS,
             Op::Shr(_) => OpShr::CLASS,
+            Op::Vimnmx(_) => OpVimnmx::CLASS,
         }
     }
     pub const fn sms(&self) -> &'static [u32] {
@@ -4178,6 +4322,7 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::SMS,
             Op::I2f(_) => OpI2f::SMS,
             Op::I2f64(_) => OpI2f64::SMS,
+            Op::Iabs(_) => OpIabs::SMS,
             Op::Iadd(_) => OpIadd::SMS,
             Op::Iadd3(_) => OpIadd3::SMS,
             Op::Iadd32i(_) => OpIadd32i::SMS,
@@ -4191,6 +4336,10 @@ impl Op {
             Op::Iscadd(_) => OpIscadd::SMS,
             Op::Iscadd32i(_) => OpIscadd32i::SMS,
             Op::Isetp(_) => OpIsetp::SMS,
+            Op::Lea(_) => OpLea::SMS,
+            Op::LeaHi(_) => OpLeaHi::SMS,
+            Op::LeaHiX(_) => OpLeaHiX::SMS,
+            Op::LeaX(_) => OpLeaX::SMS,
             Op::Lop(_) => OpLop::SMS,
             Op::Lop3(_) => OpLop3::SMS,
             Op::Lop32i(_) => OpLop32i::SMS,
@@ -4206,6 +4355,7 @@ impl Op {
             Op::Shf(_) => OpShf::SMS,
             Op::Shl(_) => OpShl::SMS,
             Op::Shr(_) => OpShr::SMS,
+            Op::Vimnmx(_) => OpVimnmx::SMS,
         }
     }
     pub const fn src_info(&self) -> &'static [OperandInfo] {
@@ -4231,6 +4381,7 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::SRCS,
             Op::I2f(_) => OpI2f::SRCS,
             Op::I2f64(_) => OpI2f64::SRCS,
+            Op::Iabs(_) => OpIabs::SRCS,
             Op::Iadd(_) => OpIadd::SRCS,
             Op::Iadd3(_) => OpIadd3::SRCS,
             Op::Iadd32i(_) => OpIadd32i::SRCS,
@@ -4244,6 +4395,10 @@ impl Op {
             Op::Iscadd(_) => OpIscadd::SRCS,
             Op::Iscadd32i(_) => OpIscadd32i::SRCS,
             Op::Isetp(_) => OpIsetp::SRCS,
+            Op::Lea(_) => OpLea::SRCS,
+            Op::LeaHi(_) => OpLeaHi::SRCS,
+            Op::LeaHiX(_) => OpLeaHiX::SRCS,
+            Op::LeaX(_) => OpLeaX::SRCS,
             Op::Lop(_) => OpLop::SRCS,
             Op::Lop3(_) => OpLop3::SRCS,
             Op::Lop32i(_) => OpLop32i::SRCS,
@@ -4259,6 +4414,7 @@ impl Op {
             Op::Shf(_) => OpShf::SRCS,
             Op::Shl(_) => OpShl::SRCS,
             Op::Shr(_) => OpShr::SRCS,
+            Op::Vimnmx(_) => OpVimnmx::SRCS,
         }
     }
     pub const fn dst_info(&self) -> &'static [OperandInfo] {
@@ -4284,6 +4440,7 @@ impl Op {
             Op::Fsetp(_) => OpFsetp::DSTS,
             Op::I2f(_) => OpI2f::DSTS,
             Op::I2f64(_) => OpI2f64::DSTS,
+            Op::Iabs(_) => OpIabs::DSTS,
             Op::Iadd(_) => OpIadd::DSTS,
             Op::Iadd3(_) => OpIadd3::DSTS,
             Op::Iadd32i(_) => OpIadd32i::DSTS,
@@ -4297,6 +4454,10 @@ impl Op {
             Op::Iscadd(_) => OpIscadd::DSTS,
             Op::Iscadd32i(_) => OpIscadd32i::DSTS,
             Op::Isetp(_) => OpIsetp::DSTS,
+            Op::Lea(_) => OpLea::DSTS,
+            Op::LeaHi(_) => OpLeaHi::DSTS,
+            Op::LeaHiX(_) => OpLeaHiX::DSTS,
+            Op::LeaX(_) => OpLeaX::DSTS,
             Op::Lop(_) => OpLop::DSTS,
             Op::Lop3(_) => OpLop3::DSTS,
             Op::Lop32i(_) => OpLop32i::DSTS,
@@ -4312,6 +4473,7 @@ impl Op {
             Op::Shf(_) => OpShf::DSTS,
             Op::Shl(_) => OpShl::DSTS,
             Op::Shr(_) => OpShr::DSTS,
+            Op::Vimnmx(_) => OpVimnmx::DSTS,
         }
     }
     pub fn src(&self, i: usize) -> &Src {
@@ -4337,6 +4499,7 @@ impl Op {
             Op::Fsetp(o) => o.srcs()[i],
             Op::I2f(o) => o.srcs()[i],
             Op::I2f64(o) => o.srcs()[i],
+            Op::Iabs(o) => o.srcs()[i],
             Op::Iadd(o) => o.srcs()[i],
             Op::Iadd3(o) => o.srcs()[i],
             Op::Iadd32i(o) => o.srcs()[i],
@@ -4350,6 +4513,10 @@ impl Op {
             Op::Iscadd(o) => o.srcs()[i],
             Op::Iscadd32i(o) => o.srcs()[i],
             Op::Isetp(o) => o.srcs()[i],
+            Op::Lea(o) => o.srcs()[i],
+            Op::LeaHi(o) => o.srcs()[i],
+            Op::LeaHiX(o) => o.srcs()[i],
+            Op::LeaX(o) => o.srcs()[i],
             Op::Lop(o) => o.srcs()[i],
             Op::Lop3(o) => o.srcs()[i],
             Op::Lop32i(o) => o.srcs()[i],
@@ -4365,6 +4532,7 @@ impl Op {
             Op::Shf(o) => o.srcs()[i],
             Op::Shl(o) => o.srcs()[i],
             Op::Shr(o) => o.srcs()[i],
+            Op::Vimnmx(o) => o.srcs()[i],
         }
     }
     pub fn src_mut(&mut self, i: usize) -> &mut Src {
@@ -4422,6 +4590,9 @@ impl Op {
             Op::I2f64(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Iabs(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Iadd(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
@@ -4461,6 +4632,16 @@ impl Op {
             Op::Isetp(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Lea(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::LeaHi(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::LeaHiX(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::LeaX(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Lop(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Lop3(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
@@ -4490,6 +4671,9 @@ impl Op {
             Op::Shf(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Shl(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Shr(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::Vimnmx(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
         }
     }
     pub fn dst(&self, i: usize) -> &Reg {
@@ -4515,6 +4699,7 @@ impl Op {
             Op::Fsetp(o) => o.dsts()[i],
             Op::I2f(o) => o.dsts()[i],
             Op::I2f64(o) => o.dsts()[i],
+            Op::Iabs(o) => o.dsts()[i],
             Op::Iadd(o) => o.dsts()[i],
             Op::Iadd3(o) => o.dsts()[i],
             Op::Iadd32i(o) => o.dsts()[i],
@@ -4528,6 +4713,10 @@ impl Op {
             Op::Iscadd(o) => o.dsts()[i],
             Op::Iscadd32i(o) => o.dsts()[i],
             Op::Isetp(o) => o.dsts()[i],
+            Op::Lea(o) => o.dsts()[i],
+            Op::LeaHi(o) => o.dsts()[i],
+            Op::LeaHiX(o) => o.dsts()[i],
+            Op::LeaX(o) => o.dsts()[i],
             Op::Lop(o) => o.dsts()[i],
             Op::Lop3(o) => o.dsts()[i],
             Op::Lop32i(o) => o.dsts()[i],
@@ -4543,6 +4732,7 @@ impl Op {
             Op::Shf(o) => o.dsts()[i],
             Op::Shl(o) => o.dsts()[i],
             Op::Shr(o) => o.dsts()[i],
+            Op::Vimnmx(o) => o.dsts()[i],
         }
     }
     pub fn dst_mut(&mut self, i: usize) -> &mut Reg {
@@ -4610,6 +4800,9 @@ impl Op {
             Op::I2f64(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Iabs(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Iadd(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
@@ -4647,6 +4840,18 @@ impl Op {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Isetp(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Lea(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::LeaHi(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::LeaHiX(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::LeaX(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Lop(o) => {
@@ -4694,6 +4899,9 @@ impl Op {
             Op::Shr(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Vimnmx(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
         }
     }
     /// Encode for `sm` with the guard, control and raw bits of `c`.
@@ -4720,6 +4928,7 @@ impl Op {
             Op::Fsetp(o) => o.encode(sm, c),
             Op::I2f(o) => o.encode(sm, c),
             Op::I2f64(o) => o.encode(sm, c),
+            Op::Iabs(o) => o.encode(sm, c),
             Op::Iadd(o) => o.encode(sm, c),
             Op::Iadd3(o) => o.encode(sm, c),
             Op::Iadd32i(o) => o.encode(sm, c),
@@ -4733,6 +4942,10 @@ impl Op {
             Op::Iscadd(o) => o.encode(sm, c),
             Op::Iscadd32i(o) => o.encode(sm, c),
             Op::Isetp(o) => o.encode(sm, c),
+            Op::Lea(o) => o.encode(sm, c),
+            Op::LeaHi(o) => o.encode(sm, c),
+            Op::LeaHiX(o) => o.encode(sm, c),
+            Op::LeaX(o) => o.encode(sm, c),
             Op::Lop(o) => o.encode(sm, c),
             Op::Lop3(o) => o.encode(sm, c),
             Op::Lop32i(o) => o.encode(sm, c),
@@ -4748,6 +4961,7 @@ impl Op {
             Op::Shf(o) => o.encode(sm, c),
             Op::Shl(o) => o.encode(sm, c),
             Op::Shr(o) => o.encode(sm, c),
+            Op::Vimnmx(o) => o.encode(sm, c),
         }
     }
     /// Index of the encoding form the op takes on `sm`, if any.
@@ -4774,6 +4988,7 @@ impl Op {
             Op::Fsetp(o) => o.form_id(sm),
             Op::I2f(o) => o.form_id(sm),
             Op::I2f64(o) => o.form_id(sm),
+            Op::Iabs(o) => o.form_id(sm),
             Op::Iadd(o) => o.form_id(sm),
             Op::Iadd3(o) => o.form_id(sm),
             Op::Iadd32i(o) => o.form_id(sm),
@@ -4787,6 +5002,10 @@ impl Op {
             Op::Iscadd(o) => o.form_id(sm),
             Op::Iscadd32i(o) => o.form_id(sm),
             Op::Isetp(o) => o.form_id(sm),
+            Op::Lea(o) => o.form_id(sm),
+            Op::LeaHi(o) => o.form_id(sm),
+            Op::LeaHiX(o) => o.form_id(sm),
+            Op::LeaX(o) => o.form_id(sm),
             Op::Lop(o) => o.form_id(sm),
             Op::Lop3(o) => o.form_id(sm),
             Op::Lop32i(o) => o.form_id(sm),
@@ -4802,6 +5021,7 @@ impl Op {
             Op::Shf(o) => o.form_id(sm),
             Op::Shl(o) => o.form_id(sm),
             Op::Shr(o) => o.form_id(sm),
+            Op::Vimnmx(o) => o.form_id(sm),
         }
     }
     /// Write nvdisasm's text for the instruction at byte address `addr`.
@@ -4828,6 +5048,7 @@ impl Op {
             Op::Fsetp(o) => o.print(c, sm, addr, out),
             Op::I2f(o) => o.print(c, sm, addr, out),
             Op::I2f64(o) => o.print(c, sm, addr, out),
+            Op::Iabs(o) => o.print(c, sm, addr, out),
             Op::Iadd(o) => o.print(c, sm, addr, out),
             Op::Iadd3(o) => o.print(c, sm, addr, out),
             Op::Iadd32i(o) => o.print(c, sm, addr, out),
@@ -4841,6 +5062,10 @@ impl Op {
             Op::Iscadd(o) => o.print(c, sm, addr, out),
             Op::Iscadd32i(o) => o.print(c, sm, addr, out),
             Op::Isetp(o) => o.print(c, sm, addr, out),
+            Op::Lea(o) => o.print(c, sm, addr, out),
+            Op::LeaHi(o) => o.print(c, sm, addr, out),
+            Op::LeaHiX(o) => o.print(c, sm, addr, out),
+            Op::LeaX(o) => o.print(c, sm, addr, out),
             Op::Lop(o) => o.print(c, sm, addr, out),
             Op::Lop3(o) => o.print(c, sm, addr, out),
             Op::Lop32i(o) => o.print(c, sm, addr, out),
@@ -4856,6 +5081,7 @@ impl Op {
             Op::Shf(o) => o.print(c, sm, addr, out),
             Op::Shl(o) => o.print(c, sm, addr, out),
             Op::Shr(o) => o.print(c, sm, addr, out),
+            Op::Vimnmx(o) => o.print(c, sm, addr, out),
         }
     }
     /// Compute the destinations from source values (CPU semantics).
@@ -4882,6 +5108,7 @@ impl Op {
             Op::Fsetp(o) => o.fold(sm, srcs),
             Op::I2f(o) => o.fold(sm, srcs),
             Op::I2f64(o) => o.fold(sm, srcs),
+            Op::Iabs(o) => o.fold(sm, srcs),
             Op::Iadd(o) => o.fold(sm, srcs),
             Op::Iadd3(o) => o.fold(sm, srcs),
             Op::Iadd32i(o) => o.fold(sm, srcs),
@@ -4895,6 +5122,10 @@ impl Op {
             Op::Iscadd(o) => o.fold(sm, srcs),
             Op::Iscadd32i(o) => o.fold(sm, srcs),
             Op::Isetp(o) => o.fold(sm, srcs),
+            Op::Lea(o) => o.fold(sm, srcs),
+            Op::LeaHi(o) => o.fold(sm, srcs),
+            Op::LeaHiX(o) => o.fold(sm, srcs),
+            Op::LeaX(o) => o.fold(sm, srcs),
             Op::Lop(o) => o.fold(sm, srcs),
             Op::Lop3(o) => o.fold(sm, srcs),
             Op::Lop32i(o) => o.fold(sm, srcs),
@@ -4910,6 +5141,7 @@ impl Op {
             Op::Shf(o) => o.fold(sm, srcs),
             Op::Shl(o) => o.fold(sm, srcs),
             Op::Shr(o) => o.fold(sm, srcs),
+            Op::Vimnmx(o) => o.fold(sm, srcs),
         }
     }
     /// Whether the op has fold semantics on `sm`'s family.
@@ -4936,6 +5168,7 @@ impl Op {
             Op::Fsetp(o) => o.has_fold(sm),
             Op::I2f(o) => o.has_fold(sm),
             Op::I2f64(o) => o.has_fold(sm),
+            Op::Iabs(o) => o.has_fold(sm),
             Op::Iadd(o) => o.has_fold(sm),
             Op::Iadd3(o) => o.has_fold(sm),
             Op::Iadd32i(o) => o.has_fold(sm),
@@ -4949,6 +5182,10 @@ impl Op {
             Op::Iscadd(o) => o.has_fold(sm),
             Op::Iscadd32i(o) => o.has_fold(sm),
             Op::Isetp(o) => o.has_fold(sm),
+            Op::Lea(o) => o.has_fold(sm),
+            Op::LeaHi(o) => o.has_fold(sm),
+            Op::LeaHiX(o) => o.has_fold(sm),
+            Op::LeaX(o) => o.has_fold(sm),
             Op::Lop(o) => o.has_fold(sm),
             Op::Lop3(o) => o.has_fold(sm),
             Op::Lop32i(o) => o.has_fold(sm),
@@ -4964,6 +5201,7 @@ impl Op {
             Op::Shf(o) => o.has_fold(sm),
             Op::Shl(o) => o.has_fold(sm),
             Op::Shr(o) => o.has_fold(sm),
+            Op::Vimnmx(o) => o.has_fold(sm),
         }
     }
     /// Rewrite the op until it encodes on `sm`; may replace it with another op.
@@ -4994,6 +5232,7 @@ impl Op {
             Op::Fsetp(o) => o.legalize(sm, cx)?,
             Op::I2f(o) => o.legalize(sm, cx)?,
             Op::I2f64(o) => o.legalize(sm, cx)?,
+            Op::Iabs(o) => o.legalize(sm, cx)?,
             Op::Iadd(o) => o.legalize(sm, cx)?,
             Op::Iadd3(o) => o.legalize(sm, cx)?,
             Op::Iadd32i(o) => o.legalize(sm, cx)?,
@@ -5007,6 +5246,10 @@ impl Op {
             Op::Iscadd(o) => o.legalize(sm, cx)?,
             Op::Iscadd32i(o) => o.legalize(sm, cx)?,
             Op::Isetp(o) => o.legalize(sm, cx)?,
+            Op::Lea(o) => o.legalize(sm, cx)?,
+            Op::LeaHi(o) => o.legalize(sm, cx)?,
+            Op::LeaHiX(o) => o.legalize(sm, cx)?,
+            Op::LeaX(o) => o.legalize(sm, cx)?,
             Op::Lop(o) => o.legalize(sm, cx)?,
             Op::Lop3(o) => o.legalize(sm, cx)?,
             Op::Lop32i(o) => o.legalize(sm, cx)?,
@@ -5022,6 +5265,7 @@ impl Op {
             Op::Shf(o) => o.legalize(sm, cx)?,
             Op::Shl(o) => o.legalize(sm, cx)?,
             Op::Shr(o) => o.legalize(sm, cx)?,
+            Op::Vimnmx(o) => o.legalize(sm, cx)?,
         };
         if let Some(n) = new {
             *self = n;
@@ -5299,6 +5543,18 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpIabs::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Iabs(o), c));
+            }
+            first.get_or_insert((Op::Iabs(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpIadd::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -5450,6 +5706,54 @@ pub fn parse(
                 return Ok((Op::Isetp(o), c));
             }
             first.get_or_insert((Op::Isetp(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpLea::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Lea(o), c));
+            }
+            first.get_or_insert((Op::Lea(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpLeaHi::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::LeaHi(o), c));
+            }
+            first.get_or_insert((Op::LeaHi(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpLeaHiX::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::LeaHiX(o), c));
+            }
+            first.get_or_insert((Op::LeaHiX(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpLeaX::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::LeaX(o), c));
+            }
+            first.get_or_insert((Op::LeaX(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -5630,6 +5934,18 @@ pub fn parse(
                 return Ok((Op::Shr(o), c));
             }
             first.get_or_insert((Op::Shr(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpVimnmx::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Vimnmx(o), c));
+            }
+            first.get_or_insert((Op::Vimnmx(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -5913,7 +6229,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
             if w & 0xfefef80000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpImnmx::decode_f1(w, sm) {
+                if let Some((o, c)) = OpImnmx::decode_f5(w, sm) {
                     return Some((Op::Imnmx(o), c));
                 }
             }
@@ -5987,7 +6303,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
             if w & 0xfefef80000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpImnmx::decode_f1(w, sm) {
+                if let Some((o, c)) = OpImnmx::decode_f5(w, sm) {
                     return Some((Op::Imnmx(o), c));
                 }
             }
@@ -6133,7 +6449,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
             if w & 0xfffef80000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpImnmx::decode_f2(w, sm) {
+                if let Some((o, c)) = OpImnmx::decode_f6(w, sm) {
                     return Some((Op::Imnmx(o), c));
                 }
             }
@@ -6299,7 +6615,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
             if w & 0xfffef87ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpImnmx::decode_f0(w, sm) {
+                if let Some((o, c)) = OpImnmx::decode_f4(w, sm) {
                     return Some((Op::Imnmx(o), c));
                 }
             }
@@ -6470,6 +6786,36 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        0x211 => {
+            if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLea::decode_f0(w, sm) {
+                    return Some((Op::Lea(o), c));
+                }
+            }
+            if w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaX::decode_f0(w, sm) {
+                    return Some((Op::LeaX(o), c));
+                }
+            }
+            if w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHi::decode_f0(w, sm) {
+                    return Some((Op::LeaHi(o), c));
+                }
+            }
+            if w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHiX::decode_f0(w, sm) {
+                    return Some((Op::LeaHiX(o), c));
+                }
+            }
+        }
         0x212 => {
             if w & 0x1fff8700000ffffff0000000fff == 0x212
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6479,12 +6825,30 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        0x213 => {
+            if w & 0x1ffffffffffffffff00ff000fff == 0x213
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIabs::decode_f0(w, sm) {
+                    return Some((Op::Iabs(o), c));
+                }
+            }
+        }
         0x216 => {
             if w & 0x1fffffff800ffffff0000000fff == 0x216
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPrmt::decode_f0(w, sm) {
                     return Some((Op::Prmt(o), c));
+                }
+            }
+        }
+        0x217 => {
+            if w & 0x1fff87ffdffffffff0000000fff == 0x217
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f0(w, sm) {
+                    return Some((Op::Imnmx(o), c));
                 }
             }
         }
@@ -6562,6 +6926,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpImadHi::decode_f0(w, sm) {
                     return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        0x248 => {
+            if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248
+                && matches!(sm, 90)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f0(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
+                }
+            }
+            if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f4(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
                 }
             }
         }
@@ -6663,6 +7043,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpI2f64::decode_f0(w, sm) {
                     return Some((Op::I2f64(o), c));
+                }
+            }
+        }
+        0x411 => {
+            if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHi::decode_f4(w, sm) {
+                    return Some((Op::LeaHi(o), c));
+                }
+            }
+            if w & 0x1fff87107000000000000000fff == 0x104000000000000000411
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHiX::decode_f4(w, sm) {
+                    return Some((Op::LeaHiX(o), c));
                 }
             }
         }
@@ -6891,6 +7287,36 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        0x811 => {
+            if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLea::decode_f1(w, sm) {
+                    return Some((Op::Lea(o), c));
+                }
+            }
+            if w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaX::decode_f1(w, sm) {
+                    return Some((Op::LeaX(o), c));
+                }
+            }
+            if w & 0x1fff87105000000000000000fff == 0x100000000000000000811
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHi::decode_f1(w, sm) {
+                    return Some((Op::LeaHi(o), c));
+                }
+            }
+            if w & 0x1fff87105000000000000000fff == 0x104000000000000000811
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHiX::decode_f1(w, sm) {
+                    return Some((Op::LeaHiX(o), c));
+                }
+            }
+        }
         0x812 => {
             if w & 0x1fff87000000000000000000fff == 0x812
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6900,12 +7326,30 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        0x813 => {
+            if w & 0x1ffffffffff00000000ff000fff == 0x813
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIabs::decode_f1(w, sm) {
+                    return Some((Op::Iabs(o), c));
+                }
+            }
+        }
         0x816 => {
             if w & 0x1fffffff8000000000000000fff == 0x816
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPrmt::decode_f1(w, sm) {
                     return Some((Op::Prmt(o), c));
+                }
+            }
+        }
+        0x817 => {
+            if w & 0x1fff87ffdff0000000000000fff == 0x817
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f1(w, sm) {
+                    return Some((Op::Imnmx(o), c));
                 }
             }
         }
@@ -6990,6 +7434,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpImadHi::decode_f1(w, sm) {
                     return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        0x848 => {
+            if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848
+                && matches!(sm, 90)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f1(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
+                }
+            }
+            if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f5(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
                 }
             }
         }
@@ -7214,6 +7674,36 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        0xa11 => {
+            if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpLea::decode_f2(w, sm) {
+                    return Some((Op::Lea(o), c));
+                }
+            }
+            if w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpLeaX::decode_f2(w, sm) {
+                    return Some((Op::LeaX(o), c));
+                }
+            }
+            if w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpLeaHi::decode_f2(w, sm) {
+                    return Some((Op::LeaHi(o), c));
+                }
+            }
+            if w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpLeaHiX::decode_f2(w, sm) {
+                    return Some((Op::LeaHiX(o), c));
+                }
+            }
+        }
         0xa12 => {
             if w & 0x1fff8700000f80000ff00000fff == 0xa12
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7223,12 +7713,30 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        0xa13 => {
+            if w & 0x1fffffffffff80000ffff000fff == 0xa13
+                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpIabs::decode_f2(w, sm) {
+                    return Some((Op::Iabs(o), c));
+                }
+            }
+        }
         0xa16 => {
             if w & 0x1fffffff800f80000ff00000fff == 0xa16
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
                 if let Some((o, c)) = OpPrmt::decode_f2(w, sm) {
                     return Some((Op::Prmt(o), c));
+                }
+            }
+        }
+        0xa17 => {
+            if w & 0x1fff87ffdfff80000ff00000fff == 0xa17
+                && matches!(sm, 75 | 80 | 86 | 89 | 90)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f2(w, sm) {
+                    return Some((Op::Imnmx(o), c));
                 }
             }
         }
@@ -7297,6 +7805,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpImadHi::decode_f2(w, sm) {
                     return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        0xa48 => {
+            if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48
+                && matches!(sm, 90)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f2(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
                 }
             }
         }
@@ -7484,6 +8001,36 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        0xc11 => {
+            if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLea::decode_f3(w, sm) {
+                    return Some((Op::Lea(o), c));
+                }
+            }
+            if w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaX::decode_f3(w, sm) {
+                    return Some((Op::LeaX(o), c));
+                }
+            }
+            if w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHi::decode_f3(w, sm) {
+                    return Some((Op::LeaHi(o), c));
+                }
+            }
+            if w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpLeaHiX::decode_f3(w, sm) {
+                    return Some((Op::LeaHiX(o), c));
+                }
+            }
+        }
         0xc12 => {
             if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7493,12 +8040,30 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        0xc13 => {
+            if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpIabs::decode_f3(w, sm) {
+                    return Some((Op::Iabs(o), c));
+                }
+            }
+        }
         0xc16 => {
             if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpPrmt::decode_f3(w, sm) {
                     return Some((Op::Prmt(o), c));
+                }
+            }
+        }
+        0xc17 => {
+            if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
+                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+            {
+                if let Some((o, c)) = OpImnmx::decode_f3(w, sm) {
+                    return Some((Op::Imnmx(o), c));
                 }
             }
         }
@@ -7567,6 +8132,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpImadHi::decode_f3(w, sm) {
                     return Some((Op::ImadHi(o), c));
+                }
+            }
+        }
+        0xc48 => {
+            if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48
+                && matches!(sm, 90)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f3(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
+                }
+            }
+            if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpVimnmx::decode_f6(w, sm) {
+                    return Some((Op::Vimnmx(o), c));
                 }
             }
         }
@@ -8807,6 +9388,50 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
+        op: "iabs",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1ffffffffffffffff00ff000fff,
+        value: 0x213,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "iabs",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1ffffffffff00000000ff000fff,
+        value: 0x813,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "iabs",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 0x1fffffffffff80000ffff000fff,
+        value: 0xa13,
+        unknown: 0,
+        srcs: &[Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "iabs",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1ffffffffffffffff00ff000fff,
+        value: 0x80000000000000000000c13,
+        unknown: 0,
+        srcs: &[Some(SlotKind::UGpr)],
+    },
+    FormInfo {
         op: "iadd",
         form: "r",
         id: 0,
@@ -9381,8 +10006,52 @@ pub const FORMS: &[FormInfo] = &[
     },
     FormInfo {
         op: "imnmx",
-        form: "r",
+        form: "rrr",
         id: 0,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100],
+        mask: 0x1fff87ffdffffffff0000000fff,
+        value: 0x217,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100],
+        mask: 0x1fff87ffdff0000000000000fff,
+        value: 0x817,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90],
+        mask: 0x1fff87ffdfff80000ff00000fff,
+        value: 0xa17,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100],
+        mask: 0x1fff87ffdffffffff0000000fff,
+        value: 0x80000000000000000000c17,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "imnmx",
+        form: "r",
+        id: 4,
         family: Family::Sm50,
         sms: &[50, 52, 60],
         mask: 0xfffef87ff0000000,
@@ -9393,7 +10062,7 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo {
         op: "imnmx",
         form: "i",
-        id: 1,
+        id: 5,
         family: Family::Sm50,
         sms: &[50, 52, 60],
         mask: 0xfefef80000000000,
@@ -9404,7 +10073,7 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo {
         op: "imnmx",
         form: "c",
-        id: 2,
+        id: 6,
         family: Family::Sm50,
         sms: &[50, 52, 60],
         mask: 0xfffef80000000000,
@@ -9552,6 +10221,229 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4b60000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred), None],
+    },
+    FormInfo {
+        op: "lea",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87107ff7fffff0000000fff,
+        value: 0xff0000000000000211,
+        unknown: 0x78000000000000000000000,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "lea",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87107ff0000000000000fff,
+        value: 0xff0000000000000811,
+        unknown: 0x78000000000000000000000,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "lea",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 0x1fff87107ff780000ff00000fff,
+        value: 0xff0000000000000a11,
+        unknown: 0x78000000000000000000000,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "lea",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87107ff7fffff0000000fff,
+        value: 0x80000ff0000000000000c11,
+        unknown: 0x78000000000000000000000,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "lea_hi",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87105007fffff0000000fff,
+        value: 0x100000000000000000211,
+        unknown: 0x78000000000000000000000,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "lea_hi",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87105000000000000000fff,
+        value: 0x100000000000000000811,
+        unknown: 0x78000000000000000000000,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "lea_hi",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 0x1fff8710500780000ff00000fff,
+        value: 0x100000000000000000a11,
+        unknown: 0x78000000000000000000000,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "lea_hi",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87105007fffff0000000fff,
+        value: 0x80100000000000000000c11,
+        unknown: 0x78000000000000000000000,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "lea_hi",
+        form: "rri",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87107000000000000000fff,
+        value: 0x100000000000000000411,
+        unknown: 0x78000000000000000000000,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "lea_hi_x",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87105007fffff0000000fff,
+        value: 0x104000000000000000211,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "lea_hi_x",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87105000000000000000fff,
+        value: 0x104000000000000000811,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Imm),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "lea_hi_x",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 0x1fff8710500780000ff00000fff,
+        value: 0x104000000000000000a11,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::CBuf),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "lea_hi_x",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87105007fffff0000000fff,
+        value: 0x80104000000000000000c11,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::UGpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "lea_hi_x",
+        form: "rri",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87107000000000000000fff,
+        value: 0x104000000000000000411,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Imm),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "lea_x",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87107ff7fffff0000000fff,
+        value: 0x4ff0000000000000211,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "lea_x",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87107ff0000000000000fff,
+        value: 0x4ff0000000000000811,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "lea_x",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 0x1fff87107ff780000ff00000fff,
+        value: 0x4ff0000000000000a11,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "lea_x",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100, 120],
+        mask: 0x1fff87107ff7fffff0000000fff,
+        value: 0x80004ff0000000000000c11,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
         op: "lop",
@@ -10398,6 +11290,83 @@ pub const FORMS: &[FormInfo] = &[
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
+    FormInfo {
+        op: "vimnmx",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[90],
+        mask: 0x1fff87fecffffffff0000000fff,
+        value: 0x7e00000000000000000248,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[90],
+        mask: 0x1fff87fecff0000000000000fff,
+        value: 0x7e00000000000000000848,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[90],
+        mask: 0x1fff87fecfff80000ff00000fff,
+        value: 0x7e00000000000000000a48,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[90],
+        mask: 0x1fff87fecffffffff0000000fff,
+        value: 0x87e00000000000000000c48,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rrr",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1fff87fe8ffffffff0000000fff,
+        value: 0x7e00000000000000000248,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rir",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1fff87fe8ff0000000000000fff,
+        value: 0x7e00000000000000000848,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "vimnmx",
+        form: "rur",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1fff87fe8ffffffff0000000fff,
+        value: 0x87e00000000000000000c48,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
+    },
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
@@ -10420,6 +11389,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iabs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd32i.rs"));
@@ -10433,6 +11403,10 @@ include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi_x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop32i.rs"));
@@ -10448,3 +11422,4 @@ include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shf.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_vimnmx.rs"));

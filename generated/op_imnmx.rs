@@ -2,9 +2,9 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `IMNMX`: 32-bit integer minimum (sel true) or maximum (sel false), signed or unsigned.
+/// `IMNMX`: 32-bit integer minimum/maximum, selected by a predicate (true: min). Maxwell/Pascal, and SM75..SM100; ptxas emits VIMNMX from SM90 on, and SM120's IMNMX (two predicate results, a second predicate source, a 64-bit flag at 74) is not modelled.
 ///
-/// Spec: isa-spec/spec/ops/imnmx.toml (op `imnmx`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/imnmx.toml (op `imnmx`). SMs: 50, 52, 60, 75, 80, 86, 89, 90, 100.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImnmx {
     /// Destination (u32).
@@ -13,17 +13,17 @@ pub struct OpImnmx {
     pub a: Src,
     /// Source (u32).
     pub b: Src,
-    /// Source (pred). True: minimum; false: maximum.
-    pub sel: Src,
+    /// Source (pred).
+    pub p: Src,
     /// Modifier.
-    pub ty: IsetpType,
+    pub ty: IntType,
 }
 impl OpImnmx {
     pub const NAME: &'static str = "imnmx";
     pub const MNEMONIC: &'static str = "IMNMX";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 75, 80, 86, 89, 90, 100];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo {
             name: "a",
@@ -44,7 +44,7 @@ impl OpImnmx {
             align: 1,
         },
         OperandInfo {
-            name: "sel",
+            name: "p",
             ty: ValueType::Pred,
             neg: false,
             abs: false,
@@ -65,10 +65,10 @@ impl OpImnmx {
         },
     ];
     pub fn srcs(&self) -> [&Src; 3usize] {
-        [&self.a, &self.b, &self.sel]
+        [&self.a, &self.b, &self.p]
     }
     pub fn srcs_mut(&mut self) -> [&mut Src; 3usize] {
-        [&mut self.a, &mut self.b, &mut self.sel]
+        [&mut self.a, &mut self.b, &mut self.p]
     }
     pub fn dsts(&self) -> [&Reg; 1usize] {
         [&self.d]
@@ -79,23 +79,48 @@ impl OpImnmx {
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Gpr
-            && self.sel.slot_kind() == SlotKind::Pred
+        if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+            && self.a.slot_kind() == SlotKind::Gpr && self.b.slot_kind() == SlotKind::Gpr
+            && self.p.slot_kind() == SlotKind::Pred
         {
             return Some(0);
         }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Imm
-            && self.sel.slot_kind() == SlotKind::Pred
+        if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+            && self.a.slot_kind() == SlotKind::Gpr && self.b.slot_kind() == SlotKind::Imm
+            && self.p.slot_kind() == SlotKind::Pred
         {
             return Some(1);
         }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+        if matches!(sm, 75 | 80 | 86 | 89 | 90) && self.a.slot_kind() == SlotKind::Gpr
             && self.b.slot_kind() == SlotKind::CBuf
-            && self.sel.slot_kind() == SlotKind::Pred
+            && self.p.slot_kind() == SlotKind::Pred
         {
             return Some(2);
+        }
+        if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+            && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::UGpr
+            && self.p.slot_kind() == SlotKind::Pred
+        {
+            return Some(3);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Gpr
+            && self.p.slot_kind() == SlotKind::Pred
+        {
+            return Some(4);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Imm
+            && self.p.slot_kind() == SlotKind::Pred
+        {
+            return Some(5);
+        }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::CBuf
+            && self.p.slot_kind() == SlotKind::Pred
+        {
+            return Some(6);
         }
         None
     }
@@ -105,6 +130,10 @@ impl OpImnmx {
             Some(0) => self.encode_f0(sm, c),
             Some(1) => self.encode_f1(sm, c),
             Some(2) => self.encode_f2(sm, c),
+            Some(3) => self.encode_f3(sm, c),
+            Some(4) => self.encode_f4(sm, c),
+            Some(5) => self.encode_f5(sm, c),
+            Some(6) => self.encode_f6(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -117,7 +146,7 @@ impl OpImnmx {
                 let kinds: &[&str] = &[
                     self.a.slot_kind().name(),
                     self.b.slot_kind().name(),
-                    self.sel.slot_kind().name(),
+                    self.p.slot_kind().name(),
                 ];
                 Err(
                     EncodeError::cold(
@@ -130,19 +159,152 @@ impl OpImnmx {
             }
         }
     }
-    ///Form `r` on SM [50, 52, 60].
+    ///Form `rrr` on SM [75, 80, 86, 89, 90, 100].
     #[allow(clippy::identity_op, unused_variables)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "sel", &self.sel, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0x217;
+        w |= c.raw & 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
+                const CODES: &[u128] = &[1, 0];
+                CODES[self.ty.index()]
+            } << 73;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.p.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    ///Form `rir` on SM [75, 80, 86, 89, 90, 100].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0x817;
+        w |= c.raw & 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
+                const CODES: &[u128] = &[1, 0];
+                CODES[self.ty.index()]
+            } << 73;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.p.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    ///Form `rcr` on SM [75, 80, 86, 89, 90].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0xa17;
+        w |= c.raw & 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w
+            |= match self.b.kind {
+                SrcKind::CBuf(c) => {
+                    if c.offset % 4u32 != 0 {
+                        return Err(
+                            EncodeError::cold(
+                                Self::NAME,
+                                format_args!(
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
+                                    .offset, 4u32
+                                ),
+                            ),
+                        );
+                    }
+                    fit_signed(
+                        Self::NAME,
+                        "b",
+                        (c.offset as i32 / 4u32 as i32) as i64,
+                        14u32,
+                    )?
+                }
+                _ => {
+                    return Err(
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            } << 40;
+        w
+            |= match self.b.kind {
+                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                _ => {
+                    return Err(
+                        EncodeError::cold(
+                            Self::NAME,
+                            format_args!("{} must be a constant buffer", "b"),
+                        ),
+                    );
+                }
+            } << 54;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
+                const CODES: &[u128] = &[1, 0];
+                CODES[self.ty.index()]
+            } << 73;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.p.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    ///Form `rur` on SM [75, 80, 86, 89, 90, 100].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0x80000000000000000000c17;
+        w |= c.raw & 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
+                const CODES: &[u128] = &[1, 0];
+                CODES[self.ty.index()]
+            } << 73;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.p.not) << 90;
+        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    ///Form `r` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x5c20000000000000;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field(Self::NAME, "sel", &self.sel, RegFile::Pred, 3u32, sm)? << 39;
-        w |= u128::from(self.sel.not) << 42;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
+        w |= u128::from(self.p.not) << 42;
         w
             |= {
                 const CODES: &[u128] = &[1, 0];
@@ -154,10 +316,10 @@ impl OpImnmx {
     }
     ///Form `i` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "sel", &self.sel, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x3820000000000000;
         w |= c.raw & 0;
         {
@@ -167,8 +329,8 @@ impl OpImnmx {
         }
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field(Self::NAME, "sel", &self.sel, RegFile::Pred, 3u32, sm)? << 39;
-        w |= u128::from(self.sel.not) << 42;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
+        w |= u128::from(self.p.not) << 42;
         w
             |= {
                 const CODES: &[u128] = &[1, 0];
@@ -180,10 +342,10 @@ impl OpImnmx {
     }
     ///Form `c` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "sel", &self.sel, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4c20000000000000;
         w |= c.raw & 0;
         w
@@ -230,8 +392,8 @@ impl OpImnmx {
             } << 34;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field(Self::NAME, "sel", &self.sel, RegFile::Pred, 3u32, sm)? << 39;
-        w |= u128::from(self.sel.not) << 42;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
+        w |= u128::from(self.p.not) << 42;
         w
             |= {
                 const CODES: &[u128] = &[1, 0];
@@ -243,6 +405,156 @@ impl OpImnmx {
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let p: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 90) & 1)) != 0,
+        };
+        let ty: IntType = match (((w >> 73) & 1)) {
+            1 => IntType::S32,
+            0 => IntType::U32,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, b, p, ty },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let p: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 90) & 1)) != 0,
+        };
+        let ty: IntType = match (((w >> 73) & 1)) {
+            1 => IntType::S32,
+            0 => IntType::U32,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, b, p, ty },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let p: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 90) & 1)) != 0,
+        };
+        let ty: IntType = match (((w >> 73) & 1)) {
+            1 => IntType::S32,
+            0 => IntType::U32,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, b, p, ty },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let p: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 90) & 1)) != 0,
+        };
+        let ty: IntType = match (((w >> 73) & 1)) {
+            1 => IntType::S32,
+            0 => IntType::U32,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, b, p, ty },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -256,19 +568,19 @@ impl OpImnmx {
             abs: false,
             not: false,
         };
-        let sel: Src = Src {
+        let p: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 42) & 1)) != 0,
         };
-        let ty: IsetpType = match (((w >> 48) & 1)) {
-            1 => IsetpType::S32,
-            0 => IsetpType::U32,
+        let ty: IntType = match (((w >> 48) & 1)) {
+            1 => IntType::S32,
+            0 => IntType::U32,
             _ => return None,
         };
         Some((
-            Self { d, a, b, sel, ty },
+            Self { d, a, b, p, ty },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -278,7 +590,7 @@ impl OpImnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -299,19 +611,19 @@ impl OpImnmx {
             abs: false,
             not: false,
         };
-        let sel: Src = Src {
+        let p: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 42) & 1)) != 0,
         };
-        let ty: IsetpType = match (((w >> 48) & 1)) {
-            1 => IsetpType::S32,
-            0 => IsetpType::U32,
+        let ty: IntType = match (((w >> 48) & 1)) {
+            1 => IntType::S32,
+            0 => IntType::U32,
             _ => return None,
         };
         Some((
-            Self { d, a, b, sel, ty },
+            Self { d, a, b, p, ty },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -321,7 +633,7 @@ impl OpImnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -339,19 +651,19 @@ impl OpImnmx {
             abs: false,
             not: false,
         };
-        let sel: Src = Src {
+        let p: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
             neg: false,
             abs: false,
             not: (((w >> 42) & 1)) != 0,
         };
-        let ty: IsetpType = match (((w >> 48) & 1)) {
-            1 => IsetpType::S32,
-            0 => IsetpType::U32,
+        let ty: IntType = match (((w >> 48) & 1)) {
+            1 => IntType::S32,
+            0 => IntType::U32,
             _ => return None,
         };
         Some((
-            Self { d, a, b, sel, ty },
+            Self { d, a, b, p, ty },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -365,9 +677,15 @@ impl OpImnmx {
     pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
         let form = self.form_id(sm);
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let reuse_a = false;
-        let reuse_b = false;
-        let reuse_sel = false;
+        let reuse_a = match form {
+            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
+            _ => false,
+        };
+        let reuse_b = match form {
+            Some(0) => c.ctrl >> 18 & 1 != 0,
+            _ => false,
+        };
+        let reuse_p = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -380,7 +698,7 @@ impl OpImnmx {
                 out.push_str(", ");
                 write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.sel, reuse_sel, ImmStyle::Hex.for_sm(sm));
+                write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
             }
         }
         while out.ends_with(' ') {
@@ -413,18 +731,18 @@ impl OpImnmx {
         const CANDS: &[&[&str]] = &[&["IMNMX"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let ty: IsetpType = if !IsetpType::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::U32.text_sm(sm))
+        let ty: IntType = if !IntType::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IntType::U32.text_sm(sm))
         {
-            IsetpType::U32
-        } else if !IsetpType::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::S32.text_sm(sm))
+            IntType::U32
+        } else if !IntType::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IntType::S32.text_sm(sm))
         {
-            IsetpType::S32
-        } else if IsetpType::S32.text_sm(sm).is_empty() {
-            IsetpType::S32
-        } else if IsetpType::U32.text_sm(sm).is_empty() {
-            IsetpType::U32
+            IntType::S32
+        } else if IntType::S32.text_sm(sm).is_empty() {
+            IntType::S32
+        } else if IntType::U32.text_sm(sm).is_empty() {
+            IntType::U32
         } else {
             return None;
         };
@@ -451,7 +769,7 @@ impl OpImnmx {
         let mut extra = ops.len() - required;
         let mut it = 0usize;
         let mut taken: [usize; 4usize] = [usize::MAX; 4usize];
-        let names: [&str; 4usize] = ["d", "a", "b", "sel"];
+        let names: [&str; 4usize] = ["d", "a", "b", "p"];
         let mut k = 0usize;
         let before = it;
         let v_d = {
@@ -514,7 +832,7 @@ impl OpImnmx {
         }
         k += 1;
         let before = it;
-        let v_sel = {
+        let v_p = {
             let tok = &ops[it];
             it += 1;
             match to_src(tok, ImmStyle::Hex) {
@@ -523,7 +841,7 @@ impl OpImnmx {
                     return Some(
                         Err(AsmError {
                             col: tok.col,
-                            message: format!("bad operand for {}", "sel"),
+                            message: format!("bad operand for {}", "p"),
                         }),
                     );
                 }
@@ -544,25 +862,30 @@ impl OpImnmx {
             d: v_d,
             a: v_a,
             b: v_b,
-            sel: v_sel,
+            p: v_p,
             ty: ty,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
         let reuse_a = reuse_marks.iter().any(|n| *n == "a");
         let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_sel = reuse_marks.iter().any(|n| *n == "sel");
+        let reuse_p = reuse_marks.iter().any(|n| *n == "p");
         if reuse_a {
             match form {
+                Some(0) => ctrl |= 1u32 << 17,
+                Some(1) => ctrl |= 1u32 << 17,
+                Some(2) => ctrl |= 1u32 << 17,
+                Some(3) => ctrl |= 1u32 << 17,
                 _ => {}
             }
         }
         if reuse_b {
             match form {
+                Some(0) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }
-        if reuse_sel {
+        if reuse_p {
             match form {
                 _ => {}
             }
@@ -623,20 +946,20 @@ impl OpImnmx {
             }
             v
         };
-        let sel_raw: bool = srcs[2usize].pred()?;
-        let sel_neg: bool = self.sel.neg;
-        let sel_abs: bool = self.sel.abs;
-        let sel_not: bool = self.sel.not;
-        let sel: bool = sel_raw ^ sel_not;
+        let p_raw: bool = srcs[2usize].pred()?;
+        let p_neg: bool = self.p.neg;
+        let p_abs: bool = self.p.abs;
+        let p_not: bool = self.p.not;
+        let p: bool = p_raw ^ p_not;
         let ty = self.ty;
         match family_of(sm) {
             _ => {
-                let lt = if ty == IsetpType::S32 {
+                let lt = if ty == IntType::S32 {
                     (a as i32) < (b as i32)
                 } else {
                     a < b
                 };
-                let out_d: u32 = if sel == lt { a } else { b };
+                let out_d: u32 = if lt == p { a } else { b };
                 Ok(FoldOut::new(&[out_d.into_value()]))
             }
         }
@@ -659,7 +982,7 @@ impl OpImnmx {
         let mut t = *self;
         fold_imm_mods(&mut t.a, ValueType::U32);
         fold_imm_mods(&mut t.b, ValueType::U32);
-        fold_imm_mods(&mut t.sel, ValueType::Pred);
+        fold_imm_mods(&mut t.p, ValueType::Pred);
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {

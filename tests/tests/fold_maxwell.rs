@@ -161,17 +161,17 @@ fn iscadd32i_every_shift() {
 
 #[test]
 fn imnmx_signed_unsigned_min_max() {
-    for ty in [IsetpType::S32, IsetpType::U32] {
+    for ty in [IntType::S32, IntType::U32] {
         for (sel, not) in [(true, false), (true, true)] {
             let o = OpImnmx {
                 d: Reg::gpr(0),
                 a: r(1),
                 b: r(2),
-                sel: Src::PT.with_not(not),
+                p: Src::PT.with_not(not),
                 ty,
             };
             for (a, b) in pairs(2000) {
-                let (x, y) = if ty == IsetpType::S32 {
+                let (x, y) = if ty == IntType::S32 {
                     (i64::from(a as i32), i64::from(b as i32))
                 } else {
                     (i64::from(a), i64::from(b))
