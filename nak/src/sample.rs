@@ -42,12 +42,20 @@ pub fn sample_words(sm: u32, ops: &[&str], per_form: usize, seed: u64) -> Vec<u1
     } else {
         0
     };
-    let mut rng = Rng::new(seed ^ sm as u64);
     let mut out = Vec::new();
     for f in FORMS {
         if !f.sms.contains(&sm) || !(ops.is_empty() || ops.contains(&f.op)) {
             continue;
         }
+        // One generator per (SM, op, form): adding an op to the spec does
+        // not change the words sampled for the others.
+        let key =
+            f.op.bytes()
+                .chain([0, f.id])
+                .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+                });
+        let mut rng = Rng::new(seed ^ sm as u64 ^ key);
         let mut got = 0;
         let mut tries = 0;
         while got < per_form && tries < per_form * 200 {
@@ -67,6 +75,16 @@ pub fn sample_words(sm: u32, ops: &[&str], per_form: usize, seed: u64) -> Vec<u1
             let Some((op, c)) = isa::decode(w, sm) else {
                 continue;
             };
+            // A reuse flag on a slot that holds no register is a word
+            // nvdisasm rejects: keep only flags the text shows.
+            let reuse = ((w >> (105 + 17)) & 7).count_ones() as usize;
+            if family.width() == 128 && reuse > 0 {
+                let mut text = String::new();
+                op.print(&c, sm, 0, &mut text);
+                if text.matches(".reuse").count() != reuse {
+                    continue;
+                }
+            }
             if op.name() != f.op || op.form_id(sm) != Some(f.id) {
                 continue;
             }
