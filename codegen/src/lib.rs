@@ -46,23 +46,66 @@ fn format(tokens: TokenStream) -> Result<String, Error> {
     Ok(format!("{HEADER}{}", prettyplease::unparse(&file)))
 }
 
-/// Generate every file for the spec.
+/// Generate every file for the spec. Ops are independent, so their files
+/// are generated and formatted on all cores (token streams stay on the
+/// thread that made them); the result does not depend on the thread count.
 pub fn generate(spec: &Spec) -> Result<Vec<File>, Error> {
+    let op_file = |op: &isa_spec::model::Op| -> Result<File, Error> {
+        Ok(File {
+            name: format!("op_{}.rs", op.name),
+            contents: format(ops::op_file(spec, op)?)?,
+        })
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, spec.ops.len().max(1));
+    let mut results: Vec<Option<Result<File, Error>>> = (0..spec.ops.len()).map(|_| None).collect();
+    let mut isa = None;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    (t..spec.ops.len())
+                        .step_by(threads)
+                        .map(|i| (i, op_file(&spec.ops[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        // The op list file, the largest, meanwhile on this thread.
+        let includes: Vec<String> = spec
+            .ops
+            .iter()
+            .map(|o| format!("op_{}.rs", o.name))
+            .collect();
+        isa = Some(ops::isa_file(spec, &includes).and_then(format));
+        for h in handles {
+            // A panicking generator thread is a codegen bug; report it as an
+            // error rather than propagate the panic into the build script.
+            if let Ok(done) = h.join() {
+                for (i, r) in done {
+                    results[i] = Some(r);
+                }
+            }
+        }
+    });
     let mut files = Vec::new();
-    let mut includes = Vec::new();
-    for op in &spec.ops {
-        let name = format!("op_{}.rs", op.name);
-        let tokens = ops::op_file(spec, op)?;
-        files.push(File {
-            name: name.clone(),
-            contents: format(tokens)?,
-        });
-        includes.push(name);
+    for (op, r) in spec.ops.iter().zip(results) {
+        files.push(r.unwrap_or_else(|| {
+            Err(Error {
+                message: format!("generating op `{}` panicked", op.name),
+                loc: Some(op.loc.clone()),
+            })
+        })?);
     }
-    let isa = ops::isa_file(spec, &includes)?;
     files.push(File {
         name: "isa.rs".into(),
-        contents: format(isa)?,
+        contents: isa.unwrap_or_else(|| {
+            Err(Error {
+                message: "generating isa.rs did not run".into(),
+                loc: None,
+            })
+        })?,
     });
     files.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(files)
