@@ -419,7 +419,7 @@ fn suffix_expr(
                     quote!(if #t::#v.text_sm(sm).is_empty() { #t::#v } else)
                 })
                 .collect();
-            Some(quote!(#(#tries)* #(#empties)* { #fail }))
+            Some(quote!(#(#tries)* #(#empties)* { #fail; }))
         }
         _ => None,
     }

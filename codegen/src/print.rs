@@ -261,7 +261,11 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                 }
             }
         }).collect();
-        let item = quote!({ #item; #(#sfx)* });
+        let item = if sfx.is_empty() {
+            item
+        } else {
+            quote!({ #item; #(#sfx)* })
+        };
         let sep = match before {
             Before::Nothing => quote!(out.push_str(" ");),
             Before::Something => quote!(out.push_str(", ");),
