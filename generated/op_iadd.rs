@@ -13,6 +13,10 @@ pub struct OpIadd {
     pub a: Src,
     /// Source (u32).
     pub b: Src,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register.
+    pub x: bool,
 }
 impl OpIadd {
     pub const NAME: &'static str = "iadd";
@@ -194,6 +198,14 @@ impl OpIadd {
             w |= (v & 0xff) << 0;
         }
         {
+            let v: u128 = self.x as u128;
+            w |= (v & 1) << 43;
+        }
+        {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
+        }
+        {
             let v: u128 = self.b.neg as u128;
             w |= (v & 1) << 48;
         }
@@ -317,6 +329,14 @@ impl OpIadd {
                 8u32,
             )?;
             w |= (v & 0xff) << 0;
+        }
+        {
+            let v: u128 = self.x as u128;
+            w |= (v & 1) << 43;
+        }
+        {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -463,6 +483,14 @@ impl OpIadd {
             w |= (v & 0xff) << 0;
         }
         {
+            let v: u128 = self.x as u128;
+            w |= (v & 1) << 43;
+        }
+        {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
+        }
+        {
             let v: u128 = self.b.neg as u128;
             w |= (v & 1) << 48;
         }
@@ -517,8 +545,10 @@ impl OpIadd {
             abs: false,
             not: false,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { d, a, b },
+            Self { d, a, b, cc, x },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -552,8 +582,10 @@ impl OpIadd {
             abs: false,
             not: false,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { d, a, b },
+            Self { d, a, b, cc, x },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -584,8 +616,10 @@ impl OpIadd {
             abs: false,
             not: false,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { d, a, b },
+            Self { d, a, b, cc, x },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -605,8 +639,16 @@ impl OpIadd {
         match sm {
             _ => {
                 out.push_str("IADD");
+                if self.x {
+                    out.push_str(".X");
+                }
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
@@ -643,6 +685,8 @@ impl OpIadd {
         const CANDS: &[&[&str]] = &[&["IADD"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
+        let x: bool = take_suffix(rest, &mut cur, ".X");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -672,6 +716,19 @@ impl OpIadd {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -735,7 +792,13 @@ impl OpIadd {
             .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
             .map(|(n, _)| *n)
             .collect();
-        let op = Self { d: v_d, a: v_a, b: v_b };
+        let op = Self {
+            d: v_d,
+            a: v_a,
+            b: v_b,
+            cc: cc,
+            x: x,
+        };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
         let reuse_a = reuse_marks.iter().any(|n| *n == "a");
@@ -806,8 +869,19 @@ impl OpIadd {
             }
             v
         };
+        let cc = self.cc;
+        let x = self.x;
         match family_of(sm) {
             _ => {
+                if cc || x {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "iadd", sm, "cc || x"
+                            ),
+                        ),
+                    );
+                }
                 let out_d: u32 = a.wrapping_add(b);
                 Ok(FoldOut::new(&[out_d.into_value()]))
             }
@@ -821,6 +895,8 @@ impl OpIadd {
                 d: self.d,
                 a: self.a,
                 b: self.b,
+                cc: self.cc,
+                x: self.x,
             }),
         )
     }

@@ -13,6 +13,10 @@ pub struct OpIadd32i {
     pub a: Src,
     /// Source (u32).
     pub b: Src,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register.
+    pub x: bool,
 }
 impl OpIadd32i {
     pub const NAME: &'static str = "iadd32i";
@@ -174,6 +178,14 @@ impl OpIadd32i {
             w |= (v & 0xffffffff) << 20;
         }
         {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 52;
+        }
+        {
+            let v: u128 = self.x as u128;
+            w |= (v & 1) << 53;
+        }
+        {
             let v: u128 = self.a.neg as u128;
             w |= (v & 1) << 56;
         }
@@ -230,8 +242,10 @@ impl OpIadd32i {
             abs: false,
             not: false,
         };
+        let cc: bool = (((w >> 52) & 1)) != 0;
+        let x: bool = (((w >> 53) & 1)) != 0;
         Some((
-            Self { d, a, b },
+            Self { d, a, b, cc, x },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -251,8 +265,16 @@ impl OpIadd32i {
         match sm {
             _ => {
                 out.push_str("IADD32I");
+                if self.x {
+                    out.push_str(".X");
+                }
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
@@ -289,6 +311,8 @@ impl OpIadd32i {
         const CANDS: &[&[&str]] = &[&["IADD32I"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
+        let x: bool = take_suffix(rest, &mut cur, ".X");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -318,6 +342,19 @@ impl OpIadd32i {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -381,7 +418,13 @@ impl OpIadd32i {
             .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
             .map(|(n, _)| *n)
             .collect();
-        let op = Self { d: v_d, a: v_a, b: v_b };
+        let op = Self {
+            d: v_d,
+            a: v_a,
+            b: v_b,
+            cc: cc,
+            x: x,
+        };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
         let reuse_a = reuse_marks.iter().any(|n| *n == "a");
@@ -452,8 +495,19 @@ impl OpIadd32i {
             }
             v
         };
+        let cc = self.cc;
+        let x = self.x;
         match family_of(sm) {
             _ => {
+                if cc || x {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "iadd32i", sm, "cc || x"
+                            ),
+                        ),
+                    );
+                }
                 let out_d: u32 = a.wrapping_add(b);
                 Ok(FoldOut::new(&[out_d.into_value()]))
             }
@@ -467,6 +521,8 @@ impl OpIadd32i {
                 d: self.d,
                 a: self.a,
                 b: self.b,
+                cc: self.cc,
+                x: self.x,
             }),
         )
     }

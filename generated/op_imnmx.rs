@@ -17,6 +17,10 @@ pub struct OpImnmx {
     pub sel: Src,
     /// Modifier.
     pub ty: IsetpType,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal: step of a 64-bit min/max chained through the CC register.
+    pub xmode: ImnmxX,
 }
 impl OpImnmx {
     pub const NAME: &'static str = "imnmx";
@@ -266,6 +270,17 @@ impl OpImnmx {
         }
         {
             let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.xmode.index()]
+            };
+            w |= (v & 3) << 43;
+        }
+        {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
+        }
+        {
+            let v: u128 = {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             };
@@ -425,6 +440,17 @@ impl OpImnmx {
         {
             let v: u128 = self.sel.not as u128;
             w |= (v & 1) << 42;
+        }
+        {
+            let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.xmode.index()]
+            };
+            w |= (v & 3) << 43;
+        }
+        {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
         }
         {
             let v: u128 = {
@@ -621,6 +647,17 @@ impl OpImnmx {
         }
         {
             let v: u128 = {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.xmode.index()]
+            };
+            w |= (v & 3) << 43;
+        }
+        {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
+        }
+        {
+            let v: u128 = {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             };
@@ -673,8 +710,24 @@ impl OpImnmx {
             0 => IsetpType::U32,
             _ => return None,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let xmode: ImnmxX = match (((w >> 43) & 3)) {
+            0 => ImnmxX::None,
+            1 => ImnmxX::Xlo,
+            2 => ImnmxX::Xmed,
+            3 => ImnmxX::Xhi,
+            _ => return None,
+        };
         Some((
-            Self { d, a, b, sel, ty },
+            Self {
+                d,
+                a,
+                b,
+                sel,
+                ty,
+                cc,
+                xmode,
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -716,8 +769,24 @@ impl OpImnmx {
             0 => IsetpType::U32,
             _ => return None,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let xmode: ImnmxX = match (((w >> 43) & 3)) {
+            0 => ImnmxX::None,
+            1 => ImnmxX::Xlo,
+            2 => ImnmxX::Xmed,
+            3 => ImnmxX::Xhi,
+            _ => return None,
+        };
         Some((
-            Self { d, a, b, sel, ty },
+            Self {
+                d,
+                a,
+                b,
+                sel,
+                ty,
+                cc,
+                xmode,
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -756,8 +825,24 @@ impl OpImnmx {
             0 => IsetpType::U32,
             _ => return None,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let xmode: ImnmxX = match (((w >> 43) & 3)) {
+            0 => ImnmxX::None,
+            1 => ImnmxX::Xlo,
+            2 => ImnmxX::Xmed,
+            3 => ImnmxX::Xhi,
+            _ => return None,
+        };
         Some((
-            Self { d, a, b, sel, ty },
+            Self {
+                d,
+                a,
+                b,
+                sel,
+                ty,
+                cc,
+                xmode,
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -779,8 +864,14 @@ impl OpImnmx {
             _ => {
                 out.push_str("IMNMX");
                 out.push_str(self.ty.text_sm(sm));
+                out.push_str(self.xmode.text_sm(sm));
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
@@ -834,6 +925,34 @@ impl OpImnmx {
         } else {
             return None;
         };
+        let xmode: ImnmxX = if !ImnmxX::Xmed.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ImnmxX::Xmed.text_sm(sm))
+        {
+            ImnmxX::Xmed
+        } else if !ImnmxX::Xlo.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ImnmxX::Xlo.text_sm(sm))
+        {
+            ImnmxX::Xlo
+        } else if !ImnmxX::Xhi.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ImnmxX::Xhi.text_sm(sm))
+        {
+            ImnmxX::Xhi
+        } else if !ImnmxX::None.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ImnmxX::None.text_sm(sm))
+        {
+            ImnmxX::None
+        } else if ImnmxX::None.text_sm(sm).is_empty() {
+            ImnmxX::None
+        } else if ImnmxX::Xlo.text_sm(sm).is_empty() {
+            ImnmxX::Xlo
+        } else if ImnmxX::Xmed.text_sm(sm).is_empty() {
+            ImnmxX::Xmed
+        } else if ImnmxX::Xhi.text_sm(sm).is_empty() {
+            ImnmxX::Xhi
+        } else {
+            return None;
+        };
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -863,6 +982,19 @@ impl OpImnmx {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -952,6 +1084,8 @@ impl OpImnmx {
             b: v_b,
             sel: v_sel,
             ty: ty,
+            cc: cc,
+            xmode: xmode,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -1035,8 +1169,20 @@ impl OpImnmx {
         let sel_not: bool = self.sel.not;
         let sel: bool = sel_raw ^ sel_not;
         let ty = self.ty;
+        let cc = self.cc;
+        let xmode = self.xmode;
         match family_of(sm) {
             _ => {
+                if cc || xmode != ImnmxX::None {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "imnmx", sm,
+                                "cc || xmode != ImnmxX::None"
+                            ),
+                        ),
+                    );
+                }
                 let lt = if ty == IsetpType::S32 {
                     (a as i32) < (b as i32)
                 } else {

@@ -15,6 +15,8 @@ pub struct OpIscadd {
     pub b: Src,
     /// Modifier.
     pub shift: u32,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
 }
 impl OpIscadd {
     pub const NAME: &'static str = "iscadd";
@@ -200,6 +202,10 @@ impl OpIscadd {
             w |= (v & 0x1f) << 39;
         }
         {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
+        }
+        {
             let v: u128 = self.b.neg as u128;
             w |= (v & 1) << 48;
         }
@@ -327,6 +333,10 @@ impl OpIscadd {
         {
             let v: u128 = fit(Self::NAME, "shift", self.shift as u128, 5u32)?;
             w |= (v & 0x1f) << 39;
+        }
+        {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
         }
         {
             let v: u128 = self.a.neg as u128;
@@ -477,6 +487,10 @@ impl OpIscadd {
             w |= (v & 0x1f) << 39;
         }
         {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
+        }
+        {
             let v: u128 = self.b.neg as u128;
             w |= (v & 1) << 48;
         }
@@ -532,8 +546,9 @@ impl OpIscadd {
             not: false,
         };
         let shift: u32 = (((w >> 39) & 0x1f)) as u32;
+        let cc: bool = (((w >> 47) & 1)) != 0;
         Some((
-            Self { d, a, b, shift },
+            Self { d, a, b, shift, cc },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -568,8 +583,9 @@ impl OpIscadd {
             not: false,
         };
         let shift: u32 = (((w >> 39) & 0x1f)) as u32;
+        let cc: bool = (((w >> 47) & 1)) != 0;
         Some((
-            Self { d, a, b, shift },
+            Self { d, a, b, shift, cc },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -601,8 +617,9 @@ impl OpIscadd {
             not: false,
         };
         let shift: u32 = (((w >> 39) & 0x1f)) as u32;
+        let cc: bool = (((w >> 47) & 1)) != 0;
         Some((
-            Self { d, a, b, shift },
+            Self { d, a, b, shift, cc },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -623,7 +640,12 @@ impl OpIscadd {
             _ => {
                 out.push_str("ISCADD");
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
@@ -662,6 +684,7 @@ impl OpIscadd {
         const CANDS: &[&[&str]] = &[&["ISCADD"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -691,6 +714,19 @@ impl OpIscadd {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -791,6 +827,7 @@ impl OpIscadd {
             a: v_a,
             b: v_b,
             shift: v_shift,
+            cc: cc,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -863,8 +900,16 @@ impl OpIscadd {
             v
         };
         let shift = self.shift;
+        let cc = self.cc;
         match family_of(sm) {
             _ => {
+                if cc {
+                    return Err(
+                        FoldError::new(
+                            format!("{} has no fold on SM{} when {}", "iscadd", sm, "cc"),
+                        ),
+                    );
+                }
                 let out_d: u32 = (a_raw << (shift as u32 & 31))
                     .wrapping_mul(if a_neg { u32::MAX } else { 1 })
                     .wrapping_add(b);
@@ -881,6 +926,7 @@ impl OpIscadd {
                 a: self.a,
                 b: self.b,
                 shift: self.shift,
+                cc: self.cc,
             }),
         )
     }

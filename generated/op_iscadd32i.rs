@@ -15,6 +15,8 @@ pub struct OpIscadd32i {
     pub b: Src,
     /// Modifier.
     pub shift: u32,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
 }
 impl OpIscadd32i {
     pub const NAME: &'static str = "iscadd32i";
@@ -184,6 +186,10 @@ impl OpIscadd32i {
             w |= (v & 0xffffffff) << 20;
         }
         {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 52;
+        }
+        {
             let v: u128 = fit(Self::NAME, "shift", self.shift as u128, 5u32)?;
             w |= (v & 0x1f) << 53;
         }
@@ -241,8 +247,9 @@ impl OpIscadd32i {
             not: false,
         };
         let shift: u32 = (((w >> 53) & 0x1f)) as u32;
+        let cc: bool = (((w >> 52) & 1)) != 0;
         Some((
-            Self { d, a, b, shift },
+            Self { d, a, b, shift, cc },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -263,7 +270,12 @@ impl OpIscadd32i {
             _ => {
                 out.push_str("ISCADD32I");
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
@@ -302,6 +314,7 @@ impl OpIscadd32i {
         const CANDS: &[&[&str]] = &[&["ISCADD32I"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -331,6 +344,19 @@ impl OpIscadd32i {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -431,6 +457,7 @@ impl OpIscadd32i {
             a: v_a,
             b: v_b,
             shift: v_shift,
+            cc: cc,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -505,8 +532,18 @@ impl OpIscadd32i {
             v
         };
         let shift = self.shift;
+        let cc = self.cc;
         match family_of(sm) {
             _ => {
+                if cc {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "iscadd32i", sm, "cc"
+                            ),
+                        ),
+                    );
+                }
                 let out_d: u32 = (a << (shift as u32 & 31)).wrapping_add(b);
                 Ok(FoldOut::new(&[out_d.into_value()]))
             }
@@ -521,6 +558,7 @@ impl OpIscadd32i {
                 a: self.a,
                 b: self.b,
                 shift: self.shift,
+                cc: self.cc,
             }),
         )
     }

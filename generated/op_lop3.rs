@@ -25,6 +25,10 @@ pub struct OpLop3 {
     pub pop: PredOp,
     /// Modifier.
     pub pand: bool,
+    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d.
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal, register form only: extended (reads the CC register).
+    pub x: bool,
 }
 impl OpLop3 {
     pub const NAME: &'static str = "lop3";
@@ -298,6 +302,22 @@ impl OpLop3 {
                 ),
             );
         }
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x212;
         w |= c.raw & 0;
         {
@@ -522,6 +542,22 @@ impl OpLop3 {
                 ),
             );
         }
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x812;
         w |= c.raw & 0;
         {
@@ -742,6 +778,22 @@ impl OpLop3 {
                 EncodeError::cold(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pop", sm),
+                ),
+            );
+        }
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
             );
         }
@@ -997,6 +1049,22 @@ impl OpLop3 {
                 EncodeError::cold(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pop", sm),
+                ),
+            );
+        }
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
             );
         }
@@ -1271,6 +1339,10 @@ impl OpLop3 {
             w |= (v & 0xff) << 0;
         }
         {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
+        }
+        {
             let v: u128 = fit(Self::NAME, "lut", self.lut as u128, 8u32)?;
             w |= (v & 0xff) << 28;
         }
@@ -1280,6 +1352,10 @@ impl OpLop3 {
                 CODES[self.pop.index()]
             };
             w |= (v & 3) << 36;
+        }
+        {
+            let v: u128 = self.x as u128;
+            w |= (v & 1) << 38;
         }
         {
             let v: u128 = fit(
@@ -1424,6 +1500,14 @@ impl OpLop3 {
                 ),
             );
         }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x3c00000000000000;
         w |= c.raw & 0;
         {
@@ -1479,6 +1563,10 @@ impl OpLop3 {
                 8u32,
             )?;
             w |= (v & 0xff) << 0;
+        }
+        {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
         }
         {
             let v: u128 = fit(Self::NAME, "lut", self.lut as u128, 8u32)?;
@@ -1618,6 +1706,14 @@ impl OpLop3 {
                 ),
             );
         }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x200000000000000;
         w |= c.raw & 0;
         {
@@ -1706,6 +1802,10 @@ impl OpLop3 {
             w |= (v & 0xff) << 0;
         }
         {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 47;
+        }
+        {
             let v: u128 = fit(Self::NAME, "lut", self.lut as u128, 8u32)?;
             w |= (v & 0xff) << 48;
         }
@@ -1761,6 +1861,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
+        let cc: bool = false;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -1772,6 +1874,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -1814,6 +1918,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
+        let cc: bool = false;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -1825,6 +1931,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -1869,6 +1977,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
+        let cc: bool = false;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -1880,6 +1990,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -1920,6 +2032,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
+        let cc: bool = false;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -1931,6 +2045,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -1972,6 +2088,8 @@ impl OpLop3 {
             _ => return None,
         };
         let pand: bool = false;
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = (((w >> 38) & 1)) != 0;
         Some((
             Self {
                 pd,
@@ -1983,6 +2101,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
@@ -2025,6 +2145,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 48) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = false;
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -2036,6 +2158,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
@@ -2075,6 +2199,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 48) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = false;
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -2086,6 +2212,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
@@ -2117,6 +2245,9 @@ impl OpLop3 {
         match sm {
             50 | 52 | 60 => {
                 out.push_str("LOP3.LUT");
+                if self.x {
+                    out.push_str(".X");
+                }
                 out.push_str(self.pop.text_sm(sm));
                 let mut first = true;
                 if self.pd != Reg::PT {
@@ -2126,7 +2257,12 @@ impl OpLop3 {
                 }
                 out.push_str(if first { " " } else { ", " });
                 first = false;
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
@@ -2419,6 +2555,8 @@ impl OpLop3 {
             lut: v_lut,
             pop: PredOp::F,
             pand: pand,
+            cc: false,
+            x: false,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -2482,6 +2620,7 @@ impl OpLop3 {
         const CANDS: &[&[&str]] = &[&["LOP3", "LUT"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
+        let x: bool = take_suffix(rest, &mut cur, ".X");
         let pop: PredOp = if !PredOp::Nz.text_sm(sm).is_empty()
             && take_suffix(rest, &mut cur, PredOp::Nz.text_sm(sm))
         {
@@ -2509,6 +2648,7 @@ impl OpLop3 {
         } else {
             return None;
         };
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -2569,6 +2709,19 @@ impl OpLop3 {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -2694,6 +2847,8 @@ impl OpLop3 {
             lut: v_lut,
             pop: pop,
             pand: false,
+            cc: cc,
+            x: x,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -2804,8 +2959,19 @@ impl OpLop3 {
         let lut = self.lut;
         let pop = self.pop;
         let pand = self.pand;
+        let cc = self.cc;
+        let x = self.x;
         match family_of(sm) {
             Some(Family::Sm50) => {
+                if cc || x {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "lop3", sm, "cc || x"
+                            ),
+                        ),
+                    );
+                }
                 let r = (0..8u32)
                     .fold(
                         0u32,

@@ -15,6 +15,10 @@ pub struct OpLop32i {
     pub b: Src,
     /// Modifier.
     pub op: LopOp,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register.
+    pub x: bool,
 }
 impl OpLop32i {
     pub const NAME: &'static str = "lop32i";
@@ -176,6 +180,10 @@ impl OpLop32i {
             w |= (v & 0xffffffff) << 20;
         }
         {
+            let v: u128 = self.cc as u128;
+            w |= (v & 1) << 52;
+        }
+        {
             let v: u128 = {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.op.index()]
@@ -185,6 +193,10 @@ impl OpLop32i {
         {
             let v: u128 = self.a.not as u128;
             w |= (v & 1) << 55;
+        }
+        {
+            let v: u128 = self.x as u128;
+            w |= (v & 1) << 57;
         }
         {
             let v: u128 = fit(
@@ -246,8 +258,10 @@ impl OpLop32i {
             3 => LopOp::PassB,
             _ => return None,
         };
+        let cc: bool = (((w >> 52) & 1)) != 0;
+        let x: bool = (((w >> 57) & 1)) != 0;
         Some((
-            Self { d, a, b, op },
+            Self { d, a, b, op, cc, x },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -268,8 +282,16 @@ impl OpLop32i {
             _ => {
                 out.push_str("LOP32I");
                 out.push_str(self.op.text_sm(sm));
+                if self.x {
+                    out.push_str(".X");
+                }
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
@@ -333,6 +355,8 @@ impl OpLop32i {
         } else {
             return None;
         };
+        let x: bool = take_suffix(rest, &mut cur, ".X");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -362,6 +386,19 @@ impl OpLop32i {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -430,6 +467,8 @@ impl OpLop32i {
             a: v_a,
             b: v_b,
             op: op,
+            cc: cc,
+            x: x,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -502,8 +541,19 @@ impl OpLop32i {
             v
         };
         let op = self.op;
+        let cc = self.cc;
+        let x = self.x;
         match family_of(sm) {
             _ => {
+                if cc || x {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "lop32i", sm, "cc || x"
+                            ),
+                        ),
+                    );
+                }
                 let out_d: u32 = match op {
                     LopOp::And => a & b,
                     LopOp::Or => a | b,
@@ -525,6 +575,8 @@ impl OpLop32i {
                 b: self.b,
                 op: self.op,
                 pop: PredOp::F,
+                cc: self.cc,
+                x: self.x,
             }),
         )
     }
