@@ -382,3 +382,51 @@ fn ffma32i_addend_is_the_destination() {
     o.c = r(5);
     assert!(o.encode(52, &Common::default()).is_err());
 }
+
+#[test]
+fn cc_register_forms_encode_but_do_not_fold() {
+    // .CC (carry-out) and .X (carry-in) need the CC register, which folds
+    // do not see: the fold refuses them, the encoder takes them.
+    let u = Value::U32;
+    let base = OpIadd {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        cc: false,
+        x: false,
+    };
+    for (cc, x) in [(true, false), (false, true), (true, true)] {
+        let o = OpIadd { cc, x, ..base };
+        assert!(o.fold(50, &[u(1), u(2)]).is_err(), "cc {cc} x {x}");
+        assert!(o.encode(50, &Common::default()).is_ok());
+    }
+    assert_eq!(base.fold(50, &[u(1), u(2)]).unwrap().as_slice(), &[u(3)]);
+    let m = OpImnmx {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        sel: Src::PT,
+        ty: IsetpType::U32,
+        cc: false,
+        xmode: ImnmxX::Xhi,
+    };
+    assert!(m.fold(50, &[u(1), u(2), Value::Pred(true)]).is_err());
+    let s = OpIsetp {
+        d: Reg::pred(0),
+        d2: Reg::PT,
+        a: r(1),
+        b: r(2),
+        acc: Src::PT,
+        lc: Src::PT,
+        cmp: Icmp::Lt,
+        ty: IsetpType::U32,
+        setop: Setop::And,
+        ex: false,
+        x: true,
+    };
+    assert!(s.encode(50, &Common::default()).is_ok());
+    assert!(
+        s.fold(50, &[u(1), u(2), Value::Pred(true), Value::Pred(true)])
+            .is_err()
+    );
+}
