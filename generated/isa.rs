@@ -923,6 +923,61 @@ impl Icmp {
     }
 }
 const _: Icmp = Icmp::F;
+/// Maxwell/Pascal IMNMX 64-bit chain mode: which part of a wide min/max this step is (reads/writes the CC register).
+///
+/// Spec: isa-spec/spec/enums/imnmx_x.toml (enum `imnmx_x`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ImnmxX {
+    #[default]
+    None,
+    Xlo,
+    Xmed,
+    Xhi,
+}
+impl ImnmxX {
+    pub const ALL: [ImnmxX; 4usize] = [
+        ImnmxX::None,
+        ImnmxX::Xlo,
+        ImnmxX::Xmed,
+        ImnmxX::Xhi,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            ImnmxX::None => 0,
+            ImnmxX::Xlo => 1,
+            ImnmxX::Xmed => 2,
+            ImnmxX::Xhi => 3,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            ImnmxX::None => "",
+            ImnmxX::Xlo => ".XLO",
+            ImnmxX::Xmed => ".XMED",
+            ImnmxX::Xhi => ".XHI",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            ImnmxX::None => "none",
+            ImnmxX::Xlo => "xlo",
+            ImnmxX::Xmed => "xmed",
+            ImnmxX::Xhi => "xhi",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: ImnmxX = ImnmxX::None;
 /// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
 ///
 /// Spec: isa-spec/spec/enums/int_type.toml (enum `int_type`).
@@ -5975,7 +6030,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         2 => {
-            if w & 0xff00800000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop3::decode_f6(w, sm) {
                     return Some((Op::Lop3(o), c));
@@ -5983,7 +6038,15 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         4 => {
-            if w & 0xff10000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop32i::decode_f0(w, sm) {
+                    return Some((Op::Lop32i(o), c));
+                }
+            }
+        }
+        6 => {
+            if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop32i::decode_f0(w, sm) {
                     return Some((Op::Lop32i(o), c));
@@ -6039,7 +6102,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x14 => {
-            if w & 0xfc10000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
                     return Some((Op::Iscadd32i(o), c));
@@ -6047,7 +6110,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x15 => {
-            if w & 0xfc10000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
                     return Some((Op::Iscadd32i(o), c));
@@ -6055,7 +6118,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x16 => {
-            if w & 0xfc10000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
                     return Some((Op::Iscadd32i(o), c));
@@ -6063,7 +6126,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x17 => {
-            if w & 0xfc10000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
                     return Some((Op::Iscadd32i(o), c));
@@ -6071,7 +6134,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x1c => {
-            if w & 0xfef0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIadd32i::decode_f0(w, sm) {
                     return Some((Op::Iadd32i(o), c));
@@ -6079,7 +6142,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x1d => {
-            if w & 0xfef0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIadd32i::decode_f0(w, sm) {
                     return Some((Op::Iadd32i(o), c));
@@ -6139,7 +6202,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shf(o), c));
                 }
             }
-            if w & 0xfef09800000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIsetp::decode_f5(w, sm) {
                     return Some((Op::Isetp(o), c));
@@ -6159,7 +6222,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x37 => {
-            if w & 0xfef09800000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIsetp::decode_f5(w, sm) {
                     return Some((Op::Isetp(o), c));
@@ -6191,12 +6254,6 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Flo(o), c));
                 }
             }
-            if w & 0xfefdff8000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpIadd::decode_f1(w, sm) {
-                    return Some((Op::Iadd(o), c));
-                }
-            }
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
@@ -6215,6 +6272,12 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shr(o), c));
                 }
             }
+            if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f1(w, sm) {
+                    return Some((Op::Iadd(o), c));
+                }
+            }
             if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpSel::decode_f5(w, sm) {
@@ -6227,13 +6290,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fmul(o), c));
                 }
             }
-            if w & 0xfefef80000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpImnmx::decode_f5(w, sm) {
-                    return Some((Op::Imnmx(o), c));
-                }
-            }
-            if w & 0xfefdf00000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIscadd::decode_f1(w, sm) {
                     return Some((Op::Iscadd(o), c));
@@ -6245,16 +6302,22 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fadd(o), c));
                 }
             }
-            if w & 0xfef8c90000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop::decode_f1(w, sm) {
-                    return Some((Op::Lop(o), c));
+                if let Some((o, c)) = OpImnmx::decode_f5(w, sm) {
+                    return Some((Op::Imnmx(o), c));
                 }
             }
             if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f13(w, sm) {
                     return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop::decode_f1(w, sm) {
+                    return Some((Op::Lop(o), c));
                 }
             }
         }
@@ -6271,12 +6334,6 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Flo(o), c));
                 }
             }
-            if w & 0xfefdff8000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpIadd::decode_f1(w, sm) {
-                    return Some((Op::Iadd(o), c));
-                }
-            }
             if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShl::decode_f1(w, sm) {
@@ -6287,6 +6344,12 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpShr::decode_f1(w, sm) {
                     return Some((Op::Shr(o), c));
+                }
+            }
+            if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f1(w, sm) {
+                    return Some((Op::Iadd(o), c));
                 }
             }
             if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60)
@@ -6301,13 +6364,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fmul(o), c));
                 }
             }
-            if w & 0xfefef80000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpImnmx::decode_f5(w, sm) {
-                    return Some((Op::Imnmx(o), c));
-                }
-            }
-            if w & 0xfefdf00000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIscadd::decode_f1(w, sm) {
                     return Some((Op::Iscadd(o), c));
@@ -6319,16 +6376,22 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fadd(o), c));
                 }
             }
-            if w & 0xfef8c90000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop::decode_f1(w, sm) {
-                    return Some((Op::Lop(o), c));
+                if let Some((o, c)) = OpImnmx::decode_f5(w, sm) {
+                    return Some((Op::Imnmx(o), c));
                 }
             }
             if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmnmx::decode_f13(w, sm) {
                     return Some((Op::Fmnmx(o), c));
+                }
+            }
+            if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpLop::decode_f1(w, sm) {
+                    return Some((Op::Lop(o), c));
                 }
             }
         }
@@ -6347,7 +6410,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shf(o), c));
                 }
             }
-            if w & 0xfe00800000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop3::decode_f5(w, sm) {
                     return Some((Op::Lop3(o), c));
@@ -6355,7 +6418,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x3d => {
-            if w & 0xfe00800000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop3::decode_f5(w, sm) {
                     return Some((Op::Lop3(o), c));
@@ -6379,7 +6442,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x4b => {
-            if w & 0xfff09800000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIsetp::decode_f6(w, sm) {
                     return Some((Op::Isetp(o), c));
@@ -6423,16 +6486,16 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shl(o), c));
                 }
             }
-            if w & 0xfffcff8000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpIadd::decode_f2(w, sm) {
-                    return Some((Op::Iadd(o), c));
-                }
-            }
             if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShr::decode_f2(w, sm) {
                     return Some((Op::Shr(o), c));
+                }
+            }
+            if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f2(w, sm) {
+                    return Some((Op::Iadd(o), c));
                 }
             }
             if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60)
@@ -6447,22 +6510,22 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fmul(o), c));
                 }
             }
-            if w & 0xfffef80000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFadd::decode_f6(w, sm) {
+                    return Some((Op::Fadd(o), c));
+                }
+            }
+            if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpImnmx::decode_f6(w, sm) {
                     return Some((Op::Imnmx(o), c));
                 }
             }
-            if w & 0xfffcf00000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIscadd::decode_f2(w, sm) {
                     return Some((Op::Iscadd(o), c));
-                }
-            }
-            if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpFadd::decode_f6(w, sm) {
-                    return Some((Op::Fadd(o), c));
                 }
             }
             if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60)
@@ -6471,7 +6534,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 0xfff8c80000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop::decode_f2(w, sm) {
                     return Some((Op::Lop(o), c));
@@ -6533,7 +6596,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0x5b => {
-            if w & 0xfff0987ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIsetp::decode_f4(w, sm) {
                     return Some((Op::Isetp(o), c));
@@ -6557,7 +6620,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shf(o), c));
                 }
             }
-            if w & 0xfff8804000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop3::decode_f4(w, sm) {
                     return Some((Op::Lop3(o), c));
@@ -6589,16 +6652,16 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Shl(o), c));
                 }
             }
-            if w & 0xfffcfffff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpIadd::decode_f0(w, sm) {
-                    return Some((Op::Iadd(o), c));
-                }
-            }
             if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShr::decode_f0(w, sm) {
                     return Some((Op::Shr(o), c));
+                }
+            }
+            if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd::decode_f0(w, sm) {
+                    return Some((Op::Iadd(o), c));
                 }
             }
             if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60)
@@ -6613,22 +6676,22 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fmul(o), c));
                 }
             }
-            if w & 0xfffef87ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFadd::decode_f4(w, sm) {
+                    return Some((Op::Fadd(o), c));
+                }
+            }
+            if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpImnmx::decode_f4(w, sm) {
                     return Some((Op::Imnmx(o), c));
                 }
             }
-            if w & 0xfffcf07ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIscadd::decode_f0(w, sm) {
                     return Some((Op::Iscadd(o), c));
-                }
-            }
-            if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpFadd::decode_f4(w, sm) {
-                    return Some((Op::Fadd(o), c));
                 }
             }
             if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60)
@@ -6637,7 +6700,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Fmnmx(o), c));
                 }
             }
-            if w & 0xfff8c87ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop::decode_f0(w, sm) {
                     return Some((Op::Lop(o), c));
@@ -9437,7 +9500,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfffcfffff0000000,
+        mask: 0xfffc77fff0000000,
         value: 0x5c10000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
@@ -9448,7 +9511,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfefdff8000000000,
+        mask: 0xfefd778000000000,
         value: 0x3810000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
@@ -9459,7 +9522,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfffcff8000000000,
+        mask: 0xfffc778000000000,
         value: 0x4c10000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
@@ -9514,7 +9577,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfef0000000000000,
+        mask: 0xfec0000000000000,
         value: 0x1c00000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
@@ -10054,7 +10117,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfffef87ff0000000,
+        mask: 0xfffe607ff0000000,
         value: 0x5c20000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
@@ -10065,7 +10128,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfefef80000000000,
+        mask: 0xfefe600000000000,
         value: 0x3820000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
@@ -10076,7 +10139,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfffef80000000000,
+        mask: 0xfffe600000000000,
         value: 0x4c20000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
@@ -10087,7 +10150,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfffcf07ff0000000,
+        mask: 0xfffc707ff0000000,
         value: 0x5c18000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
@@ -10098,7 +10161,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfefdf00000000000,
+        mask: 0xfefd700000000000,
         value: 0x3818000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
@@ -10109,7 +10172,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfffcf00000000000,
+        mask: 0xfffc700000000000,
         value: 0x4c18000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
@@ -10120,7 +10183,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfc10000000000000,
+        mask: 0xfc00000000000000,
         value: 0x1400000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
@@ -10195,7 +10258,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfff0987ff00000c0,
+        mask: 0xfff0907ff00000c0,
         value: 0x5b60000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred), None],
@@ -10206,7 +10269,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfef09800000000c0,
+        mask: 0xfef09000000000c0,
         value: 0x3660000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred), None],
@@ -10217,7 +10280,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfff09800000000c0,
+        mask: 0xfff09000000000c0,
         value: 0x4b60000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred), None],
@@ -10451,7 +10514,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfff8c87ff0000000,
+        mask: 0xfff8407ff0000000,
         value: 0x5c40000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
@@ -10462,7 +10525,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 1,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfef8c90000000000,
+        mask: 0xfef8410000000000,
         value: 0x3840000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
@@ -10473,7 +10536,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfff8c80000000000,
+        mask: 0xfff8400000000000,
         value: 0x4c40000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
@@ -10548,7 +10611,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 4,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfff8804000000000,
+        mask: 0xfff8000000000000,
         value: 0x5be0000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr), None],
@@ -10559,7 +10622,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xfe00800000000000,
+        mask: 0xfe00000000000000,
         value: 0x3c00000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr), None],
@@ -10570,7 +10633,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xff00800000000000,
+        mask: 0xff00000000000000,
         value: 0x200000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr), None],
@@ -10581,7 +10644,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm50,
         sms: &[50, 52, 60],
-        mask: 0xff10000000000000,
+        mask: 0xfd00000000000000,
         value: 0x400000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],

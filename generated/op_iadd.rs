@@ -13,6 +13,10 @@ pub struct OpIadd {
     pub a: Src,
     /// Source (u32).
     pub b: Src,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register.
+    pub x: bool,
 }
 impl OpIadd {
     pub const NAME: &'static str = "iadd";
@@ -123,6 +127,8 @@ impl OpIadd {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.x) << 43;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.a.neg) << 49;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
@@ -153,6 +159,8 @@ impl OpIadd {
         }
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.x) << 43;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.a.neg) << 49;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -219,6 +227,8 @@ impl OpIadd {
             } << 34;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.x) << 43;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.a.neg) << 49;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
@@ -253,8 +263,10 @@ impl OpIadd {
             abs: false,
             not: false,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { d, a, b },
+            Self { d, a, b, cc, x },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -288,8 +300,10 @@ impl OpIadd {
             abs: false,
             not: false,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { d, a, b },
+            Self { d, a, b, cc, x },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -320,8 +334,10 @@ impl OpIadd {
             abs: false,
             not: false,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { d, a, b },
+            Self { d, a, b, cc, x },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -341,8 +357,16 @@ impl OpIadd {
         match sm {
             _ => {
                 out.push_str("IADD");
+                if self.x {
+                    out.push_str(".X");
+                }
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
@@ -379,6 +403,8 @@ impl OpIadd {
         const CANDS: &[&[&str]] = &[&["IADD"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
+        let x: bool = take_suffix(rest, &mut cur, ".X");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -408,6 +434,19 @@ impl OpIadd {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -471,7 +510,13 @@ impl OpIadd {
             .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
             .map(|(n, _)| *n)
             .collect();
-        let op = Self { d: v_d, a: v_a, b: v_b };
+        let op = Self {
+            d: v_d,
+            a: v_a,
+            b: v_b,
+            cc: cc,
+            x: x,
+        };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
         let reuse_a = reuse_marks.iter().any(|n| *n == "a");
@@ -542,8 +587,19 @@ impl OpIadd {
             }
             v
         };
+        let cc = self.cc;
+        let x = self.x;
         match family_of(sm) {
             _ => {
+                if cc || x {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "iadd", sm, "cc || x"
+                            ),
+                        ),
+                    );
+                }
                 let out_d: u32 = a.wrapping_add(b);
                 Ok(FoldOut::new(&[out_d.into_value()]))
             }
@@ -557,6 +613,8 @@ impl OpIadd {
                 d: self.d,
                 a: self.a,
                 b: self.b,
+                cc: self.cc,
+                x: self.x,
             }),
         )
     }

@@ -13,6 +13,10 @@ pub struct OpIadd32i {
     pub a: Src,
     /// Source (u32).
     pub b: Src,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register.
+    pub x: bool,
 }
 impl OpIadd32i {
     pub const NAME: &'static str = "iadd32i";
@@ -110,6 +114,8 @@ impl OpIadd32i {
         w |= c.raw & 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
+        w |= u128::from(self.cc) << 52;
+        w |= u128::from(self.x) << 53;
         w |= u128::from(self.a.neg) << 56;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
@@ -133,8 +139,10 @@ impl OpIadd32i {
             abs: false,
             not: false,
         };
+        let cc: bool = (((w >> 52) & 1)) != 0;
+        let x: bool = (((w >> 53) & 1)) != 0;
         Some((
-            Self { d, a, b },
+            Self { d, a, b, cc, x },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -154,8 +162,16 @@ impl OpIadd32i {
         match sm {
             _ => {
                 out.push_str("IADD32I");
+                if self.x {
+                    out.push_str(".X");
+                }
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
@@ -192,6 +208,8 @@ impl OpIadd32i {
         const CANDS: &[&[&str]] = &[&["IADD32I"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
+        let x: bool = take_suffix(rest, &mut cur, ".X");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -221,6 +239,19 @@ impl OpIadd32i {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -284,7 +315,13 @@ impl OpIadd32i {
             .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
             .map(|(n, _)| *n)
             .collect();
-        let op = Self { d: v_d, a: v_a, b: v_b };
+        let op = Self {
+            d: v_d,
+            a: v_a,
+            b: v_b,
+            cc: cc,
+            x: x,
+        };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
         let reuse_a = reuse_marks.iter().any(|n| *n == "a");
@@ -355,8 +392,19 @@ impl OpIadd32i {
             }
             v
         };
+        let cc = self.cc;
+        let x = self.x;
         match family_of(sm) {
             _ => {
+                if cc || x {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "iadd32i", sm, "cc || x"
+                            ),
+                        ),
+                    );
+                }
                 let out_d: u32 = a.wrapping_add(b);
                 Ok(FoldOut::new(&[out_d.into_value()]))
             }
@@ -370,6 +418,8 @@ impl OpIadd32i {
                 d: self.d,
                 a: self.a,
                 b: self.b,
+                cc: self.cc,
+                x: self.x,
             }),
         )
     }

@@ -17,6 +17,10 @@ pub struct OpImnmx {
     pub p: Src,
     /// Modifier.
     pub ty: IntType,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal: step of a 64-bit min/max chained through the CC register.
+    pub xmode: ImnmxX,
 }
 impl OpImnmx {
     pub const NAME: &'static str = "imnmx";
@@ -165,6 +169,22 @@ impl OpImnmx {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.xmode != ImnmxX::None {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "xmode", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x217;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -188,6 +208,22 @@ impl OpImnmx {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.xmode != ImnmxX::None {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "xmode", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x817;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -211,6 +247,22 @@ impl OpImnmx {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.xmode != ImnmxX::None {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "xmode", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0xa17;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -275,6 +327,22 @@ impl OpImnmx {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.xmode != ImnmxX::None {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "xmode", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x80000000000000000000c17;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -307,6 +375,12 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 42;
         w
             |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.xmode.index()]
+            } << 43;
+        w |= u128::from(self.cc) << 47;
+        w
+            |= {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 48;
@@ -331,6 +405,12 @@ impl OpImnmx {
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.p.not) << 42;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.xmode.index()]
+            } << 43;
+        w |= u128::from(self.cc) << 47;
         w
             |= {
                 const CODES: &[u128] = &[1, 0];
@@ -396,6 +476,12 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 42;
         w
             |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.xmode.index()]
+            } << 43;
+        w |= u128::from(self.cc) << 47;
+        w
+            |= {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 48;
@@ -429,8 +515,10 @@ impl OpImnmx {
             0 => IntType::U32,
             _ => return None,
         };
+        let cc: bool = false;
+        let xmode: ImnmxX = ImnmxX::None;
         Some((
-            Self { d, a, b, p, ty },
+            Self { d, a, b, p, ty, cc, xmode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -467,8 +555,10 @@ impl OpImnmx {
             0 => IntType::U32,
             _ => return None,
         };
+        let cc: bool = false;
+        let xmode: ImnmxX = ImnmxX::None;
         Some((
-            Self { d, a, b, p, ty },
+            Self { d, a, b, p, ty, cc, xmode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -507,8 +597,10 @@ impl OpImnmx {
             0 => IntType::U32,
             _ => return None,
         };
+        let cc: bool = false;
+        let xmode: ImnmxX = ImnmxX::None;
         Some((
-            Self { d, a, b, p, ty },
+            Self { d, a, b, p, ty, cc, xmode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -543,8 +635,10 @@ impl OpImnmx {
             0 => IntType::U32,
             _ => return None,
         };
+        let cc: bool = false;
+        let xmode: ImnmxX = ImnmxX::None;
         Some((
-            Self { d, a, b, p, ty },
+            Self { d, a, b, p, ty, cc, xmode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -579,8 +673,16 @@ impl OpImnmx {
             0 => IntType::U32,
             _ => return None,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let xmode: ImnmxX = match (((w >> 43) & 3)) {
+            0 => ImnmxX::None,
+            1 => ImnmxX::Xlo,
+            2 => ImnmxX::Xmed,
+            3 => ImnmxX::Xhi,
+            _ => return None,
+        };
         Some((
-            Self { d, a, b, p, ty },
+            Self { d, a, b, p, ty, cc, xmode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -622,8 +724,16 @@ impl OpImnmx {
             0 => IntType::U32,
             _ => return None,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let xmode: ImnmxX = match (((w >> 43) & 3)) {
+            0 => ImnmxX::None,
+            1 => ImnmxX::Xlo,
+            2 => ImnmxX::Xmed,
+            3 => ImnmxX::Xhi,
+            _ => return None,
+        };
         Some((
-            Self { d, a, b, p, ty },
+            Self { d, a, b, p, ty, cc, xmode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -662,8 +772,16 @@ impl OpImnmx {
             0 => IntType::U32,
             _ => return None,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let xmode: ImnmxX = match (((w >> 43) & 3)) {
+            0 => ImnmxX::None,
+            1 => ImnmxX::Xlo,
+            2 => ImnmxX::Xmed,
+            3 => ImnmxX::Xhi,
+            _ => return None,
+        };
         Some((
-            Self { d, a, b, p, ty },
+            Self { d, a, b, p, ty, cc, xmode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -691,8 +809,14 @@ impl OpImnmx {
             _ => {
                 out.push_str("IMNMX");
                 out.push_str(self.ty.text_sm(sm));
+                out.push_str(self.xmode.text_sm(sm));
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
@@ -746,6 +870,34 @@ impl OpImnmx {
         } else {
             return None;
         };
+        let xmode: ImnmxX = if !ImnmxX::Xmed.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ImnmxX::Xmed.text_sm(sm))
+        {
+            ImnmxX::Xmed
+        } else if !ImnmxX::Xlo.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ImnmxX::Xlo.text_sm(sm))
+        {
+            ImnmxX::Xlo
+        } else if !ImnmxX::Xhi.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ImnmxX::Xhi.text_sm(sm))
+        {
+            ImnmxX::Xhi
+        } else if !ImnmxX::None.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, ImnmxX::None.text_sm(sm))
+        {
+            ImnmxX::None
+        } else if ImnmxX::None.text_sm(sm).is_empty() {
+            ImnmxX::None
+        } else if ImnmxX::Xlo.text_sm(sm).is_empty() {
+            ImnmxX::Xlo
+        } else if ImnmxX::Xmed.text_sm(sm).is_empty() {
+            ImnmxX::Xmed
+        } else if ImnmxX::Xhi.text_sm(sm).is_empty() {
+            ImnmxX::Xhi
+        } else {
+            return None;
+        };
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -775,6 +927,19 @@ impl OpImnmx {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -864,6 +1029,8 @@ impl OpImnmx {
             b: v_b,
             p: v_p,
             ty: ty,
+            cc: cc,
+            xmode: xmode,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -952,8 +1119,20 @@ impl OpImnmx {
         let p_not: bool = self.p.not;
         let p: bool = p_raw ^ p_not;
         let ty = self.ty;
+        let cc = self.cc;
+        let xmode = self.xmode;
         match family_of(sm) {
             _ => {
+                if cc || xmode != ImnmxX::None {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "imnmx", sm,
+                                "cc || xmode != ImnmxX::None"
+                            ),
+                        ),
+                    );
+                }
                 let lt = if ty == IntType::S32 {
                     (a as i32) < (b as i32)
                 } else {

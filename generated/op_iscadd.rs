@@ -15,6 +15,8 @@ pub struct OpIscadd {
     pub b: Src,
     /// Modifier.
     pub shift: u32,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
 }
 impl OpIscadd {
     pub const NAME: &'static str = "iscadd";
@@ -126,6 +128,7 @@ impl OpIscadd {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit(Self::NAME, "shift", self.shift as u128, 5u32)? << 39;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.a.neg) << 49;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
@@ -157,6 +160,7 @@ impl OpIscadd {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit(Self::NAME, "shift", self.shift as u128, 5u32)? << 39;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.a.neg) << 49;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -224,6 +228,7 @@ impl OpIscadd {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit(Self::NAME, "shift", self.shift as u128, 5u32)? << 39;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.a.neg) << 49;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
@@ -259,8 +264,9 @@ impl OpIscadd {
             not: false,
         };
         let shift: u32 = (((w >> 39) & 0x1f)) as u32;
+        let cc: bool = (((w >> 47) & 1)) != 0;
         Some((
-            Self { d, a, b, shift },
+            Self { d, a, b, shift, cc },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -295,8 +301,9 @@ impl OpIscadd {
             not: false,
         };
         let shift: u32 = (((w >> 39) & 0x1f)) as u32;
+        let cc: bool = (((w >> 47) & 1)) != 0;
         Some((
-            Self { d, a, b, shift },
+            Self { d, a, b, shift, cc },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -328,8 +335,9 @@ impl OpIscadd {
             not: false,
         };
         let shift: u32 = (((w >> 39) & 0x1f)) as u32;
+        let cc: bool = (((w >> 47) & 1)) != 0;
         Some((
-            Self { d, a, b, shift },
+            Self { d, a, b, shift, cc },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -350,7 +358,12 @@ impl OpIscadd {
             _ => {
                 out.push_str("ISCADD");
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
@@ -389,6 +402,7 @@ impl OpIscadd {
         const CANDS: &[&[&str]] = &[&["ISCADD"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -418,6 +432,19 @@ impl OpIscadd {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -518,6 +545,7 @@ impl OpIscadd {
             a: v_a,
             b: v_b,
             shift: v_shift,
+            cc: cc,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -590,8 +618,16 @@ impl OpIscadd {
             v
         };
         let shift = self.shift;
+        let cc = self.cc;
         match family_of(sm) {
             _ => {
+                if cc {
+                    return Err(
+                        FoldError::new(
+                            format!("{} has no fold on SM{} when {}", "iscadd", sm, "cc"),
+                        ),
+                    );
+                }
                 let out_d: u32 = (a_raw << (shift as u32 & 31))
                     .wrapping_mul(if a_neg { u32::MAX } else { 1 })
                     .wrapping_add(b);
@@ -608,6 +644,7 @@ impl OpIscadd {
                 a: self.a,
                 b: self.b,
                 shift: self.shift,
+                cc: self.cc,
             }),
         )
     }

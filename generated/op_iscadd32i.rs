@@ -15,6 +15,8 @@ pub struct OpIscadd32i {
     pub b: Src,
     /// Modifier.
     pub shift: u32,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
 }
 impl OpIscadd32i {
     pub const NAME: &'static str = "iscadd32i";
@@ -112,6 +114,7 @@ impl OpIscadd32i {
         w |= c.raw & 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
+        w |= u128::from(self.cc) << 52;
         w |= fit(Self::NAME, "shift", self.shift as u128, 5u32)? << 53;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
@@ -136,8 +139,9 @@ impl OpIscadd32i {
             not: false,
         };
         let shift: u32 = (((w >> 53) & 0x1f)) as u32;
+        let cc: bool = (((w >> 52) & 1)) != 0;
         Some((
-            Self { d, a, b, shift },
+            Self { d, a, b, shift, cc },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -158,7 +162,12 @@ impl OpIscadd32i {
             _ => {
                 out.push_str("ISCADD32I");
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
@@ -197,6 +206,7 @@ impl OpIscadd32i {
         const CANDS: &[&[&str]] = &[&["ISCADD32I"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -226,6 +236,19 @@ impl OpIscadd32i {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -326,6 +349,7 @@ impl OpIscadd32i {
             a: v_a,
             b: v_b,
             shift: v_shift,
+            cc: cc,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -400,8 +424,18 @@ impl OpIscadd32i {
             v
         };
         let shift = self.shift;
+        let cc = self.cc;
         match family_of(sm) {
             _ => {
+                if cc {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "iscadd32i", sm, "cc"
+                            ),
+                        ),
+                    );
+                }
                 let out_d: u32 = (a << (shift as u32 & 31)).wrapping_add(b);
                 Ok(FoldOut::new(&[out_d.into_value()]))
             }
@@ -416,6 +450,7 @@ impl OpIscadd32i {
                 a: self.a,
                 b: self.b,
                 shift: self.shift,
+                cc: self.cc,
             }),
         )
     }

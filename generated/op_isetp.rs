@@ -27,6 +27,8 @@ pub struct OpIsetp {
     pub setop: Setop,
     /// Modifier.
     pub ex: bool,
+    /// Modifier. Maxwell/Pascal: extended (64-bit) compare: the high words, with the low words' carry from the CC register.
+    pub x: bool,
 }
 impl OpIsetp {
     pub const NAME: &'static str = "isetp";
@@ -200,6 +202,14 @@ impl OpIsetp {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x20c;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -238,6 +248,14 @@ impl OpIsetp {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x80c;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -276,6 +294,14 @@ impl OpIsetp {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0xa0c;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -355,6 +381,14 @@ impl OpIsetp {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x80000000000000000000c0c;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -416,6 +450,7 @@ impl OpIsetp {
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 3;
         w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.acc.not) << 42;
+        w |= u128::from(self.x) << 43;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2];
@@ -469,6 +504,7 @@ impl OpIsetp {
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 3;
         w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.acc.not) << 42;
+        w |= u128::from(self.x) << 43;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2];
@@ -559,6 +595,7 @@ impl OpIsetp {
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 3;
         w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.acc.not) << 42;
+        w |= u128::from(self.x) << 43;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2];
@@ -629,6 +666,7 @@ impl OpIsetp {
             _ => return None,
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
+        let x: bool = false;
         Some((
             Self {
                 d,
@@ -641,6 +679,7 @@ impl OpIsetp {
                 ty,
                 setop,
                 ex,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -703,6 +742,7 @@ impl OpIsetp {
             _ => return None,
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
+        let x: bool = false;
         Some((
             Self {
                 d,
@@ -715,6 +755,7 @@ impl OpIsetp {
                 ty,
                 setop,
                 ex,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -779,6 +820,7 @@ impl OpIsetp {
             _ => return None,
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
+        let x: bool = false;
         Some((
             Self {
                 d,
@@ -791,6 +833,7 @@ impl OpIsetp {
                 ty,
                 setop,
                 ex,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -851,6 +894,7 @@ impl OpIsetp {
             _ => return None,
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
+        let x: bool = false;
         Some((
             Self {
                 d,
@@ -863,6 +907,7 @@ impl OpIsetp {
                 ty,
                 setop,
                 ex,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -918,6 +963,7 @@ impl OpIsetp {
             _ => return None,
         };
         let ex: bool = false;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
             Self {
                 d,
@@ -930,6 +976,7 @@ impl OpIsetp {
                 ty,
                 setop,
                 ex,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
@@ -992,6 +1039,7 @@ impl OpIsetp {
             _ => return None,
         };
         let ex: bool = false;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
             Self {
                 d,
@@ -1004,6 +1052,7 @@ impl OpIsetp {
                 ty,
                 setop,
                 ex,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
@@ -1063,6 +1112,7 @@ impl OpIsetp {
             _ => return None,
         };
         let ex: bool = false;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
             Self {
                 d,
@@ -1075,6 +1125,7 @@ impl OpIsetp {
                 ty,
                 setop,
                 ex,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
@@ -1101,6 +1152,29 @@ impl OpIsetp {
         let reuse_lc = false;
         write_guard(out, &c.guard);
         match sm {
+            50 | 52 | 60 => {
+                out.push_str("ISETP");
+                out.push_str(self.cmp.text_sm(sm));
+                out.push_str(self.ty.text_sm(sm));
+                if self.x {
+                    out.push_str(".X");
+                }
+                out.push_str(self.setop.text_sm(sm));
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_reg(out, self.d2);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
+                if self.lc != Src::PT {
+                    out.push_str(", ");
+                    write_src(out, &self.lc, reuse_lc, ImmStyle::Hex.for_sm(sm));
+                }
+            }
             80 | 86 | 89 | 90 | 100 | 120 => {
                 out.push_str("ISETP");
                 out.push_str(self.cmp.text_sm(sm));
@@ -1159,7 +1233,8 @@ impl OpIsetp {
         addr: u64,
     ) -> Option<Result<(Self, Common), AsmError>> {
         match sm {
-            80 | 86 | 89 | 90 | 100 | 120 => Self::parse_syntax1(line, sm, addr),
+            50 | 52 | 60 => Self::parse_syntax1(line, sm, addr),
+            80 | 86 | 89 | 90 | 100 | 120 => Self::parse_syntax2(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -1440,6 +1515,7 @@ impl OpIsetp {
             ty: ty,
             setop: setop,
             ex: ex,
+            x: false,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -1492,6 +1568,327 @@ impl OpIsetp {
         clippy::needless_late_init
     )]
     fn parse_syntax1(
+        line: &Line,
+        sm: u32,
+        addr: u64,
+    ) -> Option<Result<(Self, Common), AsmError>> {
+        const CANDS: &[&[&str]] = &[&["ISETP"]];
+        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let mut cur = 0usize;
+        let cmp: Icmp = if !Icmp::Lt.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Lt.text_sm(sm))
+        {
+            Icmp::Lt
+        } else if !Icmp::Eq.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Eq.text_sm(sm))
+        {
+            Icmp::Eq
+        } else if !Icmp::Le.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Le.text_sm(sm))
+        {
+            Icmp::Le
+        } else if !Icmp::Gt.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Gt.text_sm(sm))
+        {
+            Icmp::Gt
+        } else if !Icmp::Ne.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Ne.text_sm(sm))
+        {
+            Icmp::Ne
+        } else if !Icmp::Ge.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::Ge.text_sm(sm))
+        {
+            Icmp::Ge
+        } else if !Icmp::F.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::F.text_sm(sm))
+        {
+            Icmp::F
+        } else if !Icmp::T.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Icmp::T.text_sm(sm))
+        {
+            Icmp::T
+        } else if Icmp::F.text_sm(sm).is_empty() {
+            Icmp::F
+        } else if Icmp::Lt.text_sm(sm).is_empty() {
+            Icmp::Lt
+        } else if Icmp::Eq.text_sm(sm).is_empty() {
+            Icmp::Eq
+        } else if Icmp::Le.text_sm(sm).is_empty() {
+            Icmp::Le
+        } else if Icmp::Gt.text_sm(sm).is_empty() {
+            Icmp::Gt
+        } else if Icmp::Ne.text_sm(sm).is_empty() {
+            Icmp::Ne
+        } else if Icmp::Ge.text_sm(sm).is_empty() {
+            Icmp::Ge
+        } else if Icmp::T.text_sm(sm).is_empty() {
+            Icmp::T
+        } else {
+            return None;
+        };
+        let ty: IsetpType = if !IsetpType::U32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IsetpType::U32.text_sm(sm))
+        {
+            IsetpType::U32
+        } else if !IsetpType::S32.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, IsetpType::S32.text_sm(sm))
+        {
+            IsetpType::S32
+        } else if IsetpType::S32.text_sm(sm).is_empty() {
+            IsetpType::S32
+        } else if IsetpType::U32.text_sm(sm).is_empty() {
+            IsetpType::U32
+        } else {
+            return None;
+        };
+        let x: bool = take_suffix(rest, &mut cur, ".X");
+        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
+        {
+            Setop::And
+        } else if !Setop::Xor.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
+        {
+            Setop::Xor
+        } else if !Setop::Or.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
+        {
+            Setop::Or
+        } else if Setop::And.text_sm(sm).is_empty() {
+            Setop::And
+        } else if Setop::Or.text_sm(sm).is_empty() {
+            Setop::Or
+        } else if Setop::Xor.text_sm(sm).is_empty() {
+            Setop::Xor
+        } else {
+            return None;
+        };
+        if cur != rest.len() {
+            return None;
+        }
+        let ops = &line.operands;
+        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
+        let optional: usize = 0 + 1usize;
+        if ops.len() < required || ops.len() > required + optional {
+            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
+            return Some(
+                Err(AsmError {
+                    col,
+                    message: format!(
+                        "`{}` takes {} operands, found {}", line.parts.join("."), if
+                        optional == 0 { required.to_string() } else { format!("{} to {}",
+                        required, required + optional) }, ops.len()
+                    ),
+                }),
+            );
+        }
+        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+        let mut extra = ops.len() - required;
+        let mut it = 0usize;
+        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
+        let names: [&str; 6usize] = ["d", "d2", "a", "b", "acc", "lc"];
+        let mut k = 0usize;
+        let before = it;
+        let v_d = {
+            let tok = &ops[it];
+            it += 1;
+            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
+                Some(r) => r,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("{} must be a register", "d"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_d2 = {
+            let tok = &ops[it];
+            it += 1;
+            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
+                Some(r) => r,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("{} must be a register", "d2"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_a = {
+            let tok = &ops[it];
+            it += 1;
+            match to_src(tok, ImmStyle::SignedHex) {
+                Some(s) => s,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "a"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_b = {
+            let tok = &ops[it];
+            it += 1;
+            match to_src(tok, ImmStyle::SignedHex) {
+                Some(s) => s,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "b"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_acc = {
+            let tok = &ops[it];
+            it += 1;
+            match to_src(tok, ImmStyle::Hex) {
+                Some(s) => s,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "acc"),
+                        }),
+                    );
+                }
+            }
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let before = it;
+        let v_lc = if extra > 0 && it < ops.len()
+            && {
+                let tok = &ops[it];
+                is_pred_token(tok)
+            }
+        {
+            extra -= 1;
+            {
+                let tok = &ops[it];
+                it += 1;
+                match to_src(tok, ImmStyle::Hex) {
+                    Some(s) => s,
+                    None => {
+                        return Some(
+                            Err(AsmError {
+                                col: tok.col,
+                                message: format!("bad operand for {}", "lc"),
+                            }),
+                        );
+                    }
+                }
+            }
+        } else {
+            Src::PT
+        };
+        if it > before {
+            taken[k] = before;
+        }
+        k += 1;
+        let _ = (&mut taken, &mut k);
+        let reuse_marks: Vec<&str> = names
+            .iter()
+            .zip(taken.iter())
+            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
+            .map(|(n, _)| *n)
+            .collect();
+        let op = Self {
+            d: v_d,
+            d2: v_d2,
+            a: v_a,
+            b: v_b,
+            acc: v_acc,
+            lc: v_lc,
+            cmp: cmp,
+            ty: ty,
+            setop: setop,
+            ex: false,
+            x: x,
+        };
+        let form = op.form_id(sm);
+        let mut ctrl = 0u32;
+        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
+        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
+        let reuse_acc = reuse_marks.iter().any(|n| *n == "acc");
+        let reuse_lc = reuse_marks.iter().any(|n| *n == "lc");
+        if reuse_a {
+            match form {
+                Some(0) => ctrl |= 1u32 << 17,
+                Some(1) => ctrl |= 1u32 << 17,
+                Some(2) => ctrl |= 1u32 << 17,
+                Some(3) => ctrl |= 1u32 << 17,
+                _ => {}
+            }
+        }
+        if reuse_b {
+            match form {
+                Some(0) => ctrl |= 1u32 << 18,
+                _ => {}
+            }
+        }
+        if reuse_acc {
+            match form {
+                _ => {}
+            }
+        }
+        if reuse_lc {
+            match form {
+                _ => {}
+            }
+        }
+        Some(
+            Ok((
+                op,
+                Common {
+                    guard: line.guard,
+                    ctrl,
+                    raw: 0,
+                },
+            )),
+        )
+    }
+    #[allow(
+        unused_variables,
+        unused_mut,
+        unused_assignments,
+        unused_parens,
+        clippy::nonminimal_bool,
+        clippy::needless_late_init
+    )]
+    fn parse_syntax2(
         line: &Line,
         sm: u32,
         addr: u64,
@@ -1755,6 +2152,7 @@ impl OpIsetp {
             ty: ty,
             setop: setop,
             ex: ex,
+            x: false,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -1857,8 +2255,16 @@ impl OpIsetp {
         let ty = self.ty;
         let setop = self.setop;
         let ex = self.ex;
+        let x = self.x;
         match family_of(sm) {
             _ => {
+                if x {
+                    return Err(
+                        FoldError::new(
+                            format!("{} has no fold on SM{} when {}", "isetp", sm, "x"),
+                        ),
+                    );
+                }
                 let lt = if ty == IsetpType::S32 {
                     (a as i32) < (b as i32)
                 } else {

@@ -19,6 +19,10 @@ pub struct OpLop {
     pub op: LopOp,
     /// Modifier.
     pub pop: PredOp,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register.
+    pub x: bool,
 }
 impl OpLop {
     pub const NAME: &'static str = "lop";
@@ -145,11 +149,13 @@ impl OpLop {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.op.index()]
             } << 41;
+        w |= u128::from(self.x) << 43;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.pop.index()]
             } << 44;
+        w |= u128::from(self.cc) << 47;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -175,11 +181,13 @@ impl OpLop {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.op.index()]
             } << 41;
+        w |= u128::from(self.x) << 43;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.pop.index()]
             } << 44;
+        w |= u128::from(self.cc) << 47;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -243,11 +251,13 @@ impl OpLop {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.op.index()]
             } << 41;
+        w |= u128::from(self.x) << 43;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.pop.index()]
             } << 44;
+        w |= u128::from(self.cc) << 47;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -283,8 +293,19 @@ impl OpLop {
             3 => PredOp::Nz,
             _ => return None,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { pd, d, a, b, op, pop },
+            Self {
+                pd,
+                d,
+                a,
+                b,
+                op,
+                pop,
+                cc,
+                x,
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -330,8 +351,19 @@ impl OpLop {
             3 => PredOp::Nz,
             _ => return None,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { pd, d, a, b, op, pop },
+            Self {
+                pd,
+                d,
+                a,
+                b,
+                op,
+                pop,
+                cc,
+                x,
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -374,8 +406,19 @@ impl OpLop {
             3 => PredOp::Nz,
             _ => return None,
         };
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { pd, d, a, b, op, pop },
+            Self {
+                pd,
+                d,
+                a,
+                b,
+                op,
+                pop,
+                cc,
+                x,
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -396,6 +439,9 @@ impl OpLop {
             _ => {
                 out.push_str("LOP");
                 out.push_str(self.op.text_sm(sm));
+                if self.x {
+                    out.push_str(".X");
+                }
                 out.push_str(self.pop.text_sm(sm));
                 let mut first = true;
                 if self.pd != Reg::PT {
@@ -405,7 +451,12 @@ impl OpLop {
                 }
                 out.push_str(if first { " " } else { ", " });
                 first = false;
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
@@ -479,6 +530,7 @@ impl OpLop {
         } else {
             return None;
         };
+        let x: bool = take_suffix(rest, &mut cur, ".X");
         let pop: PredOp = if !PredOp::Nz.text_sm(sm).is_empty()
             && take_suffix(rest, &mut cur, PredOp::Nz.text_sm(sm))
         {
@@ -506,6 +558,7 @@ impl OpLop {
         } else {
             return None;
         };
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -566,6 +619,19 @@ impl OpLop {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -636,6 +702,8 @@ impl OpLop {
             b: v_b,
             op: op,
             pop: pop,
+            cc: cc,
+            x: x,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -709,8 +777,19 @@ impl OpLop {
         };
         let op = self.op;
         let pop = self.pop;
+        let cc = self.cc;
+        let x = self.x;
         match family_of(sm) {
             _ => {
+                if cc || x {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "lop", sm, "cc || x"
+                            ),
+                        ),
+                    );
+                }
                 let r = match op {
                     LopOp::And => a & b,
                     LopOp::Or => a | b,
@@ -743,6 +822,8 @@ impl OpLop {
                 a: self.a,
                 b: self.b,
                 op: self.op,
+                cc: self.cc,
+                x: self.x,
             }),
         )
     }

@@ -25,6 +25,10 @@ pub struct OpLop3 {
     pub pop: PredOp,
     /// Modifier.
     pub pand: bool,
+    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d.
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal, register form only: extended (reads the CC register).
+    pub x: bool,
 }
 impl OpLop3 {
     pub const NAME: &'static str = "lop3";
@@ -206,6 +210,22 @@ impl OpLop3 {
                 ),
             );
         }
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x212;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -237,6 +257,22 @@ impl OpLop3 {
                 ),
             );
         }
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x812;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -265,6 +301,22 @@ impl OpLop3 {
                 EncodeError::cold(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pop", sm),
+                ),
+            );
+        }
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
             );
         }
@@ -340,6 +392,22 @@ impl OpLop3 {
                 ),
             );
         }
+        if self.cc != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
+                ),
+            );
+        }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x80000000000000000000c12;
         w |= c.raw & 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -384,12 +452,14 @@ impl OpLop3 {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.cc) << 47;
         w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 28;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.pop.index()]
             } << 36;
+        w |= u128::from(self.x) << 38;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -433,6 +503,14 @@ impl OpLop3 {
                 ),
             );
         }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x3c00000000000000;
         w |= c.raw & 0;
         {
@@ -443,6 +521,7 @@ impl OpLop3 {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.cc) << 47;
         w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -483,6 +562,14 @@ impl OpLop3 {
                 EncodeError::cold(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pand", sm),
+                ),
+            );
+        }
+        if self.x != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
             );
         }
@@ -533,6 +620,7 @@ impl OpLop3 {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.cc) << 47;
         w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -569,6 +657,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
+        let cc: bool = false;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -580,6 +670,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -622,6 +714,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
+        let cc: bool = false;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -633,6 +727,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -677,6 +773,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
+        let cc: bool = false;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -688,6 +786,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -728,6 +828,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 72) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = (((w >> 80) & 1)) != 0;
+        let cc: bool = false;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -739,6 +841,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
@@ -780,6 +884,8 @@ impl OpLop3 {
             _ => return None,
         };
         let pand: bool = false;
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = (((w >> 38) & 1)) != 0;
         Some((
             Self {
                 pd,
@@ -791,6 +897,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
@@ -833,6 +941,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 48) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = false;
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -844,6 +954,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
@@ -883,6 +995,8 @@ impl OpLop3 {
         let lut: u32 = (((w >> 48) & 0xff)) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = false;
+        let cc: bool = (((w >> 47) & 1)) != 0;
+        let x: bool = false;
         Some((
             Self {
                 pd,
@@ -894,6 +1008,8 @@ impl OpLop3 {
                 lut,
                 pop,
                 pand,
+                cc,
+                x,
             },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
@@ -925,6 +1041,9 @@ impl OpLop3 {
         match sm {
             50 | 52 | 60 => {
                 out.push_str("LOP3.LUT");
+                if self.x {
+                    out.push_str(".X");
+                }
                 out.push_str(self.pop.text_sm(sm));
                 let mut first = true;
                 if self.pd != Reg::PT {
@@ -934,7 +1053,12 @@ impl OpLop3 {
                 }
                 out.push_str(if first { " " } else { ", " });
                 first = false;
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
@@ -1227,6 +1351,8 @@ impl OpLop3 {
             lut: v_lut,
             pop: PredOp::F,
             pand: pand,
+            cc: false,
+            x: false,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -1290,6 +1416,7 @@ impl OpLop3 {
         const CANDS: &[&[&str]] = &[&["LOP3", "LUT"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
+        let x: bool = take_suffix(rest, &mut cur, ".X");
         let pop: PredOp = if !PredOp::Nz.text_sm(sm).is_empty()
             && take_suffix(rest, &mut cur, PredOp::Nz.text_sm(sm))
         {
@@ -1317,6 +1444,7 @@ impl OpLop3 {
         } else {
             return None;
         };
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -1377,6 +1505,19 @@ impl OpLop3 {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -1502,6 +1643,8 @@ impl OpLop3 {
             lut: v_lut,
             pop: pop,
             pand: false,
+            cc: cc,
+            x: x,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -1612,8 +1755,19 @@ impl OpLop3 {
         let lut = self.lut;
         let pop = self.pop;
         let pand = self.pand;
+        let cc = self.cc;
+        let x = self.x;
         match family_of(sm) {
             Some(Family::Sm50) => {
+                if cc || x {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "lop3", sm, "cc || x"
+                            ),
+                        ),
+                    );
+                }
                 let r = lut3_u32(lut, a, b, c);
                 let out_pd: bool = match pop {
                     PredOp::F => false,

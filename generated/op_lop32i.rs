@@ -15,6 +15,10 @@ pub struct OpLop32i {
     pub b: Src,
     /// Modifier.
     pub op: LopOp,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register.
+    pub x: bool,
 }
 impl OpLop32i {
     pub const NAME: &'static str = "lop32i";
@@ -112,12 +116,14 @@ impl OpLop32i {
         w |= c.raw & 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
+        w |= u128::from(self.cc) << 52;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.op.index()]
             } << 53;
         w |= u128::from(self.a.not) << 55;
+        w |= u128::from(self.x) << 57;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -147,8 +153,10 @@ impl OpLop32i {
             3 => LopOp::PassB,
             _ => return None,
         };
+        let cc: bool = (((w >> 52) & 1)) != 0;
+        let x: bool = (((w >> 57) & 1)) != 0;
         Some((
-            Self { d, a, b, op },
+            Self { d, a, b, op, cc, x },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -169,8 +177,16 @@ impl OpLop32i {
             _ => {
                 out.push_str("LOP32I");
                 out.push_str(self.op.text_sm(sm));
+                if self.x {
+                    out.push_str(".X");
+                }
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
                 out.push_str(", ");
@@ -234,6 +250,8 @@ impl OpLop32i {
         } else {
             return None;
         };
+        let x: bool = take_suffix(rest, &mut cur, ".X");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
@@ -263,6 +281,19 @@ impl OpLop32i {
         let v_d = {
             let tok = &ops[it];
             it += 1;
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
             match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
                 Some(r) => r,
                 None => {
@@ -331,6 +362,8 @@ impl OpLop32i {
             a: v_a,
             b: v_b,
             op: op,
+            cc: cc,
+            x: x,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -403,8 +436,19 @@ impl OpLop32i {
             v
         };
         let op = self.op;
+        let cc = self.cc;
+        let x = self.x;
         match family_of(sm) {
             _ => {
+                if cc || x {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "lop32i", sm, "cc || x"
+                            ),
+                        ),
+                    );
+                }
                 let out_d: u32 = match op {
                     LopOp::And => a & b,
                     LopOp::Or => a | b,
@@ -426,6 +470,8 @@ impl OpLop32i {
                 b: self.b,
                 op: self.op,
                 pop: PredOp::F,
+                cc: self.cc,
+                x: self.x,
             }),
         )
     }

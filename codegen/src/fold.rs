@@ -49,6 +49,17 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
         }
         None => quote!(),
     };
+    let refuse = match &fold.refuse {
+        Some(r) => {
+            let expr: syn::Expr = syn::parse_str(&r.text).map_err(|er| parse_err(er, r))?;
+            let name = &op.name;
+            let text = &r.text;
+            quote!(if #expr {
+                return Err(FoldError::new(format!("{} has no fold on SM{} when {}", #name, sm, #text)));
+            })
+        }
+        None => quote!(),
+    };
     let mut outs = Vec::new();
     let mut vals = Vec::new();
     for (d, e) in op.dsts.iter().zip(&fold.dsts) {
@@ -59,7 +70,7 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
         outs.push(quote!(let #v: #t = #expr;));
         vals.push(quote!(#v.into_value()));
     }
-    Ok(quote!({ #lets #(#outs)* Ok(FoldOut::new(&[#(#vals),*])) }))
+    Ok(quote!({ #refuse #lets #(#outs)* Ok(FoldOut::new(&[#(#vals),*])) }))
 }
 
 pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {

@@ -51,44 +51,28 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     for &mi in &asm.suffixes {
         let m = &op.modifiers[mi];
         let f = field(&m.name);
-        let mname = &m.name;
-        match &m.ty {
-            ModType::Bool => {
-                let t = &m.text;
-                suffix_code.push(quote!(let #f: bool = take_suffix(rest, &mut cur, #t);));
-            }
-            ModType::Enum(e) => {
-                let en = &spec.enums[*e];
-                let t = enum_type(&en.name);
-                // Longest texts first so `.LTU` is not read as `.LT`.
-                let mut order: Vec<usize> = (0..en.values.len()).collect();
-                order.sort_by_key(|&i| std::cmp::Reverse(en.values[i].text.len()));
-                // Texts may differ per SM (`sm_text`): match each value's
-                // text for this SM; an empty text is the fallback.
-                let tries = order.iter().map(|&i| {
-                    let v = enum_variant(&en.values[i].name);
-                    quote!(if !#t::#v.text_sm(sm).is_empty() && take_suffix(rest, &mut cur, #t::#v.text_sm(sm)) { #t::#v } else)
-                });
-                let empties: Vec<TokenStream> = en
-                    .values
-                    .iter()
-                    .map(|v| {
-                        let v = enum_variant(&v.name);
-                        quote!(if #t::#v.text_sm(sm).is_empty() { #t::#v } else)
-                    })
-                    .collect();
-                let otherwise = quote!(#(#empties)* { return None; });
-                suffix_code.push(quote!(let #f: #t = #(#tries)* #otherwise;));
-            }
-            _ => {
-                return Err(Error {
-                    message: format!("suffix `{mname}` of `{}` must be bool or enum", op.name),
-                    loc: Some(asm.loc.clone()),
-                });
-            }
+        let t = suffix_type(spec, m);
+        let Some(e) = suffix_expr(spec, m, quote!(rest), quote!(cur), quote!(return None)) else {
+            let mname = &m.name;
+            return Err(Error {
+                message: format!("suffix `{mname}` of `{}` must be bool or enum", op.name),
+                loc: Some(asm.loc.clone()),
+            });
+        };
+        suffix_code.push(quote!(let #f: #t = #e;));
+    }
+    // Modifiers printed after an operand (`R2.CC`): set while that operand is read.
+    for o in &asm.operands {
+        for &mi in &o.suffixes {
+            let m = &op.modifiers[mi];
+            let f = field(&m.name);
+            let t = suffix_type(spec, m);
+            let d = mod_default(spec, m);
+            suffix_code.push(quote!(let mut #f: #t = #d;));
         }
     }
-    let suffix_names: Vec<usize> = asm.suffixes.clone();
+    let mut suffix_names: Vec<usize> = asm.suffixes.clone();
+    suffix_names.extend(asm.operands.iter().flat_map(|o| o.suffixes.iter().copied()));
     // Operand assignment.
     let mut required = Vec::new();
     let mut optional = Vec::new();
@@ -217,7 +201,35 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             }
         };
         let v = ident(&format!("v_{name}"));
-        let take = quote!({ let tok = &ops[it]; it += 1; #conv });
+        let take = if o.suffixes.is_empty() {
+            quote!({ let tok = &ops[it]; it += 1; #conv })
+        } else {
+            let sets = o.suffixes.iter().map(|&mi| {
+                let m = &op.modifiers[mi];
+                let f = field(&m.name);
+                let mname = &m.name;
+                let fail = quote!(
+                    return Some(Err(AsmError {
+                        col: tok.col,
+                        message: format!("bad suffix for {}", #mname)
+                    }))
+                );
+                let e = suffix_expr(spec, m, quote!(&tok.suffixes), quote!(scur), fail)
+                    .unwrap_or_else(|| quote!(#f));
+                quote!(#f = #e;)
+            });
+            quote!({
+                let tok = &ops[it];
+                it += 1;
+                let mut scur = 0usize;
+                #(#sets)*
+                if scur != tok.suffixes.len() {
+                    return Some(Err(AsmError { col: tok.col, message: format!("unexpected suffix `.{}` on {}", tok.suffixes[scur], #name) }));
+                }
+                let tok = &tok.without_suffixes();
+                #conv
+            })
+        };
         let default = match &o.item {
             AsmItem::Dst(i) => dst_default(&op.dsts[*i]).unwrap_or(quote!(Reg::RZ)),
             AsmItem::Src(i) => src_default(&op.srcs[*i]).unwrap_or(quote!(Src::RZ)),
@@ -358,4 +370,57 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             Some(Ok((op, Common { guard: line.guard, ctrl, raw: 0 })))
         }
     })
+}
+
+/// The Rust type of a suffix modifier.
+fn suffix_type(spec: &Spec, m: &Modifier) -> TokenStream {
+    match &m.ty {
+        ModType::Enum(e) => {
+            let t = enum_type(&spec.enums[*e].name);
+            quote!(#t)
+        }
+        _ => quote!(bool),
+    }
+}
+
+/// An expression reading bool or enum modifier `m` as a suffix from the
+/// parts `rest` at index `cur` (advanced past it); `fail` when an enum has
+/// no value for the parts and no value with empty text. `None`: not a bool
+/// or enum.
+fn suffix_expr(
+    spec: &Spec,
+    m: &Modifier,
+    rest: TokenStream,
+    cur: TokenStream,
+    fail: TokenStream,
+) -> Option<TokenStream> {
+    match &m.ty {
+        ModType::Bool => {
+            let t = &m.text;
+            Some(quote!(take_suffix(#rest, &mut #cur, #t)))
+        }
+        ModType::Enum(e) => {
+            let en = &spec.enums[*e];
+            let t = enum_type(&en.name);
+            // Longest texts first so `.LTU` is not read as `.LT`.
+            let mut order: Vec<usize> = (0..en.values.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(en.values[i].text.len()));
+            // Texts may differ per SM (`sm_text`): match each value's
+            // text for this SM; an empty text is the fallback.
+            let tries = order.iter().map(|&i| {
+                let v = enum_variant(&en.values[i].name);
+                quote!(if !#t::#v.text_sm(sm).is_empty() && take_suffix(#rest, &mut #cur, #t::#v.text_sm(sm)) { #t::#v } else)
+            });
+            let empties: Vec<TokenStream> = en
+                .values
+                .iter()
+                .map(|v| {
+                    let v = enum_variant(&v.name);
+                    quote!(if #t::#v.text_sm(sm).is_empty() { #t::#v } else)
+                })
+                .collect();
+            Some(quote!(#(#tries)* #(#empties)* { #fail; }))
+        }
+        _ => None,
+    }
 }

@@ -249,6 +249,23 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                 }
             }
         };
+        // Modifiers printed right after the operand (`R2.CC`).
+        let sfx: Vec<TokenStream> = o.suffixes.iter().map(|&mi| {
+            let m = &op.modifiers[mi];
+            let f = field(&m.name);
+            match m.ty {
+                ModType::Enum(_) => quote!(out.push_str(self.#f.text_sm(sm));),
+                _ => {
+                    let t = &m.text;
+                    quote!(if self.#f { out.push_str(#t); })
+                }
+            }
+        }).collect();
+        let item = if sfx.is_empty() {
+            item
+        } else {
+            quote!({ #item; #(#sfx)* })
+        };
         let sep = match before {
             Before::Nothing => quote!(out.push_str(" ");),
             Before::Something => quote!(out.push_str(", ");),

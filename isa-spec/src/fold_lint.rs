@@ -974,6 +974,40 @@ fn base_scope(op: &Op) -> HashMap<String, Binding> {
     s
 }
 
+/// Check one fold expression that must compute a bool (`refuse`).
+fn check_bool_expr(
+    fe: &FoldExpr,
+    scope: &HashMap<String, Binding>,
+    enums: &HashMap<String, Vec<String>>,
+    report: &mut Report,
+    what: &str,
+) {
+    let base = fe.loc.span.start as isize;
+    match syn::parse_str::<syn::Expr>(&fe.text) {
+        Ok(e) => {
+            let mut cx = Checker {
+                report: &mut *report,
+                base,
+                end: end_loc(fe),
+                file: fe.loc.file,
+                scopes: vec![scope.clone()],
+                enums: enums.clone(),
+                in_let_block: false,
+            };
+            let t = cx.expr(&e);
+            if !t.fits(Ty::Bool) {
+                let loc = cx.loc(e.span());
+                report.push(
+                    Diagnostic::error("S0904", format!("fold `{what}` computes {}", t.name()))
+                        .at(loc)
+                        .help("`refuse` needs a bool expression".to_string()),
+                );
+            }
+        }
+        Err(e) => syn_error(report, fe, base, e),
+    }
+}
+
 fn end_loc(fe: &FoldExpr) -> Loc {
     let e = fe.loc.span.start + fe.text.len();
     Loc {
@@ -1002,6 +1036,10 @@ fn syn_error(report: &mut Report, fe: &FoldExpr, base: isize, e: syn::Error) {
 
 fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report: &mut Report) {
     let mut scope = base_scope(op);
+    // `refuse` runs before `let`: it sees the sources and modifiers only.
+    if let Some(fe) = &fold.refuse {
+        check_bool_expr(fe, &scope, enums, report, "refuse");
+    }
     if let Some(l) = &fold.lets {
         let base = l.loc.span.start as isize - 1;
         match syn::parse_str::<syn::Block>(&format!("{{{}}}", l.text)) {

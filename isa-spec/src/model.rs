@@ -190,6 +190,9 @@ pub enum AsmCond {
 pub struct AsmOperand {
     pub item: AsmItem,
     pub cond: AsmCond,
+    /// Bool or enum modifiers printed right after the operand, in order
+    /// (`d+cc`: `R2.CC`).
+    pub suffixes: Vec<usize>,
     pub loc: Loc,
 }
 
@@ -248,6 +251,9 @@ pub struct FoldExpr {
 #[derive(Clone, Debug, Default)]
 pub struct Fold {
     pub lets: Option<FoldExpr>,
+    /// A bool expression (`refuse`): when it holds, the fold returns an
+    /// error (the op reads or writes state the fold does not see).
+    pub refuse: Option<FoldExpr>,
     /// Expression per destination, in destination order (None: no fold).
     pub dsts: Vec<Option<FoldExpr>>,
 }

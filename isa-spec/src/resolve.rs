@@ -604,6 +604,7 @@ pub(crate) fn resolve_op(
     let fold_of = |cx: &mut Ctx, op: &Op, t: &BTreeMap<S<String>, S<String>>| -> Fold {
         let mut fold = Fold {
             lets: None,
+            refuse: None,
             dsts: vec![None; op.dsts.len()],
         };
         for (k, v) in t {
@@ -621,6 +622,8 @@ pub(crate) fn resolve_op(
             };
             if k.get_ref() == "let" {
                 fold.lets = Some(e);
+            } else if k.get_ref() == "refuse" {
+                fold.refuse = Some(e);
             } else if let Some(i) = op.dst(k.get_ref()) {
                 fold.dsts[i] = Some(e);
             } else {
@@ -742,9 +745,10 @@ fn resolve_asm(
     }
     for s in operands {
         match parse_asm_operand(op, s.get_ref()) {
-            Ok((item, cond)) => asm.operands.push(AsmOperand {
+            Ok((item, cond, sfx)) => asm.operands.push(AsmOperand {
                 item,
                 cond,
+                suffixes: sfx,
                 loc: cx.loc(s),
             }),
             Err(e) => {
@@ -756,7 +760,7 @@ fn resolve_asm(
     ok.then_some(asm)
 }
 
-fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond), String> {
+fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>), String> {
     let (name, cond) = if let Some((n, c)) = s.split_once(" if ") {
         let c = c.trim();
         let (neg, m) = match c.strip_prefix('!') {
@@ -772,6 +776,8 @@ fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond), String> {
     } else {
         (s, AsmCond::Always)
     };
+    let mut sufs = name.split('+').map(str::trim);
+    let name = sufs.next().unwrap_or_default();
     let item = if let Some(i) = op.dst(name) {
         AsmItem::Dst(i)
     } else if let Some(i) = op.src(name) {
@@ -784,7 +790,29 @@ fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond), String> {
             op.name
         ));
     };
-    Ok((item, cond))
+    let mut sfx = Vec::new();
+    for m in sufs {
+        let mi = op
+            .modifier(m)
+            .ok_or_else(|| format!("operand suffix `{m}` is not a modifier"))?;
+        if !matches!(op.modifiers[mi].ty, ModType::Bool | ModType::Enum(_)) {
+            return Err(format!(
+                "operand suffix `{m}` must be a bool or enum modifier"
+            ));
+        }
+        if !matches!(item, AsmItem::Dst(_) | AsmItem::Src(_)) {
+            return Err(format!(
+                "`{name}+{m}`: only a register operand takes a suffix"
+            ));
+        }
+        if cond == AsmCond::NotDefault {
+            return Err(format!(
+                "`{name}?` with a suffix: the suffix would be lost when `{name}` is omitted"
+            ));
+        }
+        sfx.push(mi);
+    }
+    Ok((item, cond, sfx))
 }
 
 fn parse_alias_cond(op: &Op, enums: &[Enum], s: &str) -> Result<AliasCond, String> {

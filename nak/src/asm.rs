@@ -23,8 +23,21 @@ pub struct Operand {
     pub abs: bool,
     pub not: bool,
     pub reuse: bool,
+    /// Dot suffixes after a register, as written: `R2.CC` -> [CC]. Only
+    /// operands whose op declares suffixes take them.
+    pub suffixes: Vec<String>,
     /// Byte column in the line (0-based), for error messages.
     pub col: usize,
+}
+
+impl Operand {
+    /// The token without its register suffixes.
+    pub fn without_suffixes(&self) -> Operand {
+        Operand {
+            suffixes: Vec::new(),
+            ..self.clone()
+        }
+    }
 }
 
 /// One instruction line split into its parts.
@@ -98,6 +111,7 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         abs: false,
         not: false,
         reuse: false,
+        suffixes: Vec::new(),
         col,
     };
     if let Some(r) = t.strip_suffix(".reuse") {
@@ -136,8 +150,19 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         t = &t[1..t.len() - 1];
     }
     let t = t.trim();
+    // A register with dot suffixes: `R2.CC`.
+    let reg_sfx = t.split_once('.').and_then(|(b, rest)| {
+        let parts: Vec<String> = rest.split('.').map(str::to_string).collect();
+        let ok = parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        parse_reg(b).filter(|_| ok).map(|r| (r, parts))
+    });
     if let Some(r) = parse_reg(t) {
         op.base = Base::Reg(r);
+    } else if let Some((r, parts)) = reg_sfx {
+        op.base = Base::Reg(r);
+        op.suffixes = parts;
     } else if let Some(rest) = t.strip_prefix("c[") {
         let (a, rest) = rest
             .split_once("][")
@@ -242,6 +267,9 @@ fn split_operands(s: &str) -> Vec<&str> {
 
 /// A source operand token as a [`Src`] of the given style, if it fits.
 pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
+    if !o.suffixes.is_empty() {
+        return None;
+    }
     let kind = match &o.base {
         Base::Reg(r) => SrcKind::Reg(*r),
         Base::CBuf(c) => SrcKind::CBuf(*c),
@@ -282,7 +310,9 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
 /// A destination token as a register of `file`.
 pub fn to_dst(o: &Operand, file: RegFile) -> Option<Reg> {
     match o.base {
-        Base::Reg(r) if r.file == file && !o.neg && !o.abs && !o.not => Some(r),
+        Base::Reg(r) if r.file == file && !o.neg && !o.abs && !o.not && o.suffixes.is_empty() => {
+            Some(r)
+        }
         _ => None,
     }
 }

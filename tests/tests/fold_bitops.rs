@@ -66,6 +66,8 @@ fn lop3_every_lut() {
                         lut,
                         pop: PredOp::F,
                         pand,
+                        cc: false,
+                        x: false,
                     };
                     let out = op.fold(75, &[u(a), u(b), u(c), Value::Pred(pc)]).unwrap();
                     let pd = if pand {

@@ -72,6 +72,8 @@ fn lop_every_op() {
                     b: r(2).with_not(nb),
                     op,
                     pop,
+                    cc: false,
+                    x: false,
                 };
                 for (i, &a) in vals.iter().enumerate() {
                     let b = vals[(i * 7 + 3) % vals.len()];
@@ -108,6 +110,8 @@ fn lop32i_every_op() {
                     a: r(1).with_not(na),
                     b: Src::imm(b),
                     op,
+                    cc: false,
+                    x: false,
                 };
                 let a2 = if na { !a } else { a };
                 let out = o.fold(60, &[u(a), u(b)]).unwrap();

@@ -119,6 +119,7 @@ fn isetp(cmp: Icmp, ty: IsetpType, setop: Setop, ex: bool) -> OpIsetp {
         ty,
         setop,
         ex,
+        x: false,
     }
 }
 

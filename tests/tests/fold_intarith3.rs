@@ -2,7 +2,7 @@
 //! written independently of the spec's fold expressions.
 
 use nak::fold::Value;
-use nak::isa::{IntType, OpIabs, OpImnmx, OpLea, OpLeaHiX, OpVimnmx, VimnmxType};
+use nak::isa::{ImnmxX, IntType, OpIabs, OpImnmx, OpLea, OpLeaHiX, OpVimnmx, VimnmxType};
 use nak::operand::{Reg, Src};
 
 struct Rng(u64);
@@ -69,6 +69,8 @@ fn imnmx() {
                         b: r(2),
                         p: Src::reg(Reg::pred(0)).with_not(pnot),
                         ty,
+                        cc: false,
+                        xmode: ImnmxX::None,
                     };
                     // The predicate register holds `min ^ pnot`, so the
                     // predicate as read is `min`.

@@ -72,6 +72,8 @@ fn iadd_with_negations() {
                 d: Reg::gpr(0),
                 a: r(1).with_neg(na),
                 b: r(2).with_neg(nb),
+                cc: false,
+                x: false,
             };
             for (a, b) in pairs(2000) {
                 let want = mod32(i128::from(neg_ref(a, na)) + i128::from(neg_ref(b, nb)));
@@ -92,6 +94,8 @@ fn iadd_both_negated_is_not_encodable() {
         d: Reg::gpr(0),
         a: r(1).with_neg(true),
         b: r(2).with_neg(true),
+        cc: false,
+        x: false,
     };
     assert!(o.encode(50, &Common::default()).is_err());
 }
@@ -104,6 +108,8 @@ fn iadd32i_with_negation() {
                 d: Reg::gpr(0),
                 a: r(1).with_neg(na),
                 b: Src::imm(b),
+                cc: false,
+                x: false,
             };
             let want = mod32(i128::from(neg_ref(a, na)) + i128::from(b));
             assert_eq!(
@@ -124,6 +130,7 @@ fn iscadd_every_shift() {
                 a: r(1).with_neg(na),
                 b: r(2).with_neg(nb),
                 shift: u32::from(shift),
+                cc: false,
             };
             for (a, b) in pairs(200) {
                 let want = mod32(
@@ -148,6 +155,7 @@ fn iscadd32i_every_shift() {
                 a: r(1),
                 b: Src::imm(b),
                 shift: u32::from(shift),
+                cc: false,
             };
             let want = mod32(i128::from(a) * (1i128 << shift) + i128::from(b));
             assert_eq!(
@@ -169,6 +177,8 @@ fn imnmx_signed_unsigned_min_max() {
                 b: r(2),
                 p: Src::PT.with_not(not),
                 ty,
+                cc: false,
+                xmode: ImnmxX::None,
             };
             for (a, b) in pairs(2000) {
                 let (x, y) = if ty == IntType::S32 {
@@ -217,6 +227,7 @@ fn isetp_every_compare_and_combine() {
                         ty,
                         setop,
                         ex: false,
+                        x: false,
                     };
                     for (a, b) in pairs(300) {
                         let (x, y) = if ty == IsetpType::S32 {
@@ -255,8 +266,9 @@ fn isetp_every_compare_and_combine() {
 
 #[test]
 fn isetp_sm50_rejects_ex_and_low_compare() {
-    // .X reads the CC register on Maxwell, which is not modelled: the
-    // encoder refuses it instead of emitting a word with other semantics.
+    // .EX (SM70's predicate-chained compare) does not exist on Maxwell,
+    // whose 64-bit compares use .X (the CC register): the encoder refuses
+    // it instead of emitting a word with other semantics.
     let mut o = OpIsetp {
         d: Reg::pred(0),
         d2: Reg::PT,
@@ -268,6 +280,7 @@ fn isetp_sm50_rejects_ex_and_low_compare() {
         ty: IsetpType::U32,
         setop: Setop::And,
         ex: true,
+        x: false,
     };
     assert!(o.encode(50, &Common::default()).is_err());
     o.ex = false;
@@ -300,6 +313,8 @@ fn lop3_sm50_every_lut_and_pop() {
                 lut: u32::from(lut),
                 pop,
                 pand: false,
+                cc: false,
+                x: false,
             };
             for (i, &(a, b)) in vals.iter().enumerate() {
                 let c = vals[(i * 7 + 3) % vals.len()].0;
@@ -366,4 +381,52 @@ fn ffma32i_addend_is_the_destination() {
     assert!(o.encode(52, &Common::default()).is_ok());
     o.c = r(5);
     assert!(o.encode(52, &Common::default()).is_err());
+}
+
+#[test]
+fn cc_register_forms_encode_but_do_not_fold() {
+    // .CC (carry-out) and .X (carry-in) need the CC register, which folds
+    // do not see: the fold refuses them, the encoder takes them.
+    let u = Value::U32;
+    let base = OpIadd {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        cc: false,
+        x: false,
+    };
+    for (cc, x) in [(true, false), (false, true), (true, true)] {
+        let o = OpIadd { cc, x, ..base };
+        assert!(o.fold(50, &[u(1), u(2)]).is_err(), "cc {cc} x {x}");
+        assert!(o.encode(50, &Common::default()).is_ok());
+    }
+    assert_eq!(base.fold(50, &[u(1), u(2)]).unwrap().as_slice(), &[u(3)]);
+    let m = OpImnmx {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        p: Src::PT,
+        ty: IntType::U32,
+        cc: false,
+        xmode: ImnmxX::Xhi,
+    };
+    assert!(m.fold(50, &[u(1), u(2), Value::Pred(true)]).is_err());
+    let s = OpIsetp {
+        d: Reg::pred(0),
+        d2: Reg::PT,
+        a: r(1),
+        b: r(2),
+        acc: Src::PT,
+        lc: Src::PT,
+        cmp: Icmp::Lt,
+        ty: IsetpType::U32,
+        setop: Setop::And,
+        ex: false,
+        x: true,
+    };
+    assert!(s.encode(50, &Common::default()).is_ok());
+    assert!(
+        s.fold(50, &[u(1), u(2), Value::Pred(true), Value::Pred(true)])
+            .is_err()
+    );
 }

@@ -265,6 +265,7 @@ fn setp(
             ty,
             setop: Setop::And,
             ex,
+            x: false,
         })
     };
     out.push(isetp(
@@ -363,6 +364,8 @@ fn sm50(
                     d: d.comp(0),
                     a: a.comp(0),
                     b: b.comp(0).with_neg(sub),
+                    cc: false,
+                    x: false,
                 }));
                 // Carry out of the low add: the sum wrapped below a.lo.
                 // Borrow of the low subtraction: a.lo < b.lo.
@@ -382,11 +385,14 @@ fn sm50(
                     ty: IsetpType::U32,
                     setop: Setop::And,
                     ex: false,
+                    x: false,
                 }));
                 out.push(Instr::hw(OpIadd {
                     d: d.comp(1),
                     a: a.comp(1),
                     b: b.comp(1).with_neg(sub),
+                    cc: false,
+                    x: false,
                 }));
                 out.push(Instr::hw(OpSel {
                     d: t,
@@ -398,6 +404,8 @@ fn sm50(
                     d: d.comp(1),
                     a: Src::reg(d.comp(1)),
                     b: Src::reg(t),
+                    cc: false,
+                    x: false,
                 }));
                 return Ok(());
             }
@@ -469,6 +477,7 @@ fn setp50(
             ty,
             setop,
             ex: false,
+            x: false,
         })
     };
     let (ahi, bhi, alo, blo) = (a.comp(1), b.comp(1), a.comp(0), b.comp(0));
