@@ -57,6 +57,48 @@ impl BraMode {
     }
 }
 const _: BraMode = BraMode::None;
+/// BRA with a uniform-register operand (bits 32..34): only .DIV and .CONV exist.
+///
+/// Spec: isa-spec/spec/enums/bra_ur_mode.toml (enum `bra_ur_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum BraUrMode {
+    #[default]
+    Div,
+    Conv,
+}
+impl BraUrMode {
+    pub const ALL: [BraUrMode; 2usize] = [BraUrMode::Div, BraUrMode::Conv];
+    pub const fn index(self) -> usize {
+        match self {
+            BraUrMode::Div => 0,
+            BraUrMode::Conv => 1,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            BraUrMode::Div => ".DIV",
+            BraUrMode::Conv => ".CONV",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            BraUrMode::Div => "div",
+            BraUrMode::Conv => "conv",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: BraUrMode = BraUrMode::Div;
 /// Maxwell/Pascal condition-code test (5 bits); T (always) prints nothing.
 ///
 /// Spec: isa-spec/spec/enums/cc.toml (enum `cc`).
@@ -1007,7 +1049,7 @@ impl IntType {
     }
 }
 const _: IntType = IntType::S32;
-/// Integer compare type: bit 73 signed; SM120 adds 64-bit at bit 80.
+/// Integer compare type: bit 73 signed (64-bit compares: isetp_type64).
 ///
 /// Spec: isa-spec/spec/enums/isetp_type.toml (enum `isetp_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -1049,6 +1091,48 @@ impl IsetpType {
     }
 }
 const _: IsetpType = IsetpType::S32;
+/// 64-bit integer compare type (SM120): bit 73 signed.
+///
+/// Spec: isa-spec/spec/enums/isetp_type64.toml (enum `isetp_type64`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IsetpType64 {
+    #[default]
+    U64,
+    S64,
+}
+impl IsetpType64 {
+    pub const ALL: [IsetpType64; 2usize] = [IsetpType64::U64, IsetpType64::S64];
+    pub const fn index(self) -> usize {
+        match self {
+            IsetpType64::U64 => 0,
+            IsetpType64::S64 => 1,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            IsetpType64::U64 => ".U64",
+            IsetpType64::S64 => ".S64",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            IsetpType64::U64 => "u64",
+            IsetpType64::S64 => "s64",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: IsetpType64 = IsetpType64::U64;
 /// Maxwell two-input logic op (LOP, LOP32I).
 ///
 /// Spec: isa-spec/spec/enums/lop_op.toml (enum `lop_op`).
@@ -3720,6 +3804,8 @@ pub const ALL_SMS: &[u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     Bra(OpBra),
+    BraUp(OpBraUp),
+    BraUr(OpBraUr),
     Brev(OpBrev),
     Cs2r(OpCs2r),
     Exit(OpExit),
@@ -3746,11 +3832,13 @@ pub enum Op {
     ImadWideX(OpImadWideX),
     Imadx(OpImadx),
     Isetp(OpIsetp),
+    Isetp64(OpIsetp64),
     Lop(OpLop),
     Lop3(OpLop3),
     Lop32i(OpLop32i),
     Mov(OpMov),
     Mov32i(OpMov32i),
+    Mov64(OpMov64),
     Mufu(OpMufu),
     Nop(OpNop),
     Plop3(OpPlop3),
@@ -3758,6 +3846,7 @@ pub enum Op {
     Prmt(OpPrmt),
     S2r(OpS2r),
     Sel(OpSel),
+    Sel64(OpSel64),
     Shf(OpShf),
     Shl(OpShl),
     Shr(OpShr),
@@ -3765,6 +3854,16 @@ pub enum Op {
 impl From<OpBra> for Op {
     fn from(o: OpBra) -> Op {
         Op::Bra(o)
+    }
+}
+impl From<OpBraUp> for Op {
+    fn from(o: OpBraUp) -> Op {
+        Op::BraUp(o)
+    }
+}
+impl From<OpBraUr> for Op {
+    fn from(o: OpBraUr) -> Op {
+        Op::BraUr(o)
     }
 }
 impl From<OpBrev> for Op {
@@ -3897,6 +3996,11 @@ impl From<OpIsetp> for Op {
         Op::Isetp(o)
     }
 }
+impl From<OpIsetp64> for Op {
+    fn from(o: OpIsetp64) -> Op {
+        Op::Isetp64(o)
+    }
+}
 impl From<OpLop> for Op {
     fn from(o: OpLop) -> Op {
         Op::Lop(o)
@@ -3920,6 +4024,11 @@ impl From<OpMov> for Op {
 impl From<OpMov32i> for Op {
     fn from(o: OpMov32i) -> Op {
         Op::Mov32i(o)
+    }
+}
+impl From<OpMov64> for Op {
+    fn from(o: OpMov64) -> Op {
+        Op::Mov64(o)
     }
 }
 impl From<OpMufu> for Op {
@@ -3957,6 +4066,11 @@ impl From<OpSel> for Op {
         Op::Sel(o)
     }
 }
+impl From<OpSel64> for Op {
+    fn from(o: OpSel64) -> Op {
+        Op::Sel64(o)
+    }
+}
 impl From<OpShf> for Op {
     fn from(o: OpShf) -> Op {
         Op::Shf(o)
@@ -3976,6 +4090,8 @@ impl Op {
     /// Names of every op, in spec order.
     pub const NAMES: &'static [&'static str] = &[
         "bra",
+        "bra_up",
+        "bra_ur",
         "brev",
         "cs2r",
         "exit",
@@ -4002,11 +4118,13 @@ impl Op {
         "imad_wide_x",
         "imadx",
         "isetp",
+        "isetp64",
         "lop",
         "lop3",
         "lop32i",
         "mov",
         "mov32i",
+        "mov64",
         "mufu",
         "nop",
         "plop3",
@@ -4014,6 +4132,7 @@ impl Op {
         "prmt",
         "s2r",
         "sel",
+        "sel64",
         "shf",
         "shl",
         "shr",
@@ -4021,6 +4140,8 @@ impl Op {
     pub const fn name(&self) -> &'static str {
         match self {
             Op::Bra(_) => OpBra::NAME,
+            Op::BraUp(_) => OpBraUp::NAME,
+            Op::BraUr(_) => OpBraUr::NAME,
             Op::Brev(_) => OpBrev::NAME,
             Op::Cs2r(_) => OpCs2r::NAME,
             Op::Exit(_) => OpExit::NAME,
@@ -4047,11 +4168,13 @@ impl Op {
             Op::ImadWideX(_) => OpImadWideX::NAME,
             Op::Imadx(_) => OpImadx::NAME,
             Op::Isetp(_) => OpIsetp::NAME,
+            Op::Isetp64(_) => OpIsetp64::NAME,
             Op::Lop(_) => OpLop::NAME,
             Op::Lop3(_) => OpLop3::NAME,
             Op::Lop32i(_) => OpLop32i::NAME,
             Op::Mov(_) => OpMov::NAME,
             Op::Mov32i(_) => OpMov32i::NAME,
+            Op::Mov64(_) => OpMov64::NAME,
             Op::Mufu(_) => OpMufu::NAME,
             Op::Nop(_) => OpNop::NAME,
             Op::Plop3(_) => OpPlop3::NAME,
@@ -4059,6 +4182,7 @@ impl Op {
             Op::Prmt(_) => OpPrmt::NAME,
             Op::S2r(_) => OpS2r::NAME,
             Op::Sel(_) => OpSel::NAME,
+            Op::Sel64(_) => OpSel64::NAME,
             Op::Shf(_) => OpShf::NAME,
             Op::Shl(_) => OpShl::NAME,
             Op::Shr(_) => OpShr::NAME,
@@ -4067,6 +4191,8 @@ impl Op {
     pub const fn class(&self) -> &'static str {
         match self {
             Op::Bra(_) => OpBra::CLASS,
+            Op::BraUp(_) => OpBraUp::CLASS,
+            Op::BraUr(_) => OpBraUr::CLASS,
             Op::Brev(_) => OpBrev::CLASS,
             Op::Cs2r(_) => OpCs2r::CLASS,
             Op::Exit(_) => OpExit::CLASS,
@@ -4093,11 +4219,13 @@ impl Op {
             Op::ImadWideX(_) => OpImadWideX::CLASS,
             Op::Imadx(_) => OpImadx::CLASS,
             Op::Isetp(_) => OpIsetp::CLASS,
+            Op::Isetp64(_) => OpIsetp64::CLASS,
             Op::Lop(_) => OpLop::CLASS,
             Op::Lop3(_) => OpLop3::CLASS,
             Op::Lop32i(_) => OpLop32i::CLASS,
             Op::Mov(_) => OpMov::CLASS,
             Op::Mov32i(_) => OpMov32i::CLASS,
+            Op::Mov64(_) => OpMov64::CLASS,
             Op::Mufu(_) => OpMufu::CLASS,
             Op::Nop(_) => OpNop::CLASS,
             Op::Plop3(_) => OpPlop3::CLASS,
@@ -4105,6 +4233,7 @@ impl Op {
             Op::Prmt(_) => OpPrmt::CLASS,
             Op::S2r(_) => OpS2r::CLASS,
             Op::Sel(_) => OpSel::CLASS,
+            Op::Sel64(_) => OpSel64::CLASS,
             Op::Shf(_) => OpShf::CLASS,
             Op::Shl(_) => OpShl::CLASS,
             Op::Shr(_) => OpShr::CLASS,
@@ -4113,6 +4242,8 @@ impl Op {
     pub const fn sms(&self) -> &'static [u32] {
         match self {
             Op::Bra(_) => OpBra::SMS,
+            Op::BraUp(_) => OpBraUp::SMS,
+            Op::BraUr(_) => OpBraUr::SMS,
             Op::Brev(_) => OpBrev::SMS,
             Op::Cs2r(_) => OpCs2r::SMS,
             Op::Exit(_) => OpExit::SMS,
@@ -4139,11 +4270,13 @@ impl Op {
             Op::ImadWideX(_) => OpImadWideX::SMS,
             Op::Imadx(_) => OpImadx::SMS,
             Op::Isetp(_) => OpIsetp::SMS,
+            Op::Isetp64(_) => OpIsetp64::SMS,
             Op::Lop(_) => OpLop::SMS,
             Op::Lop3(_) => OpLop3::SMS,
             Op::Lop32i(_) => OpLop32i::SMS,
             Op::Mov(_) => OpMov::SMS,
             Op::Mov32i(_) => OpMov32i::SMS,
+            Op::Mov64(_) => OpMov64::SMS,
             Op::Mufu(_) => OpMufu::SMS,
             Op::Nop(_) => OpNop::SMS,
             Op::Plop3(_) => OpPlop3::SMS,
@@ -4151,6 +4284,7 @@ impl Op {
             Op::Prmt(_) => OpPrmt::SMS,
             Op::S2r(_) => OpS2r::SMS,
             Op::Sel(_) => OpSel::SMS,
+            Op::Sel64(_) => OpSel64::SMS,
             Op::Shf(_) => OpShf::SMS,
             Op::Shl(_) => OpShl::SMS,
             Op::Shr(_) => OpShr::SMS,
@@ -4159,6 +4293,8 @@ impl Op {
     pub const fn src_info(&self) -> &'static [OperandInfo] {
         match self {
             Op::Bra(_) => OpBra::SRCS,
+            Op::BraUp(_) => OpBraUp::SRCS,
+            Op::BraUr(_) => OpBraUr::SRCS,
             Op::Brev(_) => OpBrev::SRCS,
             Op::Cs2r(_) => OpCs2r::SRCS,
             Op::Exit(_) => OpExit::SRCS,
@@ -4185,11 +4321,13 @@ impl Op {
             Op::ImadWideX(_) => OpImadWideX::SRCS,
             Op::Imadx(_) => OpImadx::SRCS,
             Op::Isetp(_) => OpIsetp::SRCS,
+            Op::Isetp64(_) => OpIsetp64::SRCS,
             Op::Lop(_) => OpLop::SRCS,
             Op::Lop3(_) => OpLop3::SRCS,
             Op::Lop32i(_) => OpLop32i::SRCS,
             Op::Mov(_) => OpMov::SRCS,
             Op::Mov32i(_) => OpMov32i::SRCS,
+            Op::Mov64(_) => OpMov64::SRCS,
             Op::Mufu(_) => OpMufu::SRCS,
             Op::Nop(_) => OpNop::SRCS,
             Op::Plop3(_) => OpPlop3::SRCS,
@@ -4197,6 +4335,7 @@ impl Op {
             Op::Prmt(_) => OpPrmt::SRCS,
             Op::S2r(_) => OpS2r::SRCS,
             Op::Sel(_) => OpSel::SRCS,
+            Op::Sel64(_) => OpSel64::SRCS,
             Op::Shf(_) => OpShf::SRCS,
             Op::Shl(_) => OpShl::SRCS,
             Op::Shr(_) => OpShr::SRCS,
@@ -4205,6 +4344,8 @@ impl Op {
     pub const fn dst_info(&self) -> &'static [OperandInfo] {
         match self {
             Op::Bra(_) => OpBra::DSTS,
+            Op::BraUp(_) => OpBraUp::DSTS,
+            Op::BraUr(_) => OpBraUr::DSTS,
             Op::Brev(_) => OpBrev::DSTS,
             Op::Cs2r(_) => OpCs2r::DSTS,
             Op::Exit(_) => OpExit::DSTS,
@@ -4231,11 +4372,13 @@ impl Op {
             Op::ImadWideX(_) => OpImadWideX::DSTS,
             Op::Imadx(_) => OpImadx::DSTS,
             Op::Isetp(_) => OpIsetp::DSTS,
+            Op::Isetp64(_) => OpIsetp64::DSTS,
             Op::Lop(_) => OpLop::DSTS,
             Op::Lop3(_) => OpLop3::DSTS,
             Op::Lop32i(_) => OpLop32i::DSTS,
             Op::Mov(_) => OpMov::DSTS,
             Op::Mov32i(_) => OpMov32i::DSTS,
+            Op::Mov64(_) => OpMov64::DSTS,
             Op::Mufu(_) => OpMufu::DSTS,
             Op::Nop(_) => OpNop::DSTS,
             Op::Plop3(_) => OpPlop3::DSTS,
@@ -4243,6 +4386,7 @@ impl Op {
             Op::Prmt(_) => OpPrmt::DSTS,
             Op::S2r(_) => OpS2r::DSTS,
             Op::Sel(_) => OpSel::DSTS,
+            Op::Sel64(_) => OpSel64::DSTS,
             Op::Shf(_) => OpShf::DSTS,
             Op::Shl(_) => OpShl::DSTS,
             Op::Shr(_) => OpShr::DSTS,
@@ -4251,6 +4395,8 @@ impl Op {
     pub fn src(&self, i: usize) -> &Src {
         match self {
             Op::Bra(o) => o.srcs()[i],
+            Op::BraUp(o) => o.srcs()[i],
+            Op::BraUr(o) => o.srcs()[i],
             Op::Brev(o) => o.srcs()[i],
             Op::Cs2r(o) => o.srcs()[i],
             Op::Exit(o) => o.srcs()[i],
@@ -4277,11 +4423,13 @@ impl Op {
             Op::ImadWideX(o) => o.srcs()[i],
             Op::Imadx(o) => o.srcs()[i],
             Op::Isetp(o) => o.srcs()[i],
+            Op::Isetp64(o) => o.srcs()[i],
             Op::Lop(o) => o.srcs()[i],
             Op::Lop3(o) => o.srcs()[i],
             Op::Lop32i(o) => o.srcs()[i],
             Op::Mov(o) => o.srcs()[i],
             Op::Mov32i(o) => o.srcs()[i],
+            Op::Mov64(o) => o.srcs()[i],
             Op::Mufu(o) => o.srcs()[i],
             Op::Nop(o) => o.srcs()[i],
             Op::Plop3(o) => o.srcs()[i],
@@ -4289,6 +4437,7 @@ impl Op {
             Op::Prmt(o) => o.srcs()[i],
             Op::S2r(o) => o.srcs()[i],
             Op::Sel(o) => o.srcs()[i],
+            Op::Sel64(o) => o.srcs()[i],
             Op::Shf(o) => o.srcs()[i],
             Op::Shl(o) => o.srcs()[i],
             Op::Shr(o) => o.srcs()[i],
@@ -4297,6 +4446,12 @@ impl Op {
     pub fn src_mut(&mut self, i: usize) -> &mut Src {
         match self {
             Op::Bra(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::BraUp(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::BraUr(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Brev(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
@@ -4367,6 +4522,9 @@ impl Op {
             Op::Isetp(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Isetp64(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Lop(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Lop3(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
@@ -4376,6 +4534,9 @@ impl Op {
             }
             Op::Mov(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Mov32i(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Mov64(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Mufu(o) => {
@@ -4393,6 +4554,9 @@ impl Op {
             }
             Op::S2r(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Sel(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::Sel64(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Shf(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Shl(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Shr(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
@@ -4401,6 +4565,8 @@ impl Op {
     pub fn dst(&self, i: usize) -> &Reg {
         match self {
             Op::Bra(o) => o.dsts()[i],
+            Op::BraUp(o) => o.dsts()[i],
+            Op::BraUr(o) => o.dsts()[i],
             Op::Brev(o) => o.dsts()[i],
             Op::Cs2r(o) => o.dsts()[i],
             Op::Exit(o) => o.dsts()[i],
@@ -4427,11 +4593,13 @@ impl Op {
             Op::ImadWideX(o) => o.dsts()[i],
             Op::Imadx(o) => o.dsts()[i],
             Op::Isetp(o) => o.dsts()[i],
+            Op::Isetp64(o) => o.dsts()[i],
             Op::Lop(o) => o.dsts()[i],
             Op::Lop3(o) => o.dsts()[i],
             Op::Lop32i(o) => o.dsts()[i],
             Op::Mov(o) => o.dsts()[i],
             Op::Mov32i(o) => o.dsts()[i],
+            Op::Mov64(o) => o.dsts()[i],
             Op::Mufu(o) => o.dsts()[i],
             Op::Nop(o) => o.dsts()[i],
             Op::Plop3(o) => o.dsts()[i],
@@ -4439,6 +4607,7 @@ impl Op {
             Op::Prmt(o) => o.dsts()[i],
             Op::S2r(o) => o.dsts()[i],
             Op::Sel(o) => o.dsts()[i],
+            Op::Sel64(o) => o.dsts()[i],
             Op::Shf(o) => o.dsts()[i],
             Op::Shl(o) => o.dsts()[i],
             Op::Shr(o) => o.dsts()[i],
@@ -4447,6 +4616,12 @@ impl Op {
     pub fn dst_mut(&mut self, i: usize) -> &mut Reg {
         match self {
             Op::Bra(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::BraUp(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::BraUr(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Brev(o) => {
@@ -4527,6 +4702,9 @@ impl Op {
             Op::Isetp(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Isetp64(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Lop(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
@@ -4540,6 +4718,9 @@ impl Op {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Mov32i(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Mov64(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Mufu(o) => {
@@ -4563,6 +4744,9 @@ impl Op {
             Op::Sel(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Sel64(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Shf(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
@@ -4578,6 +4762,8 @@ impl Op {
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         match self {
             Op::Bra(o) => o.encode(sm, c),
+            Op::BraUp(o) => o.encode(sm, c),
+            Op::BraUr(o) => o.encode(sm, c),
             Op::Brev(o) => o.encode(sm, c),
             Op::Cs2r(o) => o.encode(sm, c),
             Op::Exit(o) => o.encode(sm, c),
@@ -4604,11 +4790,13 @@ impl Op {
             Op::ImadWideX(o) => o.encode(sm, c),
             Op::Imadx(o) => o.encode(sm, c),
             Op::Isetp(o) => o.encode(sm, c),
+            Op::Isetp64(o) => o.encode(sm, c),
             Op::Lop(o) => o.encode(sm, c),
             Op::Lop3(o) => o.encode(sm, c),
             Op::Lop32i(o) => o.encode(sm, c),
             Op::Mov(o) => o.encode(sm, c),
             Op::Mov32i(o) => o.encode(sm, c),
+            Op::Mov64(o) => o.encode(sm, c),
             Op::Mufu(o) => o.encode(sm, c),
             Op::Nop(o) => o.encode(sm, c),
             Op::Plop3(o) => o.encode(sm, c),
@@ -4616,6 +4804,7 @@ impl Op {
             Op::Prmt(o) => o.encode(sm, c),
             Op::S2r(o) => o.encode(sm, c),
             Op::Sel(o) => o.encode(sm, c),
+            Op::Sel64(o) => o.encode(sm, c),
             Op::Shf(o) => o.encode(sm, c),
             Op::Shl(o) => o.encode(sm, c),
             Op::Shr(o) => o.encode(sm, c),
@@ -4625,6 +4814,8 @@ impl Op {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         match self {
             Op::Bra(o) => o.form_id(sm),
+            Op::BraUp(o) => o.form_id(sm),
+            Op::BraUr(o) => o.form_id(sm),
             Op::Brev(o) => o.form_id(sm),
             Op::Cs2r(o) => o.form_id(sm),
             Op::Exit(o) => o.form_id(sm),
@@ -4651,11 +4842,13 @@ impl Op {
             Op::ImadWideX(o) => o.form_id(sm),
             Op::Imadx(o) => o.form_id(sm),
             Op::Isetp(o) => o.form_id(sm),
+            Op::Isetp64(o) => o.form_id(sm),
             Op::Lop(o) => o.form_id(sm),
             Op::Lop3(o) => o.form_id(sm),
             Op::Lop32i(o) => o.form_id(sm),
             Op::Mov(o) => o.form_id(sm),
             Op::Mov32i(o) => o.form_id(sm),
+            Op::Mov64(o) => o.form_id(sm),
             Op::Mufu(o) => o.form_id(sm),
             Op::Nop(o) => o.form_id(sm),
             Op::Plop3(o) => o.form_id(sm),
@@ -4663,6 +4856,7 @@ impl Op {
             Op::Prmt(o) => o.form_id(sm),
             Op::S2r(o) => o.form_id(sm),
             Op::Sel(o) => o.form_id(sm),
+            Op::Sel64(o) => o.form_id(sm),
             Op::Shf(o) => o.form_id(sm),
             Op::Shl(o) => o.form_id(sm),
             Op::Shr(o) => o.form_id(sm),
@@ -4672,6 +4866,8 @@ impl Op {
     pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
         match self {
             Op::Bra(o) => o.print(c, sm, addr, out),
+            Op::BraUp(o) => o.print(c, sm, addr, out),
+            Op::BraUr(o) => o.print(c, sm, addr, out),
             Op::Brev(o) => o.print(c, sm, addr, out),
             Op::Cs2r(o) => o.print(c, sm, addr, out),
             Op::Exit(o) => o.print(c, sm, addr, out),
@@ -4698,11 +4894,13 @@ impl Op {
             Op::ImadWideX(o) => o.print(c, sm, addr, out),
             Op::Imadx(o) => o.print(c, sm, addr, out),
             Op::Isetp(o) => o.print(c, sm, addr, out),
+            Op::Isetp64(o) => o.print(c, sm, addr, out),
             Op::Lop(o) => o.print(c, sm, addr, out),
             Op::Lop3(o) => o.print(c, sm, addr, out),
             Op::Lop32i(o) => o.print(c, sm, addr, out),
             Op::Mov(o) => o.print(c, sm, addr, out),
             Op::Mov32i(o) => o.print(c, sm, addr, out),
+            Op::Mov64(o) => o.print(c, sm, addr, out),
             Op::Mufu(o) => o.print(c, sm, addr, out),
             Op::Nop(o) => o.print(c, sm, addr, out),
             Op::Plop3(o) => o.print(c, sm, addr, out),
@@ -4710,6 +4908,7 @@ impl Op {
             Op::Prmt(o) => o.print(c, sm, addr, out),
             Op::S2r(o) => o.print(c, sm, addr, out),
             Op::Sel(o) => o.print(c, sm, addr, out),
+            Op::Sel64(o) => o.print(c, sm, addr, out),
             Op::Shf(o) => o.print(c, sm, addr, out),
             Op::Shl(o) => o.print(c, sm, addr, out),
             Op::Shr(o) => o.print(c, sm, addr, out),
@@ -4719,6 +4918,8 @@ impl Op {
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
         match self {
             Op::Bra(o) => o.fold(sm, srcs),
+            Op::BraUp(o) => o.fold(sm, srcs),
+            Op::BraUr(o) => o.fold(sm, srcs),
             Op::Brev(o) => o.fold(sm, srcs),
             Op::Cs2r(o) => o.fold(sm, srcs),
             Op::Exit(o) => o.fold(sm, srcs),
@@ -4745,11 +4946,13 @@ impl Op {
             Op::ImadWideX(o) => o.fold(sm, srcs),
             Op::Imadx(o) => o.fold(sm, srcs),
             Op::Isetp(o) => o.fold(sm, srcs),
+            Op::Isetp64(o) => o.fold(sm, srcs),
             Op::Lop(o) => o.fold(sm, srcs),
             Op::Lop3(o) => o.fold(sm, srcs),
             Op::Lop32i(o) => o.fold(sm, srcs),
             Op::Mov(o) => o.fold(sm, srcs),
             Op::Mov32i(o) => o.fold(sm, srcs),
+            Op::Mov64(o) => o.fold(sm, srcs),
             Op::Mufu(o) => o.fold(sm, srcs),
             Op::Nop(o) => o.fold(sm, srcs),
             Op::Plop3(o) => o.fold(sm, srcs),
@@ -4757,6 +4960,7 @@ impl Op {
             Op::Prmt(o) => o.fold(sm, srcs),
             Op::S2r(o) => o.fold(sm, srcs),
             Op::Sel(o) => o.fold(sm, srcs),
+            Op::Sel64(o) => o.fold(sm, srcs),
             Op::Shf(o) => o.fold(sm, srcs),
             Op::Shl(o) => o.fold(sm, srcs),
             Op::Shr(o) => o.fold(sm, srcs),
@@ -4766,6 +4970,8 @@ impl Op {
     pub fn has_fold(&self, sm: u32) -> bool {
         match self {
             Op::Bra(o) => o.has_fold(sm),
+            Op::BraUp(o) => o.has_fold(sm),
+            Op::BraUr(o) => o.has_fold(sm),
             Op::Brev(o) => o.has_fold(sm),
             Op::Cs2r(o) => o.has_fold(sm),
             Op::Exit(o) => o.has_fold(sm),
@@ -4792,11 +4998,13 @@ impl Op {
             Op::ImadWideX(o) => o.has_fold(sm),
             Op::Imadx(o) => o.has_fold(sm),
             Op::Isetp(o) => o.has_fold(sm),
+            Op::Isetp64(o) => o.has_fold(sm),
             Op::Lop(o) => o.has_fold(sm),
             Op::Lop3(o) => o.has_fold(sm),
             Op::Lop32i(o) => o.has_fold(sm),
             Op::Mov(o) => o.has_fold(sm),
             Op::Mov32i(o) => o.has_fold(sm),
+            Op::Mov64(o) => o.has_fold(sm),
             Op::Mufu(o) => o.has_fold(sm),
             Op::Nop(o) => o.has_fold(sm),
             Op::Plop3(o) => o.has_fold(sm),
@@ -4804,6 +5012,7 @@ impl Op {
             Op::Prmt(o) => o.has_fold(sm),
             Op::S2r(o) => o.has_fold(sm),
             Op::Sel(o) => o.has_fold(sm),
+            Op::Sel64(o) => o.has_fold(sm),
             Op::Shf(o) => o.has_fold(sm),
             Op::Shl(o) => o.has_fold(sm),
             Op::Shr(o) => o.has_fold(sm),
@@ -4817,6 +5026,8 @@ impl Op {
     ) -> Result<(), LegalizeError> {
         let new = match self {
             Op::Bra(o) => o.legalize(sm, cx)?,
+            Op::BraUp(o) => o.legalize(sm, cx)?,
+            Op::BraUr(o) => o.legalize(sm, cx)?,
             Op::Brev(o) => o.legalize(sm, cx)?,
             Op::Cs2r(o) => o.legalize(sm, cx)?,
             Op::Exit(o) => o.legalize(sm, cx)?,
@@ -4843,11 +5054,13 @@ impl Op {
             Op::ImadWideX(o) => o.legalize(sm, cx)?,
             Op::Imadx(o) => o.legalize(sm, cx)?,
             Op::Isetp(o) => o.legalize(sm, cx)?,
+            Op::Isetp64(o) => o.legalize(sm, cx)?,
             Op::Lop(o) => o.legalize(sm, cx)?,
             Op::Lop3(o) => o.legalize(sm, cx)?,
             Op::Lop32i(o) => o.legalize(sm, cx)?,
             Op::Mov(o) => o.legalize(sm, cx)?,
             Op::Mov32i(o) => o.legalize(sm, cx)?,
+            Op::Mov64(o) => o.legalize(sm, cx)?,
             Op::Mufu(o) => o.legalize(sm, cx)?,
             Op::Nop(o) => o.legalize(sm, cx)?,
             Op::Plop3(o) => o.legalize(sm, cx)?,
@@ -4855,6 +5068,7 @@ impl Op {
             Op::Prmt(o) => o.legalize(sm, cx)?,
             Op::S2r(o) => o.legalize(sm, cx)?,
             Op::Sel(o) => o.legalize(sm, cx)?,
+            Op::Sel64(o) => o.legalize(sm, cx)?,
             Op::Shf(o) => o.legalize(sm, cx)?,
             Op::Shl(o) => o.legalize(sm, cx)?,
             Op::Shr(o) => o.legalize(sm, cx)?,
@@ -4890,6 +5104,30 @@ pub fn parse(
                 return Ok((Op::Bra(o), c));
             }
             first.get_or_insert((Op::Bra(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpBraUp::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::BraUp(o), c));
+            }
+            first.get_or_insert((Op::BraUp(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpBraUr::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::BraUr(o), c));
+            }
+            first.get_or_insert((Op::BraUr(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -5207,6 +5445,18 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpIsetp64::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Isetp64(o), c));
+            }
+            first.get_or_insert((Op::Isetp64(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpLop::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -5262,6 +5512,18 @@ pub fn parse(
                 return Ok((Op::Mov32i(o), c));
             }
             first.get_or_insert((Op::Mov32i(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpMov64::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Mov64(o), c));
+            }
+            first.get_or_insert((Op::Mov64(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -5346,6 +5608,18 @@ pub fn parse(
                 return Ok((Op::Sel(o), c));
             }
             first.get_or_insert((Op::Sel(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpSel64::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Sel64(o), c));
+            }
+            first.get_or_insert((Op::Sel64(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -6016,6 +6290,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
 pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     match ((w >> 0) & 4095) as u32 {
         514 => {
+            if w & 40564819207303340846799269138431 == 1279761316857673852912130
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpMov64::decode_f0(w, sm) {
+                    return Some((Op::Mov64(o), c));
+                }
+            }
             if w & 40564819136467843603754590932991 == 514
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -6076,6 +6357,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpIsetp::decode_f0(w, sm) {
                     return Some((Op::Isetp(o), c));
+                }
+            }
+            if w & 40562345140908647413368324296703 == 1208925819614629174706700
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpIsetp64::decode_f0(w, sm) {
+                    return Some((Op::Isetp64(o), c));
                 }
             }
         }
@@ -6292,6 +6580,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        1026 => {
+            if w & 40564819207303268790300464648191 == 1026 && matches!(sm, 120) {
+                if let Some((o, c)) = OpMov64::decode_f1(w, sm) {
+                    return Some((Op::Mov64(o), c));
+                }
+            }
+        }
         1046 => {
             if w & 40564819169524408984937340866559 == 1046
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6341,6 +6636,29 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpImadx::decode_f4(w, sm) {
                     return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        1351 => {
+            if w & 40562473891213288467312500740095 == 2475880078570760554093217095
+                && matches!(sm, 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpBraUp::decode_f0(w, sm) {
+                    return Some((Op::BraUp(o), c));
+                }
+            }
+            if w & 40562473891213288467312484028415 == 2475880078570760554093217095
+                && matches!(sm, 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpBraUp::decode_f1(w, sm) {
+                    return Some((Op::BraUp(o), c));
+                }
+            }
+        }
+        1543 => {
+            if w & 40562498069729680758779555090431 == 1543 && matches!(sm, 120) {
+                if let Some((o, c)) = OpSel64::decode_f0(w, sm) {
+                    return Some((Op::Sel64(o), c));
                 }
             }
         }
@@ -6491,6 +6809,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpIsetp::decode_f1(w, sm) {
                     return Some((Op::Isetp(o), c));
+                }
+            }
+            if w & 40562345140890200670394126372863 == 1208925819614629174708236
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpIsetp64::decode_f1(w, sm) {
+                    return Some((Op::Isetp64(o), c));
                 }
             }
         }
@@ -6733,11 +7058,32 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Bra(o), c));
                 }
             }
+            if w & 40562493234026402301364532088831 == 2475880078570760549798250823
+                && matches!(sm, 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpBraUr::decode_f0(w, sm) {
+                    return Some((Op::BraUr(o), c));
+                }
+            }
             if w & 40562473891213288467299850784767 == 2375
                 && matches!(sm, 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpBra::decode_f1(w, sm) {
                     return Some((Op::Bra(o), c));
+                }
+            }
+            if w & 40562493234026402301364515377151 == 2475880078570760549798250823
+                && matches!(sm, 90)
+            {
+                if let Some((o, c)) = OpBraUr::decode_f1(w, sm) {
+                    return Some((Op::BraUr(o), c));
+                }
+            }
+            if w & 40562488398323123842845669068799 == 2475880078570760549798250823
+                && matches!(sm, 100 | 120)
+            {
+                if let Some((o, c)) = OpBraUr::decode_f2(w, sm) {
+                    return Some((Op::BraUr(o), c));
                 }
             }
         }
@@ -7016,6 +7362,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         3074 => {
+            if w & 40564819207303340846799269138431 == 2477159839887618223651163138
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpMov64::decode_f2(w, sm) {
+                    return Some((Op::Mov64(o), c));
+                }
+            }
             if w & 40564819136467843603754590932991 == 2475880078570760549798251522
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7080,6 +7433,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpIsetp::decode_f3(w, sm) {
                     return Some((Op::Isetp(o), c));
+                }
+            }
+            if w & 40562345140908647413368324296703 == 2477089004390375178972957708
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpIsetp64::decode_f2(w, sm) {
+                    return Some((Op::Isetp64(o), c));
                 }
             }
         }
@@ -7282,6 +7642,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        3591 => {
+            if w & 40562498069729680758779555090431 == 2475880078570760549798252039
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpSel64::decode_f1(w, sm) {
+                    return Some((Op::Sel64(o), c));
+                }
+            }
+        }
         3606 => {
             if w & 40564819169542855727911538790399 == 2475880078570760549798252054
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7397,6 +7766,61 @@ pub const FORMS: &[FormInfo] = &[
         value: 16303030651081195520,
         unknown: 0,
         srcs: &[None],
+    },
+    FormInfo {
+        op: "bra_up",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[80, 86, 89],
+        mask: 40562473891213288467312500740095,
+        value: 2475880078570760554093217095,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
+    },
+    FormInfo {
+        op: "bra_up",
+        form: "fixed",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[90, 100, 120],
+        mask: 40562473891213288467312484028415,
+        value: 2475880078570760554093217095,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
+    },
+    FormInfo {
+        op: "bra_ur",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[80, 86, 89],
+        mask: 40562493234026402301364532088831,
+        value: 2475880078570760549798250823,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "bra_ur",
+        form: "fixed",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[90],
+        mask: 40562493234026402301364515377151,
+        value: 2475880078570760549798250823,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "bra_ur",
+        form: "fixed",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[100, 120],
+        mask: 40562488398323123842845669068799,
+        value: 2475880078570760549798250823,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
         op: "brev",
@@ -8993,6 +9417,54 @@ pub const FORMS: &[FormInfo] = &[
         ],
     },
     FormInfo {
+        op: "isetp64",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 40562345140908647413368324296703,
+        value: 1208925819614629174706700,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "isetp64",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 40562345140890200670394126372863,
+        value: 1208925819614629174708236,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Imm),
+            Some(SlotKind::Pred),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "isetp64",
+        form: "rur",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 40562345140908647413368324296703,
+        value: 2477089004390375178972957708,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::UGpr),
+            Some(SlotKind::Pred),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
         op: "lop",
         form: "r",
         id: 0,
@@ -9176,6 +9648,39 @@ pub const FORMS: &[FormInfo] = &[
         value: 72057594037927936,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "mov64",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 40564819207303340846799269138431,
+        value: 1279761316857673852912130,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "mov64",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 40564819207303268790300464648191,
+        value: 1026,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "mov64",
+        form: "rur",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 40564819207303340846799269138431,
+        value: 2477159839887618223651163138,
+        unknown: 0,
+        srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
         op: "mufu",
@@ -9629,6 +10134,28 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
+        op: "sel64",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 40562498069729680758779555090431,
+        value: 1543,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "sel64",
+        form: "rur",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 40562498069729680758779555090431,
+        value: 2475880078570760549798252039,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
         op: "shf",
         form: "rrr",
         id: 0,
@@ -9795,6 +10322,8 @@ pub const FORMS: &[FormInfo] = &[
     },
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
@@ -9821,11 +10350,13 @@ include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_isetp64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_mov64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mufu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_plop3.rs"));
@@ -9833,6 +10364,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_popc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sel64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shf.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));

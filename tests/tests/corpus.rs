@@ -117,5 +117,9 @@ fn corpus_decodes_reencodes_and_prints() {
     for l in &low {
         println!("below goal: {l}");
     }
-    assert!(low.is_empty(), "{} corpus files below the 99% goal", low.len());
+    assert!(
+        low.is_empty(),
+        "{} corpus files below the 99% goal",
+        low.len()
+    );
 }

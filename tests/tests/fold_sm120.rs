@@ -127,9 +127,14 @@ fn isetp64() {
                         } else {
                             cmp_ref(cmp, diff)
                         };
-                        let what = format!("{ty:?} {cmp:?} {setop:?} {a:#x} {b:#x} {acc} {lc} {ex}");
+                        let what =
+                            format!("{ty:?} {cmp:?} {setop:?} {a:#x} {b:#x} {acc} {lc} {ex}");
                         assert_eq!(out.vals[0], Value::Pred(setop_ref(setop, r, acc)), "{what}");
-                        assert_eq!(out.vals[1], Value::Pred(setop_ref(setop, !r, acc)), "{what}");
+                        assert_eq!(
+                            out.vals[1],
+                            Value::Pred(setop_ref(setop, !r, acc)),
+                            "{what}"
+                        );
                     }
                 });
             }
