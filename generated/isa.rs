@@ -57,6 +57,48 @@ impl BraMode {
     }
 }
 const _: BraMode = BraMode::None;
+/// BRA with a uniform-register operand (bits 32..34): only .DIV and .CONV exist.
+///
+/// Spec: isa-spec/spec/enums/bra_ur_mode.toml (enum `bra_ur_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum BraUrMode {
+    #[default]
+    Div,
+    Conv,
+}
+impl BraUrMode {
+    pub const ALL: [BraUrMode; 2usize] = [BraUrMode::Div, BraUrMode::Conv];
+    pub const fn index(self) -> usize {
+        match self {
+            BraUrMode::Div => 0,
+            BraUrMode::Conv => 1,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            BraUrMode::Div => ".DIV",
+            BraUrMode::Conv => ".CONV",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            BraUrMode::Div => "div",
+            BraUrMode::Conv => "conv",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: BraUrMode = BraUrMode::Div;
 /// Maxwell/Pascal condition-code test (5 bits); T (always) prints nothing.
 ///
 /// Spec: isa-spec/spec/enums/cc.toml (enum `cc`).
@@ -1020,7 +1062,7 @@ impl IntType {
     }
 }
 const _: IntType = IntType::S32;
-/// Integer compare type: bit 73 signed; SM120 adds 64-bit at bit 80.
+/// Integer compare type: bit 73 signed (64-bit compares: isetp_type64).
 ///
 /// Spec: isa-spec/spec/enums/isetp_type.toml (enum `isetp_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -1062,6 +1104,48 @@ impl IsetpType {
     }
 }
 const _: IsetpType = IsetpType::S32;
+/// 64-bit integer compare type (SM120): bit 73 signed.
+///
+/// Spec: isa-spec/spec/enums/isetp_type64.toml (enum `isetp_type64`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IsetpType64 {
+    #[default]
+    U64,
+    S64,
+}
+impl IsetpType64 {
+    pub const ALL: [IsetpType64; 2usize] = [IsetpType64::U64, IsetpType64::S64];
+    pub const fn index(self) -> usize {
+        match self {
+            IsetpType64::U64 => 0,
+            IsetpType64::S64 => 1,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            IsetpType64::U64 => ".U64",
+            IsetpType64::S64 => ".S64",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            IsetpType64::U64 => "u64",
+            IsetpType64::S64 => "s64",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: IsetpType64 = IsetpType64::U64;
 /// Maxwell two-input logic op (LOP, LOP32I).
 ///
 /// Spec: isa-spec/spec/enums/lop_op.toml (enum `lop_op`).
@@ -3847,6 +3931,8 @@ pub const ALL_SMS: &[u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     Bra(OpBra),
+    BraUp(OpBraUp),
+    BraUr(OpBraUr),
     Brev(OpBrev),
     Cs2r(OpCs2r),
     Cs2r32(OpCs2r32),
@@ -3881,6 +3967,7 @@ pub enum Op {
     Iscadd(OpIscadd),
     Iscadd32i(OpIscadd32i),
     Isetp(OpIsetp),
+    Isetp64(OpIsetp64),
     Lea(OpLea),
     LeaHi(OpLeaHi),
     LeaHiX(OpLeaHiX),
@@ -3890,6 +3977,7 @@ pub enum Op {
     Lop32i(OpLop32i),
     Mov(OpMov),
     Mov32i(OpMov32i),
+    Mov64(OpMov64),
     Mufu(OpMufu),
     Nop(OpNop),
     Plop3(OpPlop3),
@@ -3897,6 +3985,7 @@ pub enum Op {
     Prmt(OpPrmt),
     S2r(OpS2r),
     Sel(OpSel),
+    Sel64(OpSel64),
     Shf(OpShf),
     Shl(OpShl),
     Shr(OpShr),
@@ -3905,6 +3994,16 @@ pub enum Op {
 impl From<OpBra> for Op {
     fn from(o: OpBra) -> Op {
         Op::Bra(o)
+    }
+}
+impl From<OpBraUp> for Op {
+    fn from(o: OpBraUp) -> Op {
+        Op::BraUp(o)
+    }
+}
+impl From<OpBraUr> for Op {
+    fn from(o: OpBraUr) -> Op {
+        Op::BraUr(o)
     }
 }
 impl From<OpBrev> for Op {
@@ -4077,6 +4176,11 @@ impl From<OpIsetp> for Op {
         Op::Isetp(o)
     }
 }
+impl From<OpIsetp64> for Op {
+    fn from(o: OpIsetp64) -> Op {
+        Op::Isetp64(o)
+    }
+}
 impl From<OpLea> for Op {
     fn from(o: OpLea) -> Op {
         Op::Lea(o)
@@ -4122,6 +4226,11 @@ impl From<OpMov32i> for Op {
         Op::Mov32i(o)
     }
 }
+impl From<OpMov64> for Op {
+    fn from(o: OpMov64) -> Op {
+        Op::Mov64(o)
+    }
+}
 impl From<OpMufu> for Op {
     fn from(o: OpMufu) -> Op {
         Op::Mufu(o)
@@ -4157,6 +4266,11 @@ impl From<OpSel> for Op {
         Op::Sel(o)
     }
 }
+impl From<OpSel64> for Op {
+    fn from(o: OpSel64) -> Op {
+        Op::Sel64(o)
+    }
+}
 impl From<OpShf> for Op {
     fn from(o: OpShf) -> Op {
         Op::Shf(o)
@@ -4181,6 +4295,8 @@ impl Op {
     /// Names of every op, in spec order.
     pub const NAMES: &'static [&'static str] = &[
         "bra",
+        "bra_up",
+        "bra_ur",
         "brev",
         "cs2r",
         "cs2r32",
@@ -4215,6 +4331,7 @@ impl Op {
         "iscadd",
         "iscadd32i",
         "isetp",
+        "isetp64",
         "lea",
         "lea_hi",
         "lea_hi_x",
@@ -4224,6 +4341,7 @@ impl Op {
         "lop32i",
         "mov",
         "mov32i",
+        "mov64",
         "mufu",
         "nop",
         "plop3",
@@ -4231,6 +4349,7 @@ impl Op {
         "prmt",
         "s2r",
         "sel",
+        "sel64",
         "shf",
         "shl",
         "shr",
@@ -4239,6 +4358,8 @@ impl Op {
     pub const fn name(&self) -> &'static str {
         match self {
             Op::Bra(_) => OpBra::NAME,
+            Op::BraUp(_) => OpBraUp::NAME,
+            Op::BraUr(_) => OpBraUr::NAME,
             Op::Brev(_) => OpBrev::NAME,
             Op::Cs2r(_) => OpCs2r::NAME,
             Op::Cs2r32(_) => OpCs2r32::NAME,
@@ -4273,6 +4394,7 @@ impl Op {
             Op::Iscadd(_) => OpIscadd::NAME,
             Op::Iscadd32i(_) => OpIscadd32i::NAME,
             Op::Isetp(_) => OpIsetp::NAME,
+            Op::Isetp64(_) => OpIsetp64::NAME,
             Op::Lea(_) => OpLea::NAME,
             Op::LeaHi(_) => OpLeaHi::NAME,
             Op::LeaHiX(_) => OpLeaHiX::NAME,
@@ -4282,6 +4404,7 @@ impl Op {
             Op::Lop32i(_) => OpLop32i::NAME,
             Op::Mov(_) => OpMov::NAME,
             Op::Mov32i(_) => OpMov32i::NAME,
+            Op::Mov64(_) => OpMov64::NAME,
             Op::Mufu(_) => OpMufu::NAME,
             Op::Nop(_) => OpNop::NAME,
             Op::Plop3(_) => OpPlop3::NAME,
@@ -4289,6 +4412,7 @@ impl Op {
             Op::Prmt(_) => OpPrmt::NAME,
             Op::S2r(_) => OpS2r::NAME,
             Op::Sel(_) => OpSel::NAME,
+            Op::Sel64(_) => OpSel64::NAME,
             Op::Shf(_) => OpShf::NAME,
             Op::Shl(_) => OpShl::NAME,
             Op::Shr(_) => OpShr::NAME,
@@ -4298,6 +4422,8 @@ impl Op {
     pub const fn class(&self) -> &'static str {
         match self {
             Op::Bra(_) => OpBra::CLASS,
+            Op::BraUp(_) => OpBraUp::CLASS,
+            Op::BraUr(_) => OpBraUr::CLASS,
             Op::Brev(_) => OpBrev::CLASS,
             Op::Cs2r(_) => OpCs2r::CLASS,
             Op::Cs2r32(_) => OpCs2r32::CLASS,
@@ -4332,6 +4458,7 @@ impl Op {
             Op::Iscadd(_) => OpIscadd::CLASS,
             Op::Iscadd32i(_) => OpIscadd32i::CLASS,
             Op::Isetp(_) => OpIsetp::CLASS,
+            Op::Isetp64(_) => OpIsetp64::CLASS,
             Op::Lea(_) => OpLea::CLASS,
             Op::LeaHi(_) => OpLeaHi::CLASS,
             Op::LeaHiX(_) => OpLeaHiX::CLASS,
@@ -4341,6 +4468,7 @@ impl Op {
             Op::Lop32i(_) => OpLop32i::CLASS,
             Op::Mov(_) => OpMov::CLASS,
             Op::Mov32i(_) => OpMov32i::CLASS,
+            Op::Mov64(_) => OpMov64::CLASS,
             Op::Mufu(_) => OpMufu::CLASS,
             Op::Nop(_) => OpNop::CLASS,
             Op::Plop3(_) => OpPlop3::CLASS,
@@ -4348,6 +4476,7 @@ impl Op {
             Op::Prmt(_) => OpPrmt::CLASS,
             Op::S2r(_) => OpS2r::CLASS,
             Op::Sel(_) => OpSel::CLASS,
+            Op::Sel64(_) => OpSel64::CLASS,
             Op::Shf(_) => OpShf::CLASS,
             Op::Shl(_) => OpShl::CLASS,
             Op::Shr(_) => OpShr::CLASS,
@@ -4357,6 +4486,8 @@ impl Op {
     pub const fn sms(&self) -> &'static [u32] {
         match self {
             Op::Bra(_) => OpBra::SMS,
+            Op::BraUp(_) => OpBraUp::SMS,
+            Op::BraUr(_) => OpBraUr::SMS,
             Op::Brev(_) => OpBrev::SMS,
             Op::Cs2r(_) => OpCs2r::SMS,
             Op::Cs2r32(_) => OpCs2r32::SMS,
@@ -4391,6 +4522,7 @@ impl Op {
             Op::Iscadd(_) => OpIscadd::SMS,
             Op::Iscadd32i(_) => OpIscadd32i::SMS,
             Op::Isetp(_) => OpIsetp::SMS,
+            Op::Isetp64(_) => OpIsetp64::SMS,
             Op::Lea(_) => OpLea::SMS,
             Op::LeaHi(_) => OpLeaHi::SMS,
             Op::LeaHiX(_) => OpLeaHiX::SMS,
@@ -4400,6 +4532,7 @@ impl Op {
             Op::Lop32i(_) => OpLop32i::SMS,
             Op::Mov(_) => OpMov::SMS,
             Op::Mov32i(_) => OpMov32i::SMS,
+            Op::Mov64(_) => OpMov64::SMS,
             Op::Mufu(_) => OpMufu::SMS,
             Op::Nop(_) => OpNop::SMS,
             Op::Plop3(_) => OpPlop3::SMS,
@@ -4407,6 +4540,7 @@ impl Op {
             Op::Prmt(_) => OpPrmt::SMS,
             Op::S2r(_) => OpS2r::SMS,
             Op::Sel(_) => OpSel::SMS,
+            Op::Sel64(_) => OpSel64::SMS,
             Op::Shf(_) => OpShf::SMS,
             Op::Shl(_) => OpShl::SMS,
             Op::Shr(_) => OpShr::SMS,
@@ -4416,6 +4550,8 @@ impl Op {
     pub const fn src_info(&self) -> &'static [OperandInfo] {
         match self {
             Op::Bra(_) => OpBra::SRCS,
+            Op::BraUp(_) => OpBraUp::SRCS,
+            Op::BraUr(_) => OpBraUr::SRCS,
             Op::Brev(_) => OpBrev::SRCS,
             Op::Cs2r(_) => OpCs2r::SRCS,
             Op::Cs2r32(_) => OpCs2r32::SRCS,
@@ -4450,6 +4586,7 @@ impl Op {
             Op::Iscadd(_) => OpIscadd::SRCS,
             Op::Iscadd32i(_) => OpIscadd32i::SRCS,
             Op::Isetp(_) => OpIsetp::SRCS,
+            Op::Isetp64(_) => OpIsetp64::SRCS,
             Op::Lea(_) => OpLea::SRCS,
             Op::LeaHi(_) => OpLeaHi::SRCS,
             Op::LeaHiX(_) => OpLeaHiX::SRCS,
@@ -4459,6 +4596,7 @@ impl Op {
             Op::Lop32i(_) => OpLop32i::SRCS,
             Op::Mov(_) => OpMov::SRCS,
             Op::Mov32i(_) => OpMov32i::SRCS,
+            Op::Mov64(_) => OpMov64::SRCS,
             Op::Mufu(_) => OpMufu::SRCS,
             Op::Nop(_) => OpNop::SRCS,
             Op::Plop3(_) => OpPlop3::SRCS,
@@ -4466,6 +4604,7 @@ impl Op {
             Op::Prmt(_) => OpPrmt::SRCS,
             Op::S2r(_) => OpS2r::SRCS,
             Op::Sel(_) => OpSel::SRCS,
+            Op::Sel64(_) => OpSel64::SRCS,
             Op::Shf(_) => OpShf::SRCS,
             Op::Shl(_) => OpShl::SRCS,
             Op::Shr(_) => OpShr::SRCS,
@@ -4475,6 +4614,8 @@ impl Op {
     pub const fn dst_info(&self) -> &'static [OperandInfo] {
         match self {
             Op::Bra(_) => OpBra::DSTS,
+            Op::BraUp(_) => OpBraUp::DSTS,
+            Op::BraUr(_) => OpBraUr::DSTS,
             Op::Brev(_) => OpBrev::DSTS,
             Op::Cs2r(_) => OpCs2r::DSTS,
             Op::Cs2r32(_) => OpCs2r32::DSTS,
@@ -4509,6 +4650,7 @@ impl Op {
             Op::Iscadd(_) => OpIscadd::DSTS,
             Op::Iscadd32i(_) => OpIscadd32i::DSTS,
             Op::Isetp(_) => OpIsetp::DSTS,
+            Op::Isetp64(_) => OpIsetp64::DSTS,
             Op::Lea(_) => OpLea::DSTS,
             Op::LeaHi(_) => OpLeaHi::DSTS,
             Op::LeaHiX(_) => OpLeaHiX::DSTS,
@@ -4518,6 +4660,7 @@ impl Op {
             Op::Lop32i(_) => OpLop32i::DSTS,
             Op::Mov(_) => OpMov::DSTS,
             Op::Mov32i(_) => OpMov32i::DSTS,
+            Op::Mov64(_) => OpMov64::DSTS,
             Op::Mufu(_) => OpMufu::DSTS,
             Op::Nop(_) => OpNop::DSTS,
             Op::Plop3(_) => OpPlop3::DSTS,
@@ -4525,6 +4668,7 @@ impl Op {
             Op::Prmt(_) => OpPrmt::DSTS,
             Op::S2r(_) => OpS2r::DSTS,
             Op::Sel(_) => OpSel::DSTS,
+            Op::Sel64(_) => OpSel64::DSTS,
             Op::Shf(_) => OpShf::DSTS,
             Op::Shl(_) => OpShl::DSTS,
             Op::Shr(_) => OpShr::DSTS,
@@ -4534,6 +4678,8 @@ impl Op {
     pub fn src(&self, i: usize) -> &Src {
         match self {
             Op::Bra(o) => o.srcs()[i],
+            Op::BraUp(o) => o.srcs()[i],
+            Op::BraUr(o) => o.srcs()[i],
             Op::Brev(o) => o.srcs()[i],
             Op::Cs2r(o) => o.srcs()[i],
             Op::Cs2r32(o) => o.srcs()[i],
@@ -4568,6 +4714,7 @@ impl Op {
             Op::Iscadd(o) => o.srcs()[i],
             Op::Iscadd32i(o) => o.srcs()[i],
             Op::Isetp(o) => o.srcs()[i],
+            Op::Isetp64(o) => o.srcs()[i],
             Op::Lea(o) => o.srcs()[i],
             Op::LeaHi(o) => o.srcs()[i],
             Op::LeaHiX(o) => o.srcs()[i],
@@ -4577,6 +4724,7 @@ impl Op {
             Op::Lop32i(o) => o.srcs()[i],
             Op::Mov(o) => o.srcs()[i],
             Op::Mov32i(o) => o.srcs()[i],
+            Op::Mov64(o) => o.srcs()[i],
             Op::Mufu(o) => o.srcs()[i],
             Op::Nop(o) => o.srcs()[i],
             Op::Plop3(o) => o.srcs()[i],
@@ -4584,6 +4732,7 @@ impl Op {
             Op::Prmt(o) => o.srcs()[i],
             Op::S2r(o) => o.srcs()[i],
             Op::Sel(o) => o.srcs()[i],
+            Op::Sel64(o) => o.srcs()[i],
             Op::Shf(o) => o.srcs()[i],
             Op::Shl(o) => o.srcs()[i],
             Op::Shr(o) => o.srcs()[i],
@@ -4593,6 +4742,12 @@ impl Op {
     pub fn src_mut(&mut self, i: usize) -> &mut Src {
         match self {
             Op::Bra(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::BraUp(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::BraUr(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Brev(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
@@ -4687,6 +4842,9 @@ impl Op {
             Op::Isetp(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Isetp64(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Lea(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::LeaHi(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
@@ -4708,6 +4866,9 @@ impl Op {
             Op::Mov32i(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Mov64(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Mufu(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
@@ -4723,6 +4884,9 @@ impl Op {
             }
             Op::S2r(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Sel(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::Sel64(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
             Op::Shf(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Shl(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Shr(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
@@ -4734,6 +4898,8 @@ impl Op {
     pub fn dst(&self, i: usize) -> &Reg {
         match self {
             Op::Bra(o) => o.dsts()[i],
+            Op::BraUp(o) => o.dsts()[i],
+            Op::BraUr(o) => o.dsts()[i],
             Op::Brev(o) => o.dsts()[i],
             Op::Cs2r(o) => o.dsts()[i],
             Op::Cs2r32(o) => o.dsts()[i],
@@ -4768,6 +4934,7 @@ impl Op {
             Op::Iscadd(o) => o.dsts()[i],
             Op::Iscadd32i(o) => o.dsts()[i],
             Op::Isetp(o) => o.dsts()[i],
+            Op::Isetp64(o) => o.dsts()[i],
             Op::Lea(o) => o.dsts()[i],
             Op::LeaHi(o) => o.dsts()[i],
             Op::LeaHiX(o) => o.dsts()[i],
@@ -4777,6 +4944,7 @@ impl Op {
             Op::Lop32i(o) => o.dsts()[i],
             Op::Mov(o) => o.dsts()[i],
             Op::Mov32i(o) => o.dsts()[i],
+            Op::Mov64(o) => o.dsts()[i],
             Op::Mufu(o) => o.dsts()[i],
             Op::Nop(o) => o.dsts()[i],
             Op::Plop3(o) => o.dsts()[i],
@@ -4784,6 +4952,7 @@ impl Op {
             Op::Prmt(o) => o.dsts()[i],
             Op::S2r(o) => o.dsts()[i],
             Op::Sel(o) => o.dsts()[i],
+            Op::Sel64(o) => o.dsts()[i],
             Op::Shf(o) => o.dsts()[i],
             Op::Shl(o) => o.dsts()[i],
             Op::Shr(o) => o.dsts()[i],
@@ -4793,6 +4962,12 @@ impl Op {
     pub fn dst_mut(&mut self, i: usize) -> &mut Reg {
         match self {
             Op::Bra(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::BraUp(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::BraUr(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Brev(o) => {
@@ -4897,6 +5072,9 @@ impl Op {
             Op::Isetp(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Isetp64(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Lea(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
@@ -4924,6 +5102,9 @@ impl Op {
             Op::Mov32i(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Mov64(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Mufu(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
@@ -4945,6 +5126,9 @@ impl Op {
             Op::Sel(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Sel64(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Shf(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
@@ -4963,6 +5147,8 @@ impl Op {
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         match self {
             Op::Bra(o) => o.encode(sm, c),
+            Op::BraUp(o) => o.encode(sm, c),
+            Op::BraUr(o) => o.encode(sm, c),
             Op::Brev(o) => o.encode(sm, c),
             Op::Cs2r(o) => o.encode(sm, c),
             Op::Cs2r32(o) => o.encode(sm, c),
@@ -4997,6 +5183,7 @@ impl Op {
             Op::Iscadd(o) => o.encode(sm, c),
             Op::Iscadd32i(o) => o.encode(sm, c),
             Op::Isetp(o) => o.encode(sm, c),
+            Op::Isetp64(o) => o.encode(sm, c),
             Op::Lea(o) => o.encode(sm, c),
             Op::LeaHi(o) => o.encode(sm, c),
             Op::LeaHiX(o) => o.encode(sm, c),
@@ -5006,6 +5193,7 @@ impl Op {
             Op::Lop32i(o) => o.encode(sm, c),
             Op::Mov(o) => o.encode(sm, c),
             Op::Mov32i(o) => o.encode(sm, c),
+            Op::Mov64(o) => o.encode(sm, c),
             Op::Mufu(o) => o.encode(sm, c),
             Op::Nop(o) => o.encode(sm, c),
             Op::Plop3(o) => o.encode(sm, c),
@@ -5013,6 +5201,7 @@ impl Op {
             Op::Prmt(o) => o.encode(sm, c),
             Op::S2r(o) => o.encode(sm, c),
             Op::Sel(o) => o.encode(sm, c),
+            Op::Sel64(o) => o.encode(sm, c),
             Op::Shf(o) => o.encode(sm, c),
             Op::Shl(o) => o.encode(sm, c),
             Op::Shr(o) => o.encode(sm, c),
@@ -5023,6 +5212,8 @@ impl Op {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         match self {
             Op::Bra(o) => o.form_id(sm),
+            Op::BraUp(o) => o.form_id(sm),
+            Op::BraUr(o) => o.form_id(sm),
             Op::Brev(o) => o.form_id(sm),
             Op::Cs2r(o) => o.form_id(sm),
             Op::Cs2r32(o) => o.form_id(sm),
@@ -5057,6 +5248,7 @@ impl Op {
             Op::Iscadd(o) => o.form_id(sm),
             Op::Iscadd32i(o) => o.form_id(sm),
             Op::Isetp(o) => o.form_id(sm),
+            Op::Isetp64(o) => o.form_id(sm),
             Op::Lea(o) => o.form_id(sm),
             Op::LeaHi(o) => o.form_id(sm),
             Op::LeaHiX(o) => o.form_id(sm),
@@ -5066,6 +5258,7 @@ impl Op {
             Op::Lop32i(o) => o.form_id(sm),
             Op::Mov(o) => o.form_id(sm),
             Op::Mov32i(o) => o.form_id(sm),
+            Op::Mov64(o) => o.form_id(sm),
             Op::Mufu(o) => o.form_id(sm),
             Op::Nop(o) => o.form_id(sm),
             Op::Plop3(o) => o.form_id(sm),
@@ -5073,6 +5266,7 @@ impl Op {
             Op::Prmt(o) => o.form_id(sm),
             Op::S2r(o) => o.form_id(sm),
             Op::Sel(o) => o.form_id(sm),
+            Op::Sel64(o) => o.form_id(sm),
             Op::Shf(o) => o.form_id(sm),
             Op::Shl(o) => o.form_id(sm),
             Op::Shr(o) => o.form_id(sm),
@@ -5083,6 +5277,8 @@ impl Op {
     pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
         match self {
             Op::Bra(o) => o.print(c, sm, addr, out),
+            Op::BraUp(o) => o.print(c, sm, addr, out),
+            Op::BraUr(o) => o.print(c, sm, addr, out),
             Op::Brev(o) => o.print(c, sm, addr, out),
             Op::Cs2r(o) => o.print(c, sm, addr, out),
             Op::Cs2r32(o) => o.print(c, sm, addr, out),
@@ -5117,6 +5313,7 @@ impl Op {
             Op::Iscadd(o) => o.print(c, sm, addr, out),
             Op::Iscadd32i(o) => o.print(c, sm, addr, out),
             Op::Isetp(o) => o.print(c, sm, addr, out),
+            Op::Isetp64(o) => o.print(c, sm, addr, out),
             Op::Lea(o) => o.print(c, sm, addr, out),
             Op::LeaHi(o) => o.print(c, sm, addr, out),
             Op::LeaHiX(o) => o.print(c, sm, addr, out),
@@ -5126,6 +5323,7 @@ impl Op {
             Op::Lop32i(o) => o.print(c, sm, addr, out),
             Op::Mov(o) => o.print(c, sm, addr, out),
             Op::Mov32i(o) => o.print(c, sm, addr, out),
+            Op::Mov64(o) => o.print(c, sm, addr, out),
             Op::Mufu(o) => o.print(c, sm, addr, out),
             Op::Nop(o) => o.print(c, sm, addr, out),
             Op::Plop3(o) => o.print(c, sm, addr, out),
@@ -5133,6 +5331,7 @@ impl Op {
             Op::Prmt(o) => o.print(c, sm, addr, out),
             Op::S2r(o) => o.print(c, sm, addr, out),
             Op::Sel(o) => o.print(c, sm, addr, out),
+            Op::Sel64(o) => o.print(c, sm, addr, out),
             Op::Shf(o) => o.print(c, sm, addr, out),
             Op::Shl(o) => o.print(c, sm, addr, out),
             Op::Shr(o) => o.print(c, sm, addr, out),
@@ -5143,6 +5342,8 @@ impl Op {
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
         match self {
             Op::Bra(o) => o.fold(sm, srcs),
+            Op::BraUp(o) => o.fold(sm, srcs),
+            Op::BraUr(o) => o.fold(sm, srcs),
             Op::Brev(o) => o.fold(sm, srcs),
             Op::Cs2r(o) => o.fold(sm, srcs),
             Op::Cs2r32(o) => o.fold(sm, srcs),
@@ -5177,6 +5378,7 @@ impl Op {
             Op::Iscadd(o) => o.fold(sm, srcs),
             Op::Iscadd32i(o) => o.fold(sm, srcs),
             Op::Isetp(o) => o.fold(sm, srcs),
+            Op::Isetp64(o) => o.fold(sm, srcs),
             Op::Lea(o) => o.fold(sm, srcs),
             Op::LeaHi(o) => o.fold(sm, srcs),
             Op::LeaHiX(o) => o.fold(sm, srcs),
@@ -5186,6 +5388,7 @@ impl Op {
             Op::Lop32i(o) => o.fold(sm, srcs),
             Op::Mov(o) => o.fold(sm, srcs),
             Op::Mov32i(o) => o.fold(sm, srcs),
+            Op::Mov64(o) => o.fold(sm, srcs),
             Op::Mufu(o) => o.fold(sm, srcs),
             Op::Nop(o) => o.fold(sm, srcs),
             Op::Plop3(o) => o.fold(sm, srcs),
@@ -5193,6 +5396,7 @@ impl Op {
             Op::Prmt(o) => o.fold(sm, srcs),
             Op::S2r(o) => o.fold(sm, srcs),
             Op::Sel(o) => o.fold(sm, srcs),
+            Op::Sel64(o) => o.fold(sm, srcs),
             Op::Shf(o) => o.fold(sm, srcs),
             Op::Shl(o) => o.fold(sm, srcs),
             Op::Shr(o) => o.fold(sm, srcs),
@@ -5203,6 +5407,8 @@ impl Op {
     pub fn has_fold(&self, sm: u32) -> bool {
         match self {
             Op::Bra(o) => o.has_fold(sm),
+            Op::BraUp(o) => o.has_fold(sm),
+            Op::BraUr(o) => o.has_fold(sm),
             Op::Brev(o) => o.has_fold(sm),
             Op::Cs2r(o) => o.has_fold(sm),
             Op::Cs2r32(o) => o.has_fold(sm),
@@ -5237,6 +5443,7 @@ impl Op {
             Op::Iscadd(o) => o.has_fold(sm),
             Op::Iscadd32i(o) => o.has_fold(sm),
             Op::Isetp(o) => o.has_fold(sm),
+            Op::Isetp64(o) => o.has_fold(sm),
             Op::Lea(o) => o.has_fold(sm),
             Op::LeaHi(o) => o.has_fold(sm),
             Op::LeaHiX(o) => o.has_fold(sm),
@@ -5246,6 +5453,7 @@ impl Op {
             Op::Lop32i(o) => o.has_fold(sm),
             Op::Mov(o) => o.has_fold(sm),
             Op::Mov32i(o) => o.has_fold(sm),
+            Op::Mov64(o) => o.has_fold(sm),
             Op::Mufu(o) => o.has_fold(sm),
             Op::Nop(o) => o.has_fold(sm),
             Op::Plop3(o) => o.has_fold(sm),
@@ -5253,6 +5461,7 @@ impl Op {
             Op::Prmt(o) => o.has_fold(sm),
             Op::S2r(o) => o.has_fold(sm),
             Op::Sel(o) => o.has_fold(sm),
+            Op::Sel64(o) => o.has_fold(sm),
             Op::Shf(o) => o.has_fold(sm),
             Op::Shl(o) => o.has_fold(sm),
             Op::Shr(o) => o.has_fold(sm),
@@ -5267,6 +5476,8 @@ impl Op {
     ) -> Result<(), LegalizeError> {
         let new = match self {
             Op::Bra(o) => o.legalize(sm, cx)?,
+            Op::BraUp(o) => o.legalize(sm, cx)?,
+            Op::BraUr(o) => o.legalize(sm, cx)?,
             Op::Brev(o) => o.legalize(sm, cx)?,
             Op::Cs2r(o) => o.legalize(sm, cx)?,
             Op::Cs2r32(o) => o.legalize(sm, cx)?,
@@ -5301,6 +5512,7 @@ impl Op {
             Op::Iscadd(o) => o.legalize(sm, cx)?,
             Op::Iscadd32i(o) => o.legalize(sm, cx)?,
             Op::Isetp(o) => o.legalize(sm, cx)?,
+            Op::Isetp64(o) => o.legalize(sm, cx)?,
             Op::Lea(o) => o.legalize(sm, cx)?,
             Op::LeaHi(o) => o.legalize(sm, cx)?,
             Op::LeaHiX(o) => o.legalize(sm, cx)?,
@@ -5310,6 +5522,7 @@ impl Op {
             Op::Lop32i(o) => o.legalize(sm, cx)?,
             Op::Mov(o) => o.legalize(sm, cx)?,
             Op::Mov32i(o) => o.legalize(sm, cx)?,
+            Op::Mov64(o) => o.legalize(sm, cx)?,
             Op::Mufu(o) => o.legalize(sm, cx)?,
             Op::Nop(o) => o.legalize(sm, cx)?,
             Op::Plop3(o) => o.legalize(sm, cx)?,
@@ -5317,6 +5530,7 @@ impl Op {
             Op::Prmt(o) => o.legalize(sm, cx)?,
             Op::S2r(o) => o.legalize(sm, cx)?,
             Op::Sel(o) => o.legalize(sm, cx)?,
+            Op::Sel64(o) => o.legalize(sm, cx)?,
             Op::Shf(o) => o.legalize(sm, cx)?,
             Op::Shl(o) => o.legalize(sm, cx)?,
             Op::Shr(o) => o.legalize(sm, cx)?,
@@ -5353,6 +5567,30 @@ pub fn parse(
                 return Ok((Op::Bra(o), c));
             }
             first.get_or_insert((Op::Bra(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpBraUp::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::BraUp(o), c));
+            }
+            first.get_or_insert((Op::BraUp(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpBraUr::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::BraUr(o), c));
+            }
+            first.get_or_insert((Op::BraUr(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -5766,6 +6004,18 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpIsetp64::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Isetp64(o), c));
+            }
+            first.get_or_insert((Op::Isetp64(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpLea::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -5874,6 +6124,18 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpMov64::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Mov64(o), c));
+            }
+            first.get_or_insert((Op::Mov64(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpMufu::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -5953,6 +6215,18 @@ pub fn parse(
                 return Ok((Op::Sel(o), c));
             }
             first.get_or_insert((Op::Sel(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpSel64::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Sel64(o), c));
+            }
+            first.get_or_insert((Op::Sel64(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -6770,6 +7044,13 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
 pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     match ((w >> 0) & 0xfff) as u32 {
         0x202 => {
+            if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpMov64::decode_f0(w, sm) {
+                    return Some((Op::Mov64(o), c));
+                }
+            }
             if w & 0x1fffffff0ffffffff00ff000fff == 0x202
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -6830,6 +7111,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpIsetp::decode_f0(w, sm) {
                     return Some((Op::Isetp(o), c));
+                }
+            }
+            if w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpIsetp64::decode_f0(w, sm) {
+                    return Some((Op::Isetp64(o), c));
                 }
             }
         }
@@ -7109,6 +7397,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        0x402 => {
+            if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
+                if let Some((o, c)) = OpMov64::decode_f1(w, sm) {
+                    return Some((Op::Mov64(o), c));
+                }
+            }
+        }
         0x411 => {
             if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7174,6 +7469,29 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpImadx::decode_f4(w, sm) {
                     return Some((Op::Imadx(o), c));
+                }
+            }
+        }
+        0x547 => {
+            if w & 0x1fff86c000000000003f0ff0fff == 0x80000000000000100000547
+                && matches!(sm, 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpBraUp::decode_f0(w, sm) {
+                    return Some((Op::BraUp(o), c));
+                }
+            }
+            if w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547
+                && matches!(sm, 90 | 100 | 120)
+            {
+                if let Some((o, c)) = OpBraUp::decode_f1(w, sm) {
+                    return Some((Op::BraUp(o), c));
+                }
+            }
+        }
+        0x607 => {
+            if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
+                if let Some((o, c)) = OpSel64::decode_f0(w, sm) {
+                    return Some((Op::Sel64(o), c));
                 }
             }
         }
@@ -7331,6 +7649,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpIsetp::decode_f1(w, sm) {
                     return Some((Op::Isetp(o), c));
+                }
+            }
+            if w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpIsetp64::decode_f1(w, sm) {
+                    return Some((Op::Isetp64(o), c));
                 }
             }
         }
@@ -7643,10 +7968,31 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                     return Some((Op::Bra(o), c));
                 }
             }
+            if w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947
+                && matches!(sm, 80 | 86 | 89)
+            {
+                if let Some((o, c)) = OpBraUr::decode_f0(w, sm) {
+                    return Some((Op::BraUr(o), c));
+                }
+            }
             if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120)
             {
                 if let Some((o, c)) = OpBra::decode_f1(w, sm) {
                     return Some((Op::Bra(o), c));
+                }
+            }
+            if w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947
+                && matches!(sm, 90)
+            {
+                if let Some((o, c)) = OpBraUr::decode_f1(w, sm) {
+                    return Some((Op::BraUr(o), c));
+                }
+            }
+            if w & 0x1fff87800000000000000000fff == 0x80000000000000000000947
+                && matches!(sm, 100 | 120)
+            {
+                if let Some((o, c)) = OpBraUr::decode_f2(w, sm) {
+                    return Some((Op::BraUr(o), c));
                 }
             }
         }
@@ -7981,6 +8327,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         0xc02 => {
+            if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpMov64::decode_f2(w, sm) {
+                    return Some((Op::Mov64(o), c));
+                }
+            }
             if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8045,6 +8398,13 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             {
                 if let Some((o, c)) = OpIsetp::decode_f3(w, sm) {
                     return Some((Op::Isetp(o), c));
+                }
+            }
+            if w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpIsetp64::decode_f2(w, sm) {
+                    return Some((Op::Isetp64(o), c));
                 }
             }
         }
@@ -8311,6 +8671,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
+        0xe07 => {
+            if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
+                && matches!(sm, 120)
+            {
+                if let Some((o, c)) = OpSel64::decode_f1(w, sm) {
+                    return Some((Op::Sel64(o), c));
+                }
+            }
+        }
         0xe16 => {
             if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -8426,6 +8795,61 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe240000000000000,
         unknown: 0,
         srcs: &[None],
+    },
+    FormInfo {
+        op: "bra_up",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[80, 86, 89],
+        mask: 0x1fff86c000000000003f0ff0fff,
+        value: 0x80000000000000100000547,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
+    },
+    FormInfo {
+        op: "bra_up",
+        form: "fixed",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[90, 100, 120],
+        mask: 0x1fff86c000000000003f0000fff,
+        value: 0x80000000000000100000547,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
+    },
+    FormInfo {
+        op: "bra_ur",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[80, 86, 89],
+        mask: 0x1fff87c00000000000080ff0fff,
+        value: 0x80000000000000000000947,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "bra_ur",
+        form: "fixed",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[90],
+        mask: 0x1fff87c00000000000080000fff,
+        value: 0x80000000000000000000947,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "bra_ur",
+        form: "fixed",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[100, 120],
+        mask: 0x1fff87800000000000000000fff,
+        value: 0x80000000000000000000947,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
         op: "brev",
@@ -10286,6 +10710,54 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred), None],
     },
     FormInfo {
+        op: "isetp64",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1fff801800fffffff0000ff0fff,
+        value: 0x10000000000000000020c,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Pred),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "isetp64",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1fff801800f0000000000ff0fff,
+        value: 0x10000000000000000080c,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::Imm),
+            Some(SlotKind::Pred),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
+        op: "isetp64",
+        form: "rur",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1fff801800fffffff0000ff0fff,
+        value: 0x80100000000000000000c0c,
+        unknown: 0,
+        srcs: &[
+            Some(SlotKind::Gpr),
+            Some(SlotKind::UGpr),
+            Some(SlotKind::Pred),
+            Some(SlotKind::Pred),
+        ],
+    },
+    FormInfo {
         op: "lea",
         form: "rrr",
         id: 0,
@@ -10725,6 +11197,39 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "mov64",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffffffffffffff00ff000fff,
+        value: 0x10f000000000000000202,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "mov64",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffffffffff00000000000fff,
+        value: 0x402,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "mov64",
+        form: "rur",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffffffffffffff00ff000fff,
+        value: 0x8010f000000000000000c02,
+        unknown: 0,
+        srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
         op: "mufu",
@@ -11189,6 +11694,28 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
+        op: "sel64",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1fff87fffffffffff0000000fff,
+        value: 0x607,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
+        op: "sel64",
+        form: "rur",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1fff87fffffffffff0000000fff,
+        value: 0x80000000000000000000e07,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
+    },
+    FormInfo {
         op: "shf",
         form: "rrr",
         id: 0,
@@ -11432,6 +11959,8 @@ pub const FORMS: &[FormInfo] = &[
     },
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
@@ -11466,6 +11995,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_isetp64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi_x.rs"));
@@ -11475,6 +12005,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_lop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_mov64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mufu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_plop3.rs"));
@@ -11482,6 +12013,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_popc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sel64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shf.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));

@@ -682,75 +682,80 @@ impl OpFsel {
             ValueType::Pred,
         ];
         let n = 3usize;
-        for k in 1..=n {
-            for strip in [false, true] {
-                for cand in &cands {
-                    for mask in 0u32..(1u32 << n) {
-                        if mask.count_ones() as usize != k {
-                            continue;
-                        }
-                        let mut trial = *cand;
-                        let mut usable = true;
-                        let mut any_stripped = false;
-                        for i in 0..n {
-                            if mask >> i & 1 == 0 {
+        for umask in 0u32..(1u32 << n) {
+            for k in 1..=n {
+                for strip in [false, true] {
+                    for cand in &cands {
+                        for mask in 0u32..(1u32 << n) {
+                            if mask.count_ones() as usize != k || umask & !mask != 0 {
                                 continue;
                             }
-                            let s = *trial.srcs()[i];
-                            let st = strip && s.has_mods();
-                            any_stripped |= st;
-                            let s = if st {
-                                Src {
-                                    neg: false,
-                                    abs: false,
-                                    not: false,
-                                    ..s
+                            let mut trial = *cand;
+                            let mut usable = true;
+                            let mut any_stripped = false;
+                            for i in 0..n {
+                                if mask >> i & 1 == 0 {
+                                    continue;
                                 }
-                            } else {
-                                s
-                            };
-                            match placeholder(&s, TYS[i]) {
-                                Some(p) => *trial.srcs_mut()[i] = p,
-                                None if st => {
-                                    *trial.srcs_mut()[i] = Src {
-                                        kind: SrcKind::Reg(Reg {
-                                            file: placeholder_file(TYS[i]),
-                                            idx: 0,
-                                        }),
+                                let s = *trial.srcs()[i];
+                                let st = strip && s.has_mods();
+                                any_stripped |= st;
+                                let s = if st {
+                                    Src {
+                                        neg: false,
+                                        abs: false,
+                                        not: false,
                                         ..s
-                                    };
+                                    }
+                                } else {
+                                    s
+                                };
+                                match placeholder_in(
+                                    &s,
+                                    copy_file(TYS[i], umask >> i & 1 == 1),
+                                ) {
+                                    Some(p) => *trial.srcs_mut()[i] = p,
+                                    None if st => {
+                                        *trial.srcs_mut()[i] = Src {
+                                            kind: SrcKind::Reg(Reg {
+                                                file: copy_file(TYS[i], umask >> i & 1 == 1),
+                                                idx: 0,
+                                            }),
+                                            ..s
+                                        };
+                                    }
+                                    None => usable = false,
                                 }
-                                None => usable = false,
                             }
-                        }
-                        if strip && !any_stripped {
-                            continue;
-                        }
-                        if !usable || trial.encode(sm, &c).is_err() {
-                            continue;
-                        }
-                        let mut out = *cand;
-                        for i in 0..n {
-                            if mask >> i & 1 == 0 {
+                            if strip && !any_stripped {
                                 continue;
                             }
-                            let s = *out.srcs()[i];
-                            let file = placeholder_file(TYS[i]);
-                            let new = if strip && s.has_mods() {
-                                Src::reg(cx.materialize(s, TYS[i], file)?)
-                            } else {
-                                Src {
-                                    kind: SrcKind::Reg(cx.copy_to_reg(s, TYS[i], file)?),
-                                    ..s
-                                }
-                            };
-                            if let Some(m) = out.srcs_mut().into_iter().nth(i) {
-                                *m = new;
+                            if !usable || trial.encode(sm, &c).is_err() {
+                                continue;
                             }
-                        }
-                        if out.encode(sm, &c).is_ok() {
-                            *self = out;
-                            return Ok(None);
+                            let mut out = *cand;
+                            for i in 0..n {
+                                if mask >> i & 1 == 0 {
+                                    continue;
+                                }
+                                let s = *out.srcs()[i];
+                                let file = copy_file(TYS[i], umask >> i & 1 == 1);
+                                let new = if strip && s.has_mods() {
+                                    Src::reg(cx.materialize(s, TYS[i], file)?)
+                                } else {
+                                    Src {
+                                        kind: SrcKind::Reg(cx.copy_to_reg(s, TYS[i], file)?),
+                                        ..s
+                                    }
+                                };
+                                if let Some(m) = out.srcs_mut().into_iter().nth(i) {
+                                    *m = new;
+                                }
+                            }
+                            if out.encode(sm, &c).is_ok() {
+                                *self = out;
+                                return Ok(None);
+                            }
                         }
                     }
                 }

@@ -171,11 +171,15 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             let n = #nsrc;
             // Copy the fewest sources to registers: first keeping their
             // modifiers on the op, then computing them into the copy.
+            // Copies go to GPRs/predicates, or failing that (per source, the
+            // sources in `umask`) to uniform registers/predicates, for
+            // sources only a UGPR or UP form takes.
+            for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
                 for strip in [false, true] {
                     for cand in &cands {
                         for mask in 0u32..(1u32 << n) {
-                            if mask.count_ones() as usize != k { continue; }
+                            if mask.count_ones() as usize != k || umask & !mask != 0 { continue; }
                             let mut trial = *cand;
                             let mut usable = true;
                             let mut any_stripped = false;
@@ -185,9 +189,9 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                                 let st = strip && s.has_mods();
                                 any_stripped |= st;
                                 let s = if st { Src { neg: false, abs: false, not: false, ..s } } else { s };
-                                match placeholder(&s, TYS[i]) {
+                                match placeholder_in(&s, copy_file(TYS[i], umask >> i & 1 == 1)) {
                                     Some(p) => *trial.srcs_mut()[i] = p,
-                                    None if st => *trial.srcs_mut()[i] = Src { kind: SrcKind::Reg(Reg { file: placeholder_file(TYS[i]), idx: 0 }), ..s },
+                                    None if st => *trial.srcs_mut()[i] = Src { kind: SrcKind::Reg(Reg { file: copy_file(TYS[i], umask >> i & 1 == 1), idx: 0 }), ..s },
                                     None => usable = false,
                                 }
                             }
@@ -197,7 +201,7 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                             for i in 0..n {
                                 if mask >> i & 1 == 0 { continue; }
                                 let s = *out.srcs()[i];
-                                let file = placeholder_file(TYS[i]);
+                                let file = copy_file(TYS[i], umask >> i & 1 == 1);
                                 let new = if strip && s.has_mods() {
                                     Src::reg(cx.materialize(s, TYS[i], file)?)
                                 } else {
@@ -211,6 +215,7 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                         }
                     }
                 }
+            }
             }
             #narrow_try
             Err(LegalizeError::new(Self::NAME, format!("no rewrite makes it encodable on SM{sm}")))

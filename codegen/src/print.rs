@@ -11,10 +11,8 @@ use quote::quote;
 
 pub(crate) fn imm_style(t: ValueType) -> TokenStream {
     match t {
-        ValueType::B32 | ValueType::Pred => quote!(ImmStyle::Hex),
-        ValueType::U32 | ValueType::I32 | ValueType::U64 | ValueType::I64 => {
-            quote!(ImmStyle::SignedHex)
-        }
+        ValueType::B32 | ValueType::U64 | ValueType::Pred => quote!(ImmStyle::Hex),
+        ValueType::U32 | ValueType::I32 | ValueType::I64 => quote!(ImmStyle::SignedHex),
         ValueType::F32 => quote!(ImmStyle::F32),
         ValueType::F64 => quote!(ImmStyle::F64Hi),
     }

@@ -23,7 +23,8 @@ use crate::fold::{FoldError, FoldOut, IntoValue, Value};
 use crate::fold_fns::*;
 use crate::instr::{Common, FormInfo, OperandInfo, ValueType};
 use crate::legalize_support::{
-    LegalizeCx, LegalizeError, fold_imm_mods, placeholder, placeholder_file,
+    LegalizeCx, LegalizeError, copy_file, fold_imm_mods, placeholder, placeholder_file,
+    placeholder_in,
 };
 use crate::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind};
 use crate::print::{ImmStyle, write_guard, write_hex, write_reg, write_signed_hex, write_src};

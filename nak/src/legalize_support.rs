@@ -92,17 +92,28 @@ pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
 
 /// The register file a copy of a value of `ty` goes to.
 pub fn placeholder_file(ty: ValueType) -> RegFile {
-    if ty.is_pred() {
-        RegFile::Pred
-    } else {
-        RegFile::Gpr
+    copy_file(ty, false)
+}
+
+/// The register file a copy goes to: GPR or predicate, or with `uniform`
+/// their uniform counterparts (for sources only a UGPR/UP form takes).
+pub fn copy_file(ty: ValueType, uniform: bool) -> RegFile {
+    match (ty.is_pred(), uniform) {
+        (true, false) => RegFile::Pred,
+        (true, true) => RegFile::UPred,
+        (false, false) => RegFile::Gpr,
+        (false, true) => RegFile::UGpr,
     }
 }
 
 /// A stand-in register for trying whether a copy would make the op
 /// encodable; None when the source is already in that file.
 pub fn placeholder(s: &Src, ty: ValueType) -> Option<Src> {
-    let file = placeholder_file(ty);
+    placeholder_in(s, placeholder_file(ty))
+}
+
+/// [`placeholder`] in a given register file.
+pub fn placeholder_in(s: &Src, file: RegFile) -> Option<Src> {
     if s.is_reg_file(file) {
         return None;
     }

@@ -23,12 +23,15 @@ impl LegalizeCx for Cx {
         file: RegFile,
     ) -> Result<Reg, LegalizeError> {
         self.copies += 1;
-        if file == RegFile::Pred {
-            return Ok(Reg::pred(5));
+        if file == RegFile::Pred || file == RegFile::UPred {
+            return Ok(Reg { file, idx: 5 });
         }
         let step = ty.regs();
         self.next_gpr = self.next_gpr.div_ceil(step) * step;
-        let r = Reg::gpr(self.next_gpr);
+        let r = Reg {
+            file,
+            idx: self.next_gpr % 60,
+        };
         self.next_gpr += step;
         Ok(r)
     }
