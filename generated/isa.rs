@@ -6291,10 +6291,61 @@ pub fn parse(
             }),
     )
 }
+///The arm of [`decode_sm50`] for each value of bits 56..64 (0: no candidate).
+static DISPATCH_SM50: [u16; 256] = dense_table(
+    &[
+        (1, 1),
+        (2, 2),
+        (4, 3),
+        (6, 3),
+        (8, 4),
+        (9, 4),
+        (0xc, 5),
+        (0xd, 5),
+        (0xe, 5),
+        (0xf, 5),
+        (0x14, 6),
+        (0x15, 6),
+        (0x16, 6),
+        (0x17, 6),
+        (0x1c, 7),
+        (0x1d, 7),
+        (0x1e, 8),
+        (0x30, 9),
+        (0x32, 10),
+        (0x33, 11),
+        (0x34, 9),
+        (0x36, 12),
+        (0x37, 13),
+        (0x38, 14),
+        (0x39, 15),
+        (0x3a, 9),
+        (0x3c, 16),
+        (0x3d, 17),
+        (0x3e, 9),
+        (0x49, 18),
+        (0x4b, 19),
+        (0x4c, 20),
+        (0x50, 21),
+        (0x51, 22),
+        (0x53, 23),
+        (0x58, 24),
+        (0x59, 25),
+        (0x5a, 24),
+        (0x5b, 26),
+        (0x5c, 27),
+        (0x5d, 24),
+        (0x5e, 24),
+        (0x5f, 24),
+        (0xe2, 28),
+        (0xe3, 29),
+        (0xf0, 30),
+    ],
+);
 ///Decode a sm50 instruction word.
 #[allow(clippy::match_single_binding, unreachable_patterns, unused_variables)]
 pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
-    match ((w >> 56) & 0xff) as u32 {
+    match DISPATCH_SM50[((w >> 56) & 0xff) as usize] {
         1 => {
             if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60)
             {
@@ -6311,119 +6362,47 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        4 => {
+        3 => {
             if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop32i::decode_f0(w, sm) {
                     return Some((Op::Lop32i(o), c));
+                }
+            }
+        }
+        4 => {
+            if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFadd32i::decode_f0(w, sm) {
+                    return Some((Op::Fadd32i(o), c));
+                }
+            }
+        }
+        5 => {
+            if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
+                    return Some((Op::Ffma32i(o), c));
                 }
             }
         }
         6 => {
-            if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60)
+            if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop32i::decode_f0(w, sm) {
-                    return Some((Op::Lop32i(o), c));
+                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iscadd32i(o), c));
+                }
+            }
+        }
+        7 => {
+            if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some((o, c)) = OpIadd32i::decode_f0(w, sm) {
+                    return Some((Op::Iadd32i(o), c));
                 }
             }
         }
         8 => {
-            if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpFadd32i::decode_f0(w, sm) {
-                    return Some((Op::Fadd32i(o), c));
-                }
-            }
-        }
-        9 => {
-            if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpFadd32i::decode_f0(w, sm) {
-                    return Some((Op::Fadd32i(o), c));
-                }
-            }
-        }
-        0xc => {
-            if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
-                    return Some((Op::Ffma32i(o), c));
-                }
-            }
-        }
-        0xd => {
-            if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
-                    return Some((Op::Ffma32i(o), c));
-                }
-            }
-        }
-        0xe => {
-            if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
-                    return Some((Op::Ffma32i(o), c));
-                }
-            }
-        }
-        0xf => {
-            if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
-                    return Some((Op::Ffma32i(o), c));
-                }
-            }
-        }
-        0x14 => {
-            if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
-                    return Some((Op::Iscadd32i(o), c));
-                }
-            }
-        }
-        0x15 => {
-            if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
-                    return Some((Op::Iscadd32i(o), c));
-                }
-            }
-        }
-        0x16 => {
-            if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
-                    return Some((Op::Iscadd32i(o), c));
-                }
-            }
-        }
-        0x17 => {
-            if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
-                    return Some((Op::Iscadd32i(o), c));
-                }
-            }
-        }
-        0x1c => {
-            if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpIadd32i::decode_f0(w, sm) {
-                    return Some((Op::Iadd32i(o), c));
-                }
-            }
-        }
-        0x1d => {
-            if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpIadd32i::decode_f0(w, sm) {
-                    return Some((Op::Iadd32i(o), c));
-                }
-            }
-        }
-        0x1e => {
             if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFmul32i::decode_f0(w, sm) {
@@ -6431,7 +6410,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x30 => {
+        9 => {
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
@@ -6439,7 +6418,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x32 => {
+        10 => {
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
@@ -6453,7 +6432,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x33 => {
+        11 => {
             if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFfma::decode_f8(w, sm) {
@@ -6461,15 +6440,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x34 => {
-            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
-                    return Some((Op::Shf(o), c));
-                }
-            }
-        }
-        0x36 => {
+        12 => {
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
@@ -6495,7 +6466,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x37 => {
+        13 => {
             if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIsetp::decode_f5(w, sm) {
@@ -6515,7 +6486,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x38 => {
+        14 => {
             if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPopc::decode_f5(w, sm) {
@@ -6595,7 +6566,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x39 => {
+        15 => {
             if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPopc::decode_f5(w, sm) {
@@ -6669,15 +6640,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x3a => {
-            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
-                    return Some((Op::Shf(o), c));
-                }
-            }
-        }
-        0x3c => {
+        16 => {
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f8(w, sm) {
@@ -6691,7 +6654,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x3d => {
+        17 => {
             if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpLop3::decode_f5(w, sm) {
@@ -6699,15 +6662,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x3e => {
-            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
-                    return Some((Op::Shf(o), c));
-                }
-            }
-        }
-        0x49 => {
+        18 => {
             if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFfma::decode_f9(w, sm) {
@@ -6715,7 +6670,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x4b => {
+        19 => {
             if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIsetp::decode_f6(w, sm) {
@@ -6735,7 +6690,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x4c => {
+        20 => {
             if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPopc::decode_f6(w, sm) {
@@ -6815,7 +6770,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x50 => {
+        21 => {
             if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpNop::decode_f1(w, sm) {
@@ -6823,7 +6778,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x51 => {
+        22 => {
             if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFfma::decode_f10(w, sm) {
@@ -6831,7 +6786,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x53 => {
+        23 => {
             if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPrmt::decode_f10(w, sm) {
@@ -6839,7 +6794,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x58 => {
+        24 => {
             if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpShf::decode_f7(w, sm) {
@@ -6847,7 +6802,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x59 => {
+        25 => {
             if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpFfma::decode_f7(w, sm) {
@@ -6861,15 +6816,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x5a => {
-            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
-                    return Some((Op::Shf(o), c));
-                }
-            }
-        }
-        0x5b => {
+        26 => {
             if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpIsetp::decode_f4(w, sm) {
@@ -6901,7 +6848,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x5c => {
+        27 => {
             if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpPopc::decode_f4(w, sm) {
@@ -6987,31 +6934,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x5d => {
-            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
-                    return Some((Op::Shf(o), c));
-                }
-            }
-        }
-        0x5e => {
-            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
-                    return Some((Op::Shf(o), c));
-                }
-            }
-        }
-        0x5f => {
-            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
-                    return Some((Op::Shf(o), c));
-                }
-            }
-        }
-        0xe2 => {
+        28 => {
             if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpBra::decode_f2(w, sm) {
@@ -7019,7 +6942,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xe3 => {
+        29 => {
             if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpExit::decode_f1(w, sm) {
@@ -7027,7 +6950,7 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xf0 => {
+        30 => {
             if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some((o, c)) = OpS2r::decode_f1(w, sm) {
@@ -7039,11 +6962,163 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
+///The arm of [`decode_sm70`] for each value of bits 0..12 (0: no candidate).
+static DISPATCH_SM70: [u16; 4096] = dense_table(
+    &[
+        (0x202, 1),
+        (0x207, 2),
+        (0x208, 3),
+        (0x209, 4),
+        (0x20b, 5),
+        (0x20c, 6),
+        (0x210, 7),
+        (0x211, 8),
+        (0x212, 9),
+        (0x213, 10),
+        (0x216, 11),
+        (0x217, 12),
+        (0x219, 13),
+        (0x220, 14),
+        (0x221, 15),
+        (0x223, 16),
+        (0x224, 17),
+        (0x225, 18),
+        (0x227, 19),
+        (0x248, 20),
+        (0x300, 21),
+        (0x301, 22),
+        (0x304, 23),
+        (0x305, 24),
+        (0x306, 25),
+        (0x308, 26),
+        (0x309, 27),
+        (0x310, 28),
+        (0x311, 29),
+        (0x312, 30),
+        (0x402, 31),
+        (0x411, 32),
+        (0x416, 33),
+        (0x419, 34),
+        (0x421, 35),
+        (0x423, 36),
+        (0x424, 37),
+        (0x547, 38),
+        (0x607, 39),
+        (0x616, 40),
+        (0x619, 41),
+        (0x621, 42),
+        (0x623, 43),
+        (0x624, 44),
+        (0x625, 45),
+        (0x627, 46),
+        (0x802, 47),
+        (0x805, 48),
+        (0x807, 49),
+        (0x808, 50),
+        (0x809, 51),
+        (0x80b, 52),
+        (0x80c, 53),
+        (0x810, 54),
+        (0x811, 55),
+        (0x812, 56),
+        (0x813, 57),
+        (0x816, 58),
+        (0x817, 59),
+        (0x819, 60),
+        (0x81c, 61),
+        (0x820, 62),
+        (0x823, 63),
+        (0x824, 64),
+        (0x825, 65),
+        (0x827, 66),
+        (0x848, 67),
+        (0x900, 68),
+        (0x901, 69),
+        (0x904, 70),
+        (0x905, 71),
+        (0x906, 72),
+        (0x908, 73),
+        (0x909, 74),
+        (0x910, 75),
+        (0x911, 76),
+        (0x912, 77),
+        (0x918, 78),
+        (0x919, 79),
+        (0x947, 80),
+        (0x94d, 81),
+        (0xa02, 82),
+        (0xa07, 83),
+        (0xa08, 84),
+        (0xa09, 85),
+        (0xa0b, 86),
+        (0xa0c, 87),
+        (0xa10, 88),
+        (0xa11, 89),
+        (0xa12, 90),
+        (0xa13, 91),
+        (0xa16, 92),
+        (0xa17, 93),
+        (0xa19, 94),
+        (0xa20, 95),
+        (0xa23, 96),
+        (0xa24, 97),
+        (0xa25, 98),
+        (0xa27, 99),
+        (0xa48, 100),
+        (0xb00, 101),
+        (0xb01, 102),
+        (0xb04, 103),
+        (0xb05, 104),
+        (0xb06, 105),
+        (0xb08, 106),
+        (0xb09, 107),
+        (0xb10, 108),
+        (0xb11, 109),
+        (0xb12, 110),
+        (0xc02, 111),
+        (0xc07, 112),
+        (0xc08, 113),
+        (0xc09, 114),
+        (0xc0b, 115),
+        (0xc0c, 116),
+        (0xc10, 117),
+        (0xc11, 118),
+        (0xc12, 119),
+        (0xc13, 120),
+        (0xc16, 121),
+        (0xc17, 122),
+        (0xc19, 123),
+        (0xc20, 124),
+        (0xc23, 125),
+        (0xc24, 126),
+        (0xc25, 127),
+        (0xc27, 128),
+        (0xc48, 129),
+        (0xd00, 130),
+        (0xd01, 131),
+        (0xd04, 132),
+        (0xd05, 133),
+        (0xd06, 134),
+        (0xd08, 135),
+        (0xd09, 136),
+        (0xd10, 137),
+        (0xd11, 138),
+        (0xd12, 139),
+        (0xe07, 140),
+        (0xe16, 141),
+        (0xe19, 142),
+        (0xe21, 143),
+        (0xe23, 144),
+        (0xe24, 145),
+        (0xe25, 146),
+        (0xe27, 147),
+    ],
+);
 ///Decode a sm70 instruction word.
 #[allow(clippy::match_single_binding, unreachable_patterns, unused_variables)]
 pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
-    match ((w >> 0) & 0xfff) as u32 {
-        0x202 => {
+    match DISPATCH_SM70[((w >> 0) & 0xfff) as usize] {
+        1 => {
             if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202
                 && matches!(sm, 120)
             {
@@ -7059,7 +7134,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x207 => {
+        2 => {
             if w & 0x1fff87fffffffffff0000000fff == 0x207
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7068,7 +7143,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x208 => {
+        3 => {
             if w & 0x1fff87fffffffffff0000000fff == 0x208
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7077,7 +7152,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x209 => {
+        4 => {
             if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
                 if let Some((o, c)) = OpFmnmx::decode_f0(w, sm) {
                     return Some((Op::Fmnmx(o), c));
@@ -7096,7 +7171,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x20b => {
+        5 => {
             if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7105,7 +7180,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x20c => {
+        6 => {
             if w & 0x1fff801800fffffff0000ff0fff == 0x20c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7121,7 +7196,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x210 => {
+        7 => {
             if w & 0x1fff80016007fffff0000000fff == 0x210
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7137,7 +7212,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x211 => {
+        8 => {
             if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7167,7 +7242,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x212 => {
+        9 => {
             if w & 0x1fff8700000ffffff0000000fff == 0x212
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7176,7 +7251,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x213 => {
+        10 => {
             if w & 0x1ffffffffffffffff00ff000fff == 0x213
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7185,7 +7260,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x216 => {
+        11 => {
             if w & 0x1fffffff800ffffff0000000fff == 0x216
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7194,7 +7269,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x217 => {
+        12 => {
             if w & 0x1fff87ffdffffffff0000000fff == 0x217
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
             {
@@ -7203,7 +7278,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x219 => {
+        13 => {
             if w & 0x1fffffee100ffffff0000000fff == 0x219
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7212,7 +7287,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x220 => {
+        14 => {
             if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7221,7 +7296,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x221 => {
+        15 => {
             if w & 0x1fffffe1cff3fffff0000000fff == 0x221
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7230,7 +7305,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x223 => {
+        16 => {
             if w & 0x1fffffe10003fffff0000000fff == 0x223
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7239,7 +7314,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x224 => {
+        17 => {
             if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7255,7 +7330,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x225 => {
+        18 => {
             if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7271,7 +7346,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x227 => {
+        19 => {
             if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7280,7 +7355,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x248 => {
+        20 => {
             if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248
                 && matches!(sm, 90)
             {
@@ -7296,7 +7371,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x300 => {
+        21 => {
             if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7305,7 +7380,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x301 => {
+        22 => {
             if w & 0x1ffffffffffffffff00ff000fff == 0x301
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7314,7 +7389,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x304 => {
+        23 => {
             if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7323,7 +7398,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x305 => {
+        24 => {
             if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7332,7 +7407,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x306 => {
+        25 => {
             if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7341,7 +7416,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x308 => {
+        26 => {
             if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
                 if let Some((o, c)) = OpMufu::decode_f0(w, sm) {
                     return Some((Op::Mufu(o), c));
@@ -7361,7 +7436,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x309 => {
+        27 => {
             if w & 0x1ffffffffff7fffff00ff000fff == 0x309
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7370,7 +7445,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x310 => {
+        28 => {
             if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7379,7 +7454,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x311 => {
+        29 => {
             if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7388,7 +7463,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x312 => {
+        30 => {
             if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7397,14 +7472,14 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x402 => {
+        31 => {
             if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
                 if let Some((o, c)) = OpMov64::decode_f1(w, sm) {
                     return Some((Op::Mov64(o), c));
                 }
             }
         }
-        0x411 => {
+        32 => {
             if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7420,7 +7495,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x416 => {
+        33 => {
             if w & 0x1fffffff8000000000000000fff == 0x416
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7429,7 +7504,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x419 => {
+        34 => {
             if w & 0x1fffffee1000000000000000fff == 0x419
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7438,7 +7513,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x421 => {
+        35 => {
             if w & 0x1fffffe1cff0000000000000fff == 0x421
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7447,7 +7522,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x423 => {
+        36 => {
             if w & 0x1fffffe10000000000000000fff == 0x423
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7456,7 +7531,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x424 => {
+        37 => {
             if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7472,7 +7547,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x547 => {
+        38 => {
             if w & 0x1fff86c000000000003f0ff0fff == 0x80000000000000100000547
                 && matches!(sm, 80 | 86 | 89)
             {
@@ -7488,14 +7563,14 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x607 => {
+        39 => {
             if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
                 if let Some((o, c)) = OpSel64::decode_f0(w, sm) {
                     return Some((Op::Sel64(o), c));
                 }
             }
         }
-        0x616 => {
+        40 => {
             if w & 0x1fffffff800f80000ff00000fff == 0x616
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7504,7 +7579,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x619 => {
+        41 => {
             if w & 0x1fffffee100f80000ff00000fff == 0x619
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7513,7 +7588,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x621 => {
+        42 => {
             if w & 0x1fffffe1cff380000ff00000fff == 0x621
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7522,7 +7597,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x623 => {
+        43 => {
             if w & 0x1fffffe1000380000ff00000fff == 0x623
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7531,7 +7606,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x624 => {
+        44 => {
             if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7547,7 +7622,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x625 => {
+        45 => {
             if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7563,7 +7638,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x627 => {
+        46 => {
             if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7572,7 +7647,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x802 => {
+        47 => {
             if w & 0x1fffffff0ff00000000ff000fff == 0x802
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7581,7 +7656,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x805 => {
+        48 => {
             if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7597,7 +7672,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x807 => {
+        49 => {
             if w & 0x1fff87fffff0000000000000fff == 0x807
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7606,7 +7681,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x808 => {
+        50 => {
             if w & 0x1fff87fffff0000000000000fff == 0x808
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7615,7 +7690,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x809 => {
+        51 => {
             if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
                 if let Some((o, c)) = OpFmnmx::decode_f1(w, sm) {
                     return Some((Op::Fmnmx(o), c));
@@ -7634,7 +7709,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x80b => {
+        52 => {
             if w & 0x1fff80000ff0000000000ff0fff == 0x80b
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7643,7 +7718,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x80c => {
+        53 => {
             if w & 0x1fff801800f0000000000ff0fff == 0x80c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7659,7 +7734,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x810 => {
+        54 => {
             if w & 0x1fff80016000000000000000fff == 0x810
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7675,7 +7750,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x811 => {
+        55 => {
             if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7705,7 +7780,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x812 => {
+        56 => {
             if w & 0x1fff87000000000000000000fff == 0x812
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7714,7 +7789,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x813 => {
+        57 => {
             if w & 0x1ffffffffff00000000ff000fff == 0x813
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7723,7 +7798,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x816 => {
+        58 => {
             if w & 0x1fffffff8000000000000000fff == 0x816
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7732,7 +7807,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x817 => {
+        59 => {
             if w & 0x1fff87ffdff0000000000000fff == 0x817
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
             {
@@ -7741,7 +7816,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x819 => {
+        60 => {
             if w & 0x1fffffee1000000000000000fff == 0x819
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7750,7 +7825,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x81c => {
+        61 => {
             if w & 0x1fff8000008ffffffffff000fff == 0x81c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7766,7 +7841,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x820 => {
+        62 => {
             if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7775,7 +7850,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x823 => {
+        63 => {
             if w & 0x1fffffe10000000000000000fff == 0x823
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7784,7 +7859,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x824 => {
+        64 => {
             if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7800,7 +7875,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x825 => {
+        65 => {
             if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7816,7 +7891,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x827 => {
+        66 => {
             if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7825,7 +7900,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x848 => {
+        67 => {
             if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848
                 && matches!(sm, 90)
             {
@@ -7841,7 +7916,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x900 => {
+        68 => {
             if w & 0x1fffff1f9ff00000000ff000fff == 0x900
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7850,7 +7925,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x901 => {
+        69 => {
             if w & 0x1ffffffffff00000000ff000fff == 0x901
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7859,7 +7934,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x904 => {
+        70 => {
             if w & 0x1ffff8e07ff00000000ff000fff == 0x904
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7868,7 +7943,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x905 => {
+        71 => {
             if w & 0x1ffff8e06ff00000000ff000fff == 0x905
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7877,7 +7952,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x906 => {
+        72 => {
             if w & 0x1ffffcf03ff00000000ff000fff == 0x906
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7886,7 +7961,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x908 => {
+        73 => {
             if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
                 if let Some((o, c)) = OpMufu::decode_f1(w, sm) {
                     return Some((Op::Mufu(o), c));
@@ -7906,7 +7981,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x909 => {
+        74 => {
             if w & 0x1ffffffffff00000000ff000fff == 0x909
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7915,7 +7990,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x910 => {
+        75 => {
             if w & 0x1ffff8e07ff00000000ff000fff == 0x910
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7924,7 +7999,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x911 => {
+        76 => {
             if w & 0x1ffff8e06ff00000000ff000fff == 0x911
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7933,7 +8008,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x912 => {
+        77 => {
             if w & 0x1ffffcf03ff00000000ff000fff == 0x912
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7942,7 +8017,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x918 => {
+        78 => {
             if w & 0x1ffffffffffffffffffffff0fff == 0x918
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7951,7 +8026,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x919 => {
+        79 => {
             if w & 0x1ffffff00ffffffffffff000fff == 0x919
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7960,7 +8035,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x947 => {
+        80 => {
             if w & 0x1fff86c000000000000ffff0fff == 0x947
                 && matches!(sm, 70 | 75 | 80 | 86 | 89)
             {
@@ -7996,7 +8071,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0x94d => {
+        81 => {
             if w & 0x1fff86fffffffffffffffff0fff == 0x94d
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8005,7 +8080,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa02 => {
+        82 => {
             if w & 0x1fffffff0fff80000ffff000fff == 0xa02
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8014,7 +8089,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa07 => {
+        83 => {
             if w & 0x1fff87ffffff80000ff00000fff == 0xa07
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8023,7 +8098,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa08 => {
+        84 => {
             if w & 0x1fff87ffffff80000ff00000fff == 0xa08
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8032,7 +8107,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa09 => {
+        85 => {
             if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
                 if let Some((o, c)) = OpFmnmx::decode_f2(w, sm) {
                     return Some((Op::Fmnmx(o), c));
@@ -8049,7 +8124,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa0b => {
+        86 => {
             if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8058,7 +8133,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa0c => {
+        87 => {
             if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8067,7 +8142,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa10 => {
+        88 => {
             if w & 0x1fff8001600780000ff00000fff == 0xa10
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8083,7 +8158,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa11 => {
+        89 => {
             if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8113,7 +8188,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa12 => {
+        90 => {
             if w & 0x1fff8700000f80000ff00000fff == 0xa12
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8122,7 +8197,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa13 => {
+        91 => {
             if w & 0x1fffffffffff80000ffff000fff == 0xa13
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8131,7 +8206,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa16 => {
+        92 => {
             if w & 0x1fffffff800f80000ff00000fff == 0xa16
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8140,7 +8215,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa17 => {
+        93 => {
             if w & 0x1fff87ffdfff80000ff00000fff == 0xa17
                 && matches!(sm, 75 | 80 | 86 | 89 | 90)
             {
@@ -8149,7 +8224,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa19 => {
+        94 => {
             if w & 0x1fffffee100f80000ff00000fff == 0xa19
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8158,7 +8233,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa20 => {
+        95 => {
             if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8167,7 +8242,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa23 => {
+        96 => {
             if w & 0x1fffffe1000380000ff00000fff == 0xa23
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8176,7 +8251,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa24 => {
+        97 => {
             if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8192,7 +8267,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa25 => {
+        98 => {
             if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8208,7 +8283,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa27 => {
+        99 => {
             if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8217,7 +8292,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xa48 => {
+        100 => {
             if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48
                 && matches!(sm, 90)
             {
@@ -8226,7 +8301,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xb00 => {
+        101 => {
             if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8235,7 +8310,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xb01 => {
+        102 => {
             if w & 0x1fffffffffff80000ffff000fff == 0xb01
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8244,7 +8319,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xb04 => {
+        103 => {
             if w & 0x1ffff8e07ff380000ffff000fff == 0xb04
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8253,7 +8328,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xb05 => {
+        104 => {
             if w & 0x1ffff8e06ff380000ffff000fff == 0xb05
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8262,7 +8337,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xb06 => {
+        105 => {
             if w & 0x1ffffcf03fff80000ffff000fff == 0xb06
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8271,7 +8346,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xb08 => {
+        106 => {
             if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 70) {
                 if let Some((o, c)) = OpMufu::decode_f2(w, sm) {
                     return Some((Op::Mufu(o), c));
@@ -8290,7 +8365,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xb09 => {
+        107 => {
             if w & 0x1ffffffffff780000ffff000fff == 0xb09
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8299,7 +8374,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xb10 => {
+        108 => {
             if w & 0x1ffff8e07ff380000ffff000fff == 0xb10
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8308,7 +8383,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xb11 => {
+        109 => {
             if w & 0x1ffff8e06ff380000ffff000fff == 0xb11
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8317,7 +8392,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xb12 => {
+        110 => {
             if w & 0x1ffffcf03fff80000ffff000fff == 0xb12
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8326,7 +8401,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc02 => {
+        111 => {
             if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
                 && matches!(sm, 120)
             {
@@ -8342,7 +8417,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc07 => {
+        112 => {
             if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8351,7 +8426,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc08 => {
+        113 => {
             if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8360,7 +8435,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc09 => {
+        114 => {
             if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09
                 && matches!(sm, 75)
             {
@@ -8383,7 +8458,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc0b => {
+        115 => {
             if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8392,7 +8467,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc0c => {
+        116 => {
             if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8408,7 +8483,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc10 => {
+        117 => {
             if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8424,7 +8499,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc11 => {
+        118 => {
             if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8454,7 +8529,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc12 => {
+        119 => {
             if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8463,7 +8538,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc13 => {
+        120 => {
             if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8472,7 +8547,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc16 => {
+        121 => {
             if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8481,7 +8556,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc17 => {
+        122 => {
             if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
             {
@@ -8490,7 +8565,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc19 => {
+        123 => {
             if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8499,7 +8574,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc20 => {
+        124 => {
             if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8508,7 +8583,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc23 => {
+        125 => {
             if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8517,7 +8592,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc24 => {
+        126 => {
             if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8533,7 +8608,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc25 => {
+        127 => {
             if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8549,7 +8624,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc27 => {
+        128 => {
             if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8558,7 +8633,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xc48 => {
+        129 => {
             if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48
                 && matches!(sm, 90)
             {
@@ -8574,7 +8649,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xd00 => {
+        130 => {
             if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8583,7 +8658,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xd01 => {
+        131 => {
             if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8592,7 +8667,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xd04 => {
+        132 => {
             if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8601,7 +8676,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xd05 => {
+        133 => {
             if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8610,7 +8685,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xd06 => {
+        134 => {
             if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8619,7 +8694,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xd08 => {
+        135 => {
             if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
                 && matches!(sm, 75 | 80 | 86 | 89)
             {
@@ -8635,7 +8710,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xd09 => {
+        136 => {
             if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8644,7 +8719,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xd10 => {
+        137 => {
             if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8653,7 +8728,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xd11 => {
+        138 => {
             if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8662,7 +8737,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xd12 => {
+        139 => {
             if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8671,7 +8746,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xe07 => {
+        140 => {
             if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
                 && matches!(sm, 120)
             {
@@ -8680,7 +8755,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xe16 => {
+        141 => {
             if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8689,7 +8764,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xe19 => {
+        142 => {
             if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8698,7 +8773,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xe21 => {
+        143 => {
             if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8707,7 +8782,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xe23 => {
+        144 => {
             if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8716,7 +8791,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xe24 => {
+        145 => {
             if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8732,7 +8807,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xe25 => {
+        146 => {
             if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8748,7 +8823,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        0xe27 => {
+        147 => {
             if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {

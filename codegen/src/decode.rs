@@ -286,20 +286,46 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
         }
         fallback.sort_by_key(|x| std::cmp::Reverse(x.0));
         let fb: Vec<&TokenStream> = fallback.iter().map(|x| &x.1).collect();
-        let arms = buckets.into_iter().map(|(k, mut v)| {
+        // Keys with the same candidates share one arm; a dense table maps
+        // every value of the dispatch bits to its arm (0: none), so the
+        // match compiles to a jump table instead of a search.
+        let mut arm_of: Vec<(String, Vec<TokenStream>)> = Vec::new();
+        let mut entries = Vec::new();
+        for (k, mut v) in buckets {
             v.sort_by_key(|x| std::cmp::Reverse(x.0));
-            let c = v.into_iter().map(|x| x.1);
+            let c: Vec<TokenStream> = v.into_iter().map(|x| x.1).collect();
+            let key_text = c.iter().map(|t| t.to_string()).collect::<String>();
+            let idx = match arm_of.iter().position(|(t, _)| *t == key_text) {
+                Some(i) => i,
+                None => {
+                    arm_of.push((key_text, c));
+                    arm_of.len() - 1
+                }
+            };
             let k = u128_lit(k as u128);
-            quote!(#k => { #(#c)* })
+            let a = Literal::u16_unsuffixed(idx as u16 + 1);
+            entries.push(quote!((#k, #a)));
+        }
+        let arms = arm_of.iter().enumerate().map(|(i, (_, c))| {
+            let a = Literal::u16_unsuffixed(i as u16 + 1);
+            quote!(#a => { #(#c)* })
         });
         let lo_l = Literal::u32_unsuffixed(lo);
         let km = u128_lit((1u128 << (hi - lo)) - 1);
+        let size = Literal::usize_unsuffixed(1usize << (hi - lo));
+        let table = ident(&format!("DISPATCH_{}", fam.name.to_uppercase()));
+        let td = format!(
+            "The arm of [`{}`] for each value of bits {lo}..{hi} (0: no candidate).",
+            fname
+        );
         let d = format!("Decode a {} instruction word.", fam.name);
         out.push(quote! {
+            #[doc = #td]
+            static #table: [u16; #size] = dense_table(&[#(#entries),*]);
             #[doc = #d]
             #[allow(clippy::match_single_binding, unreachable_patterns, unused_variables)]
             pub fn #fname(w: u128, sm: u32) -> Option<(Op, Common)> {
-                match ((w >> #lo_l) & #km) as u32 {
+                match #table[((w >> #lo_l) & #km) as usize] {
                     #(#arms,)*
                     _ => {}
                 }

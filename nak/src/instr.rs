@@ -94,3 +94,16 @@ impl Src {
         matches!(self.kind, SrcKind::Imm(0))
     }
 }
+
+/// A dense lookup table of `N` entries built at compile time from sparse
+/// `(index, value)` pairs (the rest are 0): the generated decoders map the
+/// opcode bits to a match arm with it.
+pub const fn dense_table<const N: usize>(entries: &[(u32, u16)]) -> [u16; N] {
+    let mut t = [0u16; N];
+    let mut i = 0;
+    while i < entries.len() {
+        t[entries[i].0 as usize] = entries[i].1;
+        i += 1;
+    }
+    t
+}
