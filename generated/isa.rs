@@ -1196,6 +1196,389 @@ impl LopOp {
     }
 }
 const _: LopOp = LopOp::And;
+/// Cache eviction hint of a global access on SM70..SM75 (bits 84..87); the default prints nothing.
+///
+/// Spec: isa-spec/spec/enums/mem_cache.toml (enum `mem_cache`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemCache {
+    #[default]
+    None,
+    Ef,
+    El,
+    Lu,
+    Eu,
+    Na,
+}
+impl MemCache {
+    pub const ALL: [MemCache; 6usize] = [
+        MemCache::None,
+        MemCache::Ef,
+        MemCache::El,
+        MemCache::Lu,
+        MemCache::Eu,
+        MemCache::Na,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            MemCache::None => 0,
+            MemCache::Ef => 1,
+            MemCache::El => 2,
+            MemCache::Lu => 3,
+            MemCache::Eu => 4,
+            MemCache::Na => 5,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            MemCache::None => "",
+            MemCache::Ef => ".EF",
+            MemCache::El => ".EL",
+            MemCache::Lu => ".LU",
+            MemCache::Eu => ".EU",
+            MemCache::Na => ".NA",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            MemCache::None => "none",
+            MemCache::Ef => "ef",
+            MemCache::El => "el",
+            MemCache::Lu => "lu",
+            MemCache::Eu => "eu",
+            MemCache::Na => "na",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: MemCache = MemCache::None;
+/// L2 prefetch size hint of a global load on SM70..SM75 (bits 68..70).
+///
+/// Spec: isa-spec/spec/enums/mem_ltc.toml (enum `mem_ltc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemLtc {
+    #[default]
+    None,
+    Ltc64b,
+    Ltc128b,
+}
+impl MemLtc {
+    pub const ALL: [MemLtc; 3usize] = [MemLtc::None, MemLtc::Ltc64b, MemLtc::Ltc128b];
+    pub const fn index(self) -> usize {
+        match self {
+            MemLtc::None => 0,
+            MemLtc::Ltc64b => 1,
+            MemLtc::Ltc128b => 2,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            MemLtc::None => "",
+            MemLtc::Ltc64b => ".LTC64B",
+            MemLtc::Ltc128b => ".LTC128B",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            MemLtc::None => "none",
+            MemLtc::Ltc64b => "ltc64b",
+            MemLtc::Ltc128b => "ltc128b",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: MemLtc = MemLtc::None;
+/// Ordering and scope of a global access on SM70..SM75 (bits 76..81): weak
+/// (nothing printed), .CONSTANT (read-only data), .STRONG or .MMIO, then the
+/// scope .CTA/.SM/.GPU/.SYS; odd codes add .PRIVATE.
+///
+/// Spec: isa-spec/spec/enums/mem_sem.toml (enum `mem_sem`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemSem {
+    #[default]
+    WeakSys,
+    ConstantCta,
+    ConstantCtaPrivate,
+    ConstantSm,
+    ConstantSmPrivate,
+    ConstantGpu,
+    ConstantGpuPrivate,
+    ConstantSys,
+    ConstantSysPrivate,
+    WeakCta,
+    WeakCtaPrivate,
+    WeakSm,
+    WeakSmPrivate,
+    WeakGpu,
+    WeakGpuPrivate,
+    WeakSysPrivate,
+    StrongCta,
+    StrongCtaPrivate,
+    StrongSm,
+    StrongSmPrivate,
+    StrongGpu,
+    StrongGpuPrivate,
+    StrongSys,
+    StrongSysPrivate,
+    MmioCta,
+    MmioCtaPrivate,
+    MmioSm,
+    MmioSmPrivate,
+    MmioGpu,
+    MmioGpuPrivate,
+    MmioSys,
+    MmioSysPrivate,
+}
+impl MemSem {
+    pub const ALL: [MemSem; 32usize] = [
+        MemSem::WeakSys,
+        MemSem::ConstantCta,
+        MemSem::ConstantCtaPrivate,
+        MemSem::ConstantSm,
+        MemSem::ConstantSmPrivate,
+        MemSem::ConstantGpu,
+        MemSem::ConstantGpuPrivate,
+        MemSem::ConstantSys,
+        MemSem::ConstantSysPrivate,
+        MemSem::WeakCta,
+        MemSem::WeakCtaPrivate,
+        MemSem::WeakSm,
+        MemSem::WeakSmPrivate,
+        MemSem::WeakGpu,
+        MemSem::WeakGpuPrivate,
+        MemSem::WeakSysPrivate,
+        MemSem::StrongCta,
+        MemSem::StrongCtaPrivate,
+        MemSem::StrongSm,
+        MemSem::StrongSmPrivate,
+        MemSem::StrongGpu,
+        MemSem::StrongGpuPrivate,
+        MemSem::StrongSys,
+        MemSem::StrongSysPrivate,
+        MemSem::MmioCta,
+        MemSem::MmioCtaPrivate,
+        MemSem::MmioSm,
+        MemSem::MmioSmPrivate,
+        MemSem::MmioGpu,
+        MemSem::MmioGpuPrivate,
+        MemSem::MmioSys,
+        MemSem::MmioSysPrivate,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            MemSem::WeakSys => 0,
+            MemSem::ConstantCta => 1,
+            MemSem::ConstantCtaPrivate => 2,
+            MemSem::ConstantSm => 3,
+            MemSem::ConstantSmPrivate => 4,
+            MemSem::ConstantGpu => 5,
+            MemSem::ConstantGpuPrivate => 6,
+            MemSem::ConstantSys => 7,
+            MemSem::ConstantSysPrivate => 8,
+            MemSem::WeakCta => 9,
+            MemSem::WeakCtaPrivate => 10,
+            MemSem::WeakSm => 11,
+            MemSem::WeakSmPrivate => 12,
+            MemSem::WeakGpu => 13,
+            MemSem::WeakGpuPrivate => 14,
+            MemSem::WeakSysPrivate => 15,
+            MemSem::StrongCta => 16,
+            MemSem::StrongCtaPrivate => 17,
+            MemSem::StrongSm => 18,
+            MemSem::StrongSmPrivate => 19,
+            MemSem::StrongGpu => 20,
+            MemSem::StrongGpuPrivate => 21,
+            MemSem::StrongSys => 22,
+            MemSem::StrongSysPrivate => 23,
+            MemSem::MmioCta => 24,
+            MemSem::MmioCtaPrivate => 25,
+            MemSem::MmioSm => 26,
+            MemSem::MmioSmPrivate => 27,
+            MemSem::MmioGpu => 28,
+            MemSem::MmioGpuPrivate => 29,
+            MemSem::MmioSys => 30,
+            MemSem::MmioSysPrivate => 31,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            MemSem::WeakSys => ".SYS",
+            MemSem::ConstantCta => ".CONSTANT.CTA",
+            MemSem::ConstantCtaPrivate => ".CONSTANT.CTA.PRIVATE",
+            MemSem::ConstantSm => ".CONSTANT.SM",
+            MemSem::ConstantSmPrivate => ".CONSTANT.SM.PRIVATE",
+            MemSem::ConstantGpu => ".CONSTANT.GPU",
+            MemSem::ConstantGpuPrivate => ".CONSTANT.GPU.PRIVATE",
+            MemSem::ConstantSys => ".CONSTANT.SYS",
+            MemSem::ConstantSysPrivate => ".CONSTANT.SYS.PRIVATE",
+            MemSem::WeakCta => ".CTA",
+            MemSem::WeakCtaPrivate => ".CTA.PRIVATE",
+            MemSem::WeakSm => ".SM",
+            MemSem::WeakSmPrivate => ".SM.PRIVATE",
+            MemSem::WeakGpu => ".GPU",
+            MemSem::WeakGpuPrivate => ".GPU.PRIVATE",
+            MemSem::WeakSysPrivate => ".SYS.PRIVATE",
+            MemSem::StrongCta => ".STRONG.CTA",
+            MemSem::StrongCtaPrivate => ".STRONG.CTA.PRIVATE",
+            MemSem::StrongSm => ".STRONG.SM",
+            MemSem::StrongSmPrivate => ".STRONG.SM.PRIVATE",
+            MemSem::StrongGpu => ".STRONG.GPU",
+            MemSem::StrongGpuPrivate => ".STRONG.GPU.PRIVATE",
+            MemSem::StrongSys => ".STRONG.SYS",
+            MemSem::StrongSysPrivate => ".STRONG.SYS.PRIVATE",
+            MemSem::MmioCta => ".MMIO.CTA",
+            MemSem::MmioCtaPrivate => ".MMIO.CTA.PRIVATE",
+            MemSem::MmioSm => ".MMIO.SM",
+            MemSem::MmioSmPrivate => ".MMIO.SM.PRIVATE",
+            MemSem::MmioGpu => ".MMIO.GPU",
+            MemSem::MmioGpuPrivate => ".MMIO.GPU.PRIVATE",
+            MemSem::MmioSys => ".MMIO.SYS",
+            MemSem::MmioSysPrivate => ".MMIO.SYS.PRIVATE",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            MemSem::WeakSys => "weak_sys",
+            MemSem::ConstantCta => "constant_cta",
+            MemSem::ConstantCtaPrivate => "constant_cta_private",
+            MemSem::ConstantSm => "constant_sm",
+            MemSem::ConstantSmPrivate => "constant_sm_private",
+            MemSem::ConstantGpu => "constant_gpu",
+            MemSem::ConstantGpuPrivate => "constant_gpu_private",
+            MemSem::ConstantSys => "constant_sys",
+            MemSem::ConstantSysPrivate => "constant_sys_private",
+            MemSem::WeakCta => "weak_cta",
+            MemSem::WeakCtaPrivate => "weak_cta_private",
+            MemSem::WeakSm => "weak_sm",
+            MemSem::WeakSmPrivate => "weak_sm_private",
+            MemSem::WeakGpu => "weak_gpu",
+            MemSem::WeakGpuPrivate => "weak_gpu_private",
+            MemSem::WeakSysPrivate => "weak_sys_private",
+            MemSem::StrongCta => "strong_cta",
+            MemSem::StrongCtaPrivate => "strong_cta_private",
+            MemSem::StrongSm => "strong_sm",
+            MemSem::StrongSmPrivate => "strong_sm_private",
+            MemSem::StrongGpu => "strong_gpu",
+            MemSem::StrongGpuPrivate => "strong_gpu_private",
+            MemSem::StrongSys => "strong_sys",
+            MemSem::StrongSysPrivate => "strong_sys_private",
+            MemSem::MmioCta => "mmio_cta",
+            MemSem::MmioCtaPrivate => "mmio_cta_private",
+            MemSem::MmioSm => "mmio_sm",
+            MemSem::MmioSmPrivate => "mmio_sm_private",
+            MemSem::MmioGpu => "mmio_gpu",
+            MemSem::MmioGpuPrivate => "mmio_gpu_private",
+            MemSem::MmioSys => "mmio_sys",
+            MemSem::MmioSysPrivate => "mmio_sys_private",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: MemSem = MemSem::WeakSys;
+/// Access size of a global load/store (LDG/STG bits 73..76 on SM70+); 32-bit prints no suffix.
+///
+/// Spec: isa-spec/spec/enums/mem_size.toml (enum `mem_size`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemSize {
+    #[default]
+    B32,
+    U8,
+    S8,
+    U16,
+    S16,
+    B64,
+    B128,
+    U128,
+}
+impl MemSize {
+    pub const ALL: [MemSize; 8usize] = [
+        MemSize::B32,
+        MemSize::U8,
+        MemSize::S8,
+        MemSize::U16,
+        MemSize::S16,
+        MemSize::B64,
+        MemSize::B128,
+        MemSize::U128,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            MemSize::B32 => 0,
+            MemSize::U8 => 1,
+            MemSize::S8 => 2,
+            MemSize::U16 => 3,
+            MemSize::S16 => 4,
+            MemSize::B64 => 5,
+            MemSize::B128 => 6,
+            MemSize::U128 => 7,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            MemSize::B32 => "",
+            MemSize::U8 => ".U8",
+            MemSize::S8 => ".S8",
+            MemSize::U16 => ".U16",
+            MemSize::S16 => ".S16",
+            MemSize::B64 => ".64",
+            MemSize::B128 => ".128",
+            MemSize::U128 => ".U.128",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            MemSize::B32 => "b32",
+            MemSize::U8 => "u8",
+            MemSize::S8 => "s8",
+            MemSize::U16 => "u16",
+            MemSize::S16 => "s16",
+            MemSize::B64 => "b64",
+            MemSize::B128 => "b128",
+            MemSize::U128 => "u128",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+}
+const _: MemSize = MemSize::B32;
 /// MUFU operand format: F32, or a 16-bit float.
 ///
 /// Spec: isa-spec/spec/enums/mufu_fmt.toml (enum `mufu_fmt`).
@@ -3781,6 +4164,8 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("ISETP", 90u32),
     ("ISETP", 100u32),
     ("ISETP", 120u32),
+    ("LDG", 70u32),
+    ("LDG", 75u32),
     ("LEA", 70u32),
     ("LEA", 75u32),
     ("LEA", 80u32),
@@ -3908,6 +4293,8 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("SHR", 50u32),
     ("SHR", 52u32),
     ("SHR", 60u32),
+    ("STG", 70u32),
+    ("STG", 75u32),
     ("VIMNMX", 90u32),
     ("VIMNMX", 120u32),
 ];
@@ -3968,6 +4355,7 @@ pub enum Op {
     Iscadd32i(OpIscadd32i),
     Isetp(OpIsetp),
     Isetp64(OpIsetp64),
+    Ldg(OpLdg),
     Lea(OpLea),
     LeaHi(OpLeaHi),
     LeaHiX(OpLeaHiX),
@@ -3989,6 +4377,7 @@ pub enum Op {
     Shf(OpShf),
     Shl(OpShl),
     Shr(OpShr),
+    Stg(OpStg),
     Vimnmx(OpVimnmx),
 }
 impl From<OpBra> for Op {
@@ -4181,6 +4570,11 @@ impl From<OpIsetp64> for Op {
         Op::Isetp64(o)
     }
 }
+impl From<OpLdg> for Op {
+    fn from(o: OpLdg) -> Op {
+        Op::Ldg(o)
+    }
+}
 impl From<OpLea> for Op {
     fn from(o: OpLea) -> Op {
         Op::Lea(o)
@@ -4286,6 +4680,11 @@ impl From<OpShr> for Op {
         Op::Shr(o)
     }
 }
+impl From<OpStg> for Op {
+    fn from(o: OpStg) -> Op {
+        Op::Stg(o)
+    }
+}
 impl From<OpVimnmx> for Op {
     fn from(o: OpVimnmx) -> Op {
         Op::Vimnmx(o)
@@ -4332,6 +4731,7 @@ impl Op {
         "iscadd32i",
         "isetp",
         "isetp64",
+        "ldg",
         "lea",
         "lea_hi",
         "lea_hi_x",
@@ -4353,6 +4753,7 @@ impl Op {
         "shf",
         "shl",
         "shr",
+        "stg",
         "vimnmx",
     ];
     pub const fn name(&self) -> &'static str {
@@ -4395,6 +4796,7 @@ impl Op {
             Op::Iscadd32i(_) => OpIscadd32i::NAME,
             Op::Isetp(_) => OpIsetp::NAME,
             Op::Isetp64(_) => OpIsetp64::NAME,
+            Op::Ldg(_) => OpLdg::NAME,
             Op::Lea(_) => OpLea::NAME,
             Op::LeaHi(_) => OpLeaHi::NAME,
             Op::LeaHiX(_) => OpLeaHiX::NAME,
@@ -4416,6 +4818,7 @@ impl Op {
             Op::Shf(_) => OpShf::NAME,
             Op::Shl(_) => OpShl::NAME,
             Op::Shr(_) => OpShr::NAME,
+            Op::Stg(_) => OpStg::NAME,
             Op::Vimnmx(_) => OpVimnmx::NAME,
         }
     }
@@ -4459,6 +4862,7 @@ impl Op {
             Op::Iscadd32i(_) => OpIscadd32i::CLASS,
             Op::Isetp(_) => OpIsetp::CLASS,
             Op::Isetp64(_) => OpIsetp64::CLASS,
+            Op::Ldg(_) => OpLdg::CLASS,
             Op::Lea(_) => OpLea::CLASS,
             Op::LeaHi(_) => OpLeaHi::CLASS,
             Op::LeaHiX(_) => OpLeaHiX::CLASS,
@@ -4480,6 +4884,7 @@ impl Op {
             Op::Shf(_) => OpShf::CLASS,
             Op::Shl(_) => OpShl::CLASS,
             Op::Shr(_) => OpShr::CLASS,
+            Op::Stg(_) => OpStg::CLASS,
             Op::Vimnmx(_) => OpVimnmx::CLASS,
         }
     }
@@ -4523,6 +4928,7 @@ impl Op {
             Op::Iscadd32i(_) => OpIscadd32i::SMS,
             Op::Isetp(_) => OpIsetp::SMS,
             Op::Isetp64(_) => OpIsetp64::SMS,
+            Op::Ldg(_) => OpLdg::SMS,
             Op::Lea(_) => OpLea::SMS,
             Op::LeaHi(_) => OpLeaHi::SMS,
             Op::LeaHiX(_) => OpLeaHiX::SMS,
@@ -4544,6 +4950,7 @@ impl Op {
             Op::Shf(_) => OpShf::SMS,
             Op::Shl(_) => OpShl::SMS,
             Op::Shr(_) => OpShr::SMS,
+            Op::Stg(_) => OpStg::SMS,
             Op::Vimnmx(_) => OpVimnmx::SMS,
         }
     }
@@ -4587,6 +4994,7 @@ impl Op {
             Op::Iscadd32i(_) => OpIscadd32i::SRCS,
             Op::Isetp(_) => OpIsetp::SRCS,
             Op::Isetp64(_) => OpIsetp64::SRCS,
+            Op::Ldg(_) => OpLdg::SRCS,
             Op::Lea(_) => OpLea::SRCS,
             Op::LeaHi(_) => OpLeaHi::SRCS,
             Op::LeaHiX(_) => OpLeaHiX::SRCS,
@@ -4608,6 +5016,7 @@ impl Op {
             Op::Shf(_) => OpShf::SRCS,
             Op::Shl(_) => OpShl::SRCS,
             Op::Shr(_) => OpShr::SRCS,
+            Op::Stg(_) => OpStg::SRCS,
             Op::Vimnmx(_) => OpVimnmx::SRCS,
         }
     }
@@ -4651,6 +5060,7 @@ impl Op {
             Op::Iscadd32i(_) => OpIscadd32i::DSTS,
             Op::Isetp(_) => OpIsetp::DSTS,
             Op::Isetp64(_) => OpIsetp64::DSTS,
+            Op::Ldg(_) => OpLdg::DSTS,
             Op::Lea(_) => OpLea::DSTS,
             Op::LeaHi(_) => OpLeaHi::DSTS,
             Op::LeaHiX(_) => OpLeaHiX::DSTS,
@@ -4672,6 +5082,7 @@ impl Op {
             Op::Shf(_) => OpShf::DSTS,
             Op::Shl(_) => OpShl::DSTS,
             Op::Shr(_) => OpShr::DSTS,
+            Op::Stg(_) => OpStg::DSTS,
             Op::Vimnmx(_) => OpVimnmx::DSTS,
         }
     }
@@ -4715,6 +5126,7 @@ impl Op {
             Op::Iscadd32i(o) => o.srcs()[i],
             Op::Isetp(o) => o.srcs()[i],
             Op::Isetp64(o) => o.srcs()[i],
+            Op::Ldg(o) => o.srcs()[i],
             Op::Lea(o) => o.srcs()[i],
             Op::LeaHi(o) => o.srcs()[i],
             Op::LeaHiX(o) => o.srcs()[i],
@@ -4736,6 +5148,7 @@ impl Op {
             Op::Shf(o) => o.srcs()[i],
             Op::Shl(o) => o.srcs()[i],
             Op::Shr(o) => o.srcs()[i],
+            Op::Stg(o) => o.srcs()[i],
             Op::Vimnmx(o) => o.srcs()[i],
         }
     }
@@ -4845,6 +5258,7 @@ impl Op {
             Op::Isetp64(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Ldg(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Lea(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::LeaHi(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
@@ -4890,6 +5304,7 @@ impl Op {
             Op::Shf(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Shl(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Shr(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
+            Op::Stg(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
             Op::Vimnmx(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
@@ -4935,6 +5350,7 @@ impl Op {
             Op::Iscadd32i(o) => o.dsts()[i],
             Op::Isetp(o) => o.dsts()[i],
             Op::Isetp64(o) => o.dsts()[i],
+            Op::Ldg(o) => o.dsts()[i],
             Op::Lea(o) => o.dsts()[i],
             Op::LeaHi(o) => o.dsts()[i],
             Op::LeaHiX(o) => o.dsts()[i],
@@ -4956,6 +5372,7 @@ impl Op {
             Op::Shf(o) => o.dsts()[i],
             Op::Shl(o) => o.dsts()[i],
             Op::Shr(o) => o.dsts()[i],
+            Op::Stg(o) => o.dsts()[i],
             Op::Vimnmx(o) => o.dsts()[i],
         }
     }
@@ -5075,6 +5492,9 @@ impl Op {
             Op::Isetp64(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Ldg(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Lea(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
@@ -5138,6 +5558,9 @@ impl Op {
             Op::Shr(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Stg(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
             Op::Vimnmx(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
@@ -5184,6 +5607,7 @@ impl Op {
             Op::Iscadd32i(o) => o.encode(sm, c),
             Op::Isetp(o) => o.encode(sm, c),
             Op::Isetp64(o) => o.encode(sm, c),
+            Op::Ldg(o) => o.encode(sm, c),
             Op::Lea(o) => o.encode(sm, c),
             Op::LeaHi(o) => o.encode(sm, c),
             Op::LeaHiX(o) => o.encode(sm, c),
@@ -5205,6 +5629,7 @@ impl Op {
             Op::Shf(o) => o.encode(sm, c),
             Op::Shl(o) => o.encode(sm, c),
             Op::Shr(o) => o.encode(sm, c),
+            Op::Stg(o) => o.encode(sm, c),
             Op::Vimnmx(o) => o.encode(sm, c),
         }
     }
@@ -5249,6 +5674,7 @@ impl Op {
             Op::Iscadd32i(o) => o.form_id(sm),
             Op::Isetp(o) => o.form_id(sm),
             Op::Isetp64(o) => o.form_id(sm),
+            Op::Ldg(o) => o.form_id(sm),
             Op::Lea(o) => o.form_id(sm),
             Op::LeaHi(o) => o.form_id(sm),
             Op::LeaHiX(o) => o.form_id(sm),
@@ -5270,6 +5696,7 @@ impl Op {
             Op::Shf(o) => o.form_id(sm),
             Op::Shl(o) => o.form_id(sm),
             Op::Shr(o) => o.form_id(sm),
+            Op::Stg(o) => o.form_id(sm),
             Op::Vimnmx(o) => o.form_id(sm),
         }
     }
@@ -5314,6 +5741,7 @@ impl Op {
             Op::Iscadd32i(o) => o.print(c, sm, addr, out),
             Op::Isetp(o) => o.print(c, sm, addr, out),
             Op::Isetp64(o) => o.print(c, sm, addr, out),
+            Op::Ldg(o) => o.print(c, sm, addr, out),
             Op::Lea(o) => o.print(c, sm, addr, out),
             Op::LeaHi(o) => o.print(c, sm, addr, out),
             Op::LeaHiX(o) => o.print(c, sm, addr, out),
@@ -5335,7 +5763,75 @@ impl Op {
             Op::Shf(o) => o.print(c, sm, addr, out),
             Op::Shl(o) => o.print(c, sm, addr, out),
             Op::Shr(o) => o.print(c, sm, addr, out),
+            Op::Stg(o) => o.print(c, sm, addr, out),
             Op::Vimnmx(o) => o.print(c, sm, addr, out),
+        }
+    }
+    /// The memory access of a load or store (`[memory]` in its spec file).
+    pub fn mem_access(&self) -> Option<MemAccess> {
+        match self {
+            Op::Bra(o) => o.mem_access(),
+            Op::BraUp(o) => o.mem_access(),
+            Op::BraUr(o) => o.mem_access(),
+            Op::Brev(o) => o.mem_access(),
+            Op::Cs2r(o) => o.mem_access(),
+            Op::Cs2r32(o) => o.mem_access(),
+            Op::Exit(o) => o.mem_access(),
+            Op::F2f(o) => o.mem_access(),
+            Op::F2f64(o) => o.mem_access(),
+            Op::F2i(o) => o.mem_access(),
+            Op::F2i64(o) => o.mem_access(),
+            Op::Fadd(o) => o.mem_access(),
+            Op::Fadd32i(o) => o.mem_access(),
+            Op::Ffma(o) => o.mem_access(),
+            Op::Ffma32i(o) => o.mem_access(),
+            Op::Flo(o) => o.mem_access(),
+            Op::Fmnmx(o) => o.mem_access(),
+            Op::Fmul(o) => o.mem_access(),
+            Op::Fmul32i(o) => o.mem_access(),
+            Op::Fsel(o) => o.mem_access(),
+            Op::Fsetp(o) => o.mem_access(),
+            Op::I2f(o) => o.mem_access(),
+            Op::I2f64(o) => o.mem_access(),
+            Op::Iabs(o) => o.mem_access(),
+            Op::Iadd(o) => o.mem_access(),
+            Op::Iadd3(o) => o.mem_access(),
+            Op::Iadd32i(o) => o.mem_access(),
+            Op::Iadd3x(o) => o.mem_access(),
+            Op::Imad(o) => o.mem_access(),
+            Op::ImadHi(o) => o.mem_access(),
+            Op::ImadWide(o) => o.mem_access(),
+            Op::ImadWideX(o) => o.mem_access(),
+            Op::Imadx(o) => o.mem_access(),
+            Op::Imnmx(o) => o.mem_access(),
+            Op::Iscadd(o) => o.mem_access(),
+            Op::Iscadd32i(o) => o.mem_access(),
+            Op::Isetp(o) => o.mem_access(),
+            Op::Isetp64(o) => o.mem_access(),
+            Op::Ldg(o) => o.mem_access(),
+            Op::Lea(o) => o.mem_access(),
+            Op::LeaHi(o) => o.mem_access(),
+            Op::LeaHiX(o) => o.mem_access(),
+            Op::LeaX(o) => o.mem_access(),
+            Op::Lop(o) => o.mem_access(),
+            Op::Lop3(o) => o.mem_access(),
+            Op::Lop32i(o) => o.mem_access(),
+            Op::Mov(o) => o.mem_access(),
+            Op::Mov32i(o) => o.mem_access(),
+            Op::Mov64(o) => o.mem_access(),
+            Op::Mufu(o) => o.mem_access(),
+            Op::Nop(o) => o.mem_access(),
+            Op::Plop3(o) => o.mem_access(),
+            Op::Popc(o) => o.mem_access(),
+            Op::Prmt(o) => o.mem_access(),
+            Op::S2r(o) => o.mem_access(),
+            Op::Sel(o) => o.mem_access(),
+            Op::Sel64(o) => o.mem_access(),
+            Op::Shf(o) => o.mem_access(),
+            Op::Shl(o) => o.mem_access(),
+            Op::Shr(o) => o.mem_access(),
+            Op::Stg(o) => o.mem_access(),
+            Op::Vimnmx(o) => o.mem_access(),
         }
     }
     /// Compute the destinations from source values (CPU semantics).
@@ -5379,6 +5875,7 @@ impl Op {
             Op::Iscadd32i(o) => o.fold(sm, srcs),
             Op::Isetp(o) => o.fold(sm, srcs),
             Op::Isetp64(o) => o.fold(sm, srcs),
+            Op::Ldg(o) => o.fold(sm, srcs),
             Op::Lea(o) => o.fold(sm, srcs),
             Op::LeaHi(o) => o.fold(sm, srcs),
             Op::LeaHiX(o) => o.fold(sm, srcs),
@@ -5400,6 +5897,7 @@ impl Op {
             Op::Shf(o) => o.fold(sm, srcs),
             Op::Shl(o) => o.fold(sm, srcs),
             Op::Shr(o) => o.fold(sm, srcs),
+            Op::Stg(o) => o.fold(sm, srcs),
             Op::Vimnmx(o) => o.fold(sm, srcs),
         }
     }
@@ -5444,6 +5942,7 @@ impl Op {
             Op::Iscadd32i(o) => o.has_fold(sm),
             Op::Isetp(o) => o.has_fold(sm),
             Op::Isetp64(o) => o.has_fold(sm),
+            Op::Ldg(o) => o.has_fold(sm),
             Op::Lea(o) => o.has_fold(sm),
             Op::LeaHi(o) => o.has_fold(sm),
             Op::LeaHiX(o) => o.has_fold(sm),
@@ -5465,6 +5964,7 @@ impl Op {
             Op::Shf(o) => o.has_fold(sm),
             Op::Shl(o) => o.has_fold(sm),
             Op::Shr(o) => o.has_fold(sm),
+            Op::Stg(o) => o.has_fold(sm),
             Op::Vimnmx(o) => o.has_fold(sm),
         }
     }
@@ -5513,6 +6013,7 @@ impl Op {
             Op::Iscadd32i(o) => o.legalize(sm, cx)?,
             Op::Isetp(o) => o.legalize(sm, cx)?,
             Op::Isetp64(o) => o.legalize(sm, cx)?,
+            Op::Ldg(o) => o.legalize(sm, cx)?,
             Op::Lea(o) => o.legalize(sm, cx)?,
             Op::LeaHi(o) => o.legalize(sm, cx)?,
             Op::LeaHiX(o) => o.legalize(sm, cx)?,
@@ -5534,6 +6035,7 @@ impl Op {
             Op::Shf(o) => o.legalize(sm, cx)?,
             Op::Shl(o) => o.legalize(sm, cx)?,
             Op::Shr(o) => o.legalize(sm, cx)?,
+            Op::Stg(o) => o.legalize(sm, cx)?,
             Op::Vimnmx(o) => o.legalize(sm, cx)?,
         };
         if let Some(n) = new {
@@ -6016,6 +6518,18 @@ pub fn parse(
             best.get_or_insert(e);
         }
     }
+    match OpLdg::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Ldg(o), c));
+            }
+            first.get_or_insert((Op::Ldg(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     match OpLea::parse(line, sm, addr) {
         None => {}
         Some(Ok((o, c))) => {
@@ -6263,6 +6777,18 @@ pub fn parse(
                 return Ok((Op::Shr(o), c));
             }
             first.get_or_insert((Op::Shr(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpStg::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Stg(o), c));
+            }
+            first.get_or_insert((Op::Stg(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -6995,123 +7521,125 @@ static DISPATCH_SM70: [u16; 4096] = dense_table(
         (0x310, 28),
         (0x311, 29),
         (0x312, 30),
-        (0x402, 31),
-        (0x411, 32),
-        (0x416, 33),
-        (0x419, 34),
-        (0x421, 35),
-        (0x423, 36),
-        (0x424, 37),
-        (0x547, 38),
-        (0x607, 39),
-        (0x616, 40),
-        (0x619, 41),
-        (0x621, 42),
-        (0x623, 43),
-        (0x624, 44),
-        (0x625, 45),
-        (0x627, 46),
-        (0x802, 47),
-        (0x805, 48),
-        (0x807, 49),
-        (0x808, 50),
-        (0x809, 51),
-        (0x80b, 52),
-        (0x80c, 53),
-        (0x810, 54),
-        (0x811, 55),
-        (0x812, 56),
-        (0x813, 57),
-        (0x816, 58),
-        (0x817, 59),
-        (0x819, 60),
-        (0x81c, 61),
-        (0x820, 62),
-        (0x823, 63),
-        (0x824, 64),
-        (0x825, 65),
-        (0x827, 66),
-        (0x848, 67),
-        (0x900, 68),
-        (0x901, 69),
-        (0x904, 70),
-        (0x905, 71),
-        (0x906, 72),
-        (0x908, 73),
-        (0x909, 74),
-        (0x910, 75),
-        (0x911, 76),
-        (0x912, 77),
-        (0x918, 78),
-        (0x919, 79),
-        (0x947, 80),
-        (0x94d, 81),
-        (0xa02, 82),
-        (0xa07, 83),
-        (0xa08, 84),
-        (0xa09, 85),
-        (0xa0b, 86),
-        (0xa0c, 87),
-        (0xa10, 88),
-        (0xa11, 89),
-        (0xa12, 90),
-        (0xa13, 91),
-        (0xa16, 92),
-        (0xa17, 93),
-        (0xa19, 94),
-        (0xa20, 95),
-        (0xa23, 96),
-        (0xa24, 97),
-        (0xa25, 98),
-        (0xa27, 99),
-        (0xa48, 100),
-        (0xb00, 101),
-        (0xb01, 102),
-        (0xb04, 103),
-        (0xb05, 104),
-        (0xb06, 105),
-        (0xb08, 106),
-        (0xb09, 107),
-        (0xb10, 108),
-        (0xb11, 109),
-        (0xb12, 110),
-        (0xc02, 111),
-        (0xc07, 112),
-        (0xc08, 113),
-        (0xc09, 114),
-        (0xc0b, 115),
-        (0xc0c, 116),
-        (0xc10, 117),
-        (0xc11, 118),
-        (0xc12, 119),
-        (0xc13, 120),
-        (0xc16, 121),
-        (0xc17, 122),
-        (0xc19, 123),
-        (0xc20, 124),
-        (0xc23, 125),
-        (0xc24, 126),
-        (0xc25, 127),
-        (0xc27, 128),
-        (0xc48, 129),
-        (0xd00, 130),
-        (0xd01, 131),
-        (0xd04, 132),
-        (0xd05, 133),
-        (0xd06, 134),
-        (0xd08, 135),
-        (0xd09, 136),
-        (0xd10, 137),
-        (0xd11, 138),
-        (0xd12, 139),
-        (0xe07, 140),
-        (0xe16, 141),
-        (0xe19, 142),
-        (0xe21, 143),
-        (0xe23, 144),
-        (0xe24, 145),
-        (0xe25, 146),
-        (0xe27, 147),
+        (0x381, 31),
+        (0x386, 32),
+        (0x402, 33),
+        (0x411, 34),
+        (0x416, 35),
+        (0x419, 36),
+        (0x421, 37),
+        (0x423, 38),
+        (0x424, 39),
+        (0x547, 40),
+        (0x607, 41),
+        (0x616, 42),
+        (0x619, 43),
+        (0x621, 44),
+        (0x623, 45),
+        (0x624, 46),
+        (0x625, 47),
+        (0x627, 48),
+        (0x802, 49),
+        (0x805, 50),
+        (0x807, 51),
+        (0x808, 52),
+        (0x809, 53),
+        (0x80b, 54),
+        (0x80c, 55),
+        (0x810, 56),
+        (0x811, 57),
+        (0x812, 58),
+        (0x813, 59),
+        (0x816, 60),
+        (0x817, 61),
+        (0x819, 62),
+        (0x81c, 63),
+        (0x820, 64),
+        (0x823, 65),
+        (0x824, 66),
+        (0x825, 67),
+        (0x827, 68),
+        (0x848, 69),
+        (0x900, 70),
+        (0x901, 71),
+        (0x904, 72),
+        (0x905, 73),
+        (0x906, 74),
+        (0x908, 75),
+        (0x909, 76),
+        (0x910, 77),
+        (0x911, 78),
+        (0x912, 79),
+        (0x918, 80),
+        (0x919, 81),
+        (0x947, 82),
+        (0x94d, 83),
+        (0xa02, 84),
+        (0xa07, 85),
+        (0xa08, 86),
+        (0xa09, 87),
+        (0xa0b, 88),
+        (0xa0c, 89),
+        (0xa10, 90),
+        (0xa11, 91),
+        (0xa12, 92),
+        (0xa13, 93),
+        (0xa16, 94),
+        (0xa17, 95),
+        (0xa19, 96),
+        (0xa20, 97),
+        (0xa23, 98),
+        (0xa24, 99),
+        (0xa25, 100),
+        (0xa27, 101),
+        (0xa48, 102),
+        (0xb00, 103),
+        (0xb01, 104),
+        (0xb04, 105),
+        (0xb05, 106),
+        (0xb06, 107),
+        (0xb08, 108),
+        (0xb09, 109),
+        (0xb10, 110),
+        (0xb11, 111),
+        (0xb12, 112),
+        (0xc02, 113),
+        (0xc07, 114),
+        (0xc08, 115),
+        (0xc09, 116),
+        (0xc0b, 117),
+        (0xc0c, 118),
+        (0xc10, 119),
+        (0xc11, 120),
+        (0xc12, 121),
+        (0xc13, 122),
+        (0xc16, 123),
+        (0xc17, 124),
+        (0xc19, 125),
+        (0xc20, 126),
+        (0xc23, 127),
+        (0xc24, 128),
+        (0xc25, 129),
+        (0xc27, 130),
+        (0xc48, 131),
+        (0xd00, 132),
+        (0xd01, 133),
+        (0xd04, 134),
+        (0xd05, 135),
+        (0xd06, 136),
+        (0xd08, 137),
+        (0xd09, 138),
+        (0xd10, 139),
+        (0xd11, 140),
+        (0xd12, 141),
+        (0xe07, 142),
+        (0xe16, 143),
+        (0xe19, 144),
+        (0xe21, 145),
+        (0xe23, 146),
+        (0xe24, 147),
+        (0xe25, 148),
+        (0xe27, 149),
     ],
 );
 ///Decode a sm70 instruction word.
@@ -7473,13 +8001,38 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         31 => {
+            if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381
+                && matches!(sm, 70)
+            {
+                if let Some((o, c)) = OpLdg::decode_f1(w, sm) {
+                    return Some((Op::Ldg(o), c));
+                }
+            }
+            if w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381
+                && matches!(sm, 75)
+            {
+                if let Some((o, c)) = OpLdg::decode_f0(w, sm) {
+                    return Some((Op::Ldg(o), c));
+                }
+            }
+        }
+        32 => {
+            if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
+                && matches!(sm, 70 | 75)
+            {
+                if let Some((o, c)) = OpStg::decode_f0(w, sm) {
+                    return Some((Op::Stg(o), c));
+                }
+            }
+        }
+        33 => {
             if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
                 if let Some((o, c)) = OpMov64::decode_f1(w, sm) {
                     return Some((Op::Mov64(o), c));
                 }
             }
         }
-        32 => {
+        34 => {
             if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7495,7 +8048,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        33 => {
+        35 => {
             if w & 0x1fffffff8000000000000000fff == 0x416
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7504,7 +8057,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        34 => {
+        36 => {
             if w & 0x1fffffee1000000000000000fff == 0x419
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7513,7 +8066,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        35 => {
+        37 => {
             if w & 0x1fffffe1cff0000000000000fff == 0x421
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7522,7 +8075,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        36 => {
+        38 => {
             if w & 0x1fffffe10000000000000000fff == 0x423
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7531,7 +8084,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        37 => {
+        39 => {
             if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7547,7 +8100,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        38 => {
+        40 => {
             if w & 0x1fff86c000000000003f0ff0fff == 0x80000000000000100000547
                 && matches!(sm, 80 | 86 | 89)
             {
@@ -7563,14 +8116,14 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        39 => {
+        41 => {
             if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
                 if let Some((o, c)) = OpSel64::decode_f0(w, sm) {
                     return Some((Op::Sel64(o), c));
                 }
             }
         }
-        40 => {
+        42 => {
             if w & 0x1fffffff800f80000ff00000fff == 0x616
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7579,7 +8132,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        41 => {
+        43 => {
             if w & 0x1fffffee100f80000ff00000fff == 0x619
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7588,7 +8141,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        42 => {
+        44 => {
             if w & 0x1fffffe1cff380000ff00000fff == 0x621
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7597,7 +8150,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        43 => {
+        45 => {
             if w & 0x1fffffe1000380000ff00000fff == 0x623
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7606,7 +8159,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        44 => {
+        46 => {
             if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7622,7 +8175,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        45 => {
+        47 => {
             if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7638,7 +8191,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        46 => {
+        48 => {
             if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -7647,7 +8200,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        47 => {
+        49 => {
             if w & 0x1fffffff0ff00000000ff000fff == 0x802
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7656,7 +8209,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        48 => {
+        50 => {
             if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7672,7 +8225,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        49 => {
+        51 => {
             if w & 0x1fff87fffff0000000000000fff == 0x807
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7681,7 +8234,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        50 => {
+        52 => {
             if w & 0x1fff87fffff0000000000000fff == 0x808
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7690,7 +8243,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        51 => {
+        53 => {
             if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
                 if let Some((o, c)) = OpFmnmx::decode_f1(w, sm) {
                     return Some((Op::Fmnmx(o), c));
@@ -7709,7 +8262,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        52 => {
+        54 => {
             if w & 0x1fff80000ff0000000000ff0fff == 0x80b
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7718,7 +8271,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        53 => {
+        55 => {
             if w & 0x1fff801800f0000000000ff0fff == 0x80c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7734,7 +8287,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        54 => {
+        56 => {
             if w & 0x1fff80016000000000000000fff == 0x810
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7750,7 +8303,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        55 => {
+        57 => {
             if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7780,7 +8333,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        56 => {
+        58 => {
             if w & 0x1fff87000000000000000000fff == 0x812
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7789,7 +8342,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        57 => {
+        59 => {
             if w & 0x1ffffffffff00000000ff000fff == 0x813
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7798,7 +8351,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        58 => {
+        60 => {
             if w & 0x1fffffff8000000000000000fff == 0x816
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7807,7 +8360,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        59 => {
+        61 => {
             if w & 0x1fff87ffdff0000000000000fff == 0x817
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
             {
@@ -7816,7 +8369,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        60 => {
+        62 => {
             if w & 0x1fffffee1000000000000000fff == 0x819
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7825,7 +8378,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        61 => {
+        63 => {
             if w & 0x1fff8000008ffffffffff000fff == 0x81c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7841,7 +8394,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        62 => {
+        64 => {
             if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7850,7 +8403,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        63 => {
+        65 => {
             if w & 0x1fffffe10000000000000000fff == 0x823
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7859,7 +8412,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        64 => {
+        66 => {
             if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7875,7 +8428,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        65 => {
+        67 => {
             if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7891,7 +8444,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        66 => {
+        68 => {
             if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7900,7 +8453,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        67 => {
+        69 => {
             if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848
                 && matches!(sm, 90)
             {
@@ -7916,7 +8469,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        68 => {
+        70 => {
             if w & 0x1fffff1f9ff00000000ff000fff == 0x900
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7925,7 +8478,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        69 => {
+        71 => {
             if w & 0x1ffffffffff00000000ff000fff == 0x901
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7934,7 +8487,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        70 => {
+        72 => {
             if w & 0x1ffff8e07ff00000000ff000fff == 0x904
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7943,7 +8496,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        71 => {
+        73 => {
             if w & 0x1ffff8e06ff00000000ff000fff == 0x905
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7952,7 +8505,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        72 => {
+        74 => {
             if w & 0x1ffffcf03ff00000000ff000fff == 0x906
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7961,7 +8514,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        73 => {
+        75 => {
             if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
                 if let Some((o, c)) = OpMufu::decode_f1(w, sm) {
                     return Some((Op::Mufu(o), c));
@@ -7981,7 +8534,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        74 => {
+        76 => {
             if w & 0x1ffffffffff00000000ff000fff == 0x909
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7990,7 +8543,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        75 => {
+        77 => {
             if w & 0x1ffff8e07ff00000000ff000fff == 0x910
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -7999,7 +8552,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        76 => {
+        78 => {
             if w & 0x1ffff8e06ff00000000ff000fff == 0x911
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8008,7 +8561,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        77 => {
+        79 => {
             if w & 0x1ffffcf03ff00000000ff000fff == 0x912
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8017,7 +8570,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        78 => {
+        80 => {
             if w & 0x1ffffffffffffffffffffff0fff == 0x918
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8026,7 +8579,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        79 => {
+        81 => {
             if w & 0x1ffffff00ffffffffffff000fff == 0x919
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8035,7 +8588,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        80 => {
+        82 => {
             if w & 0x1fff86c000000000000ffff0fff == 0x947
                 && matches!(sm, 70 | 75 | 80 | 86 | 89)
             {
@@ -8071,7 +8624,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        81 => {
+        83 => {
             if w & 0x1fff86fffffffffffffffff0fff == 0x94d
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8080,7 +8633,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        82 => {
+        84 => {
             if w & 0x1fffffff0fff80000ffff000fff == 0xa02
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8089,7 +8642,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        83 => {
+        85 => {
             if w & 0x1fff87ffffff80000ff00000fff == 0xa07
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8098,7 +8651,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        84 => {
+        86 => {
             if w & 0x1fff87ffffff80000ff00000fff == 0xa08
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8107,7 +8660,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        85 => {
+        87 => {
             if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
                 if let Some((o, c)) = OpFmnmx::decode_f2(w, sm) {
                     return Some((Op::Fmnmx(o), c));
@@ -8124,7 +8677,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        86 => {
+        88 => {
             if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8133,7 +8686,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        87 => {
+        89 => {
             if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8142,7 +8695,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        88 => {
+        90 => {
             if w & 0x1fff8001600780000ff00000fff == 0xa10
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8158,7 +8711,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        89 => {
+        91 => {
             if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8188,7 +8741,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        90 => {
+        92 => {
             if w & 0x1fff8700000f80000ff00000fff == 0xa12
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8197,7 +8750,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        91 => {
+        93 => {
             if w & 0x1fffffffffff80000ffff000fff == 0xa13
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8206,7 +8759,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        92 => {
+        94 => {
             if w & 0x1fffffff800f80000ff00000fff == 0xa16
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8215,7 +8768,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        93 => {
+        95 => {
             if w & 0x1fff87ffdfff80000ff00000fff == 0xa17
                 && matches!(sm, 75 | 80 | 86 | 89 | 90)
             {
@@ -8224,7 +8777,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        94 => {
+        96 => {
             if w & 0x1fffffee100f80000ff00000fff == 0xa19
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8233,7 +8786,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        95 => {
+        97 => {
             if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8242,7 +8795,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        96 => {
+        98 => {
             if w & 0x1fffffe1000380000ff00000fff == 0xa23
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8251,7 +8804,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        97 => {
+        99 => {
             if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8267,7 +8820,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        98 => {
+        100 => {
             if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8283,7 +8836,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        99 => {
+        101 => {
             if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8292,7 +8845,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        100 => {
+        102 => {
             if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48
                 && matches!(sm, 90)
             {
@@ -8301,7 +8854,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        101 => {
+        103 => {
             if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8310,7 +8863,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        102 => {
+        104 => {
             if w & 0x1fffffffffff80000ffff000fff == 0xb01
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8319,7 +8872,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        103 => {
+        105 => {
             if w & 0x1ffff8e07ff380000ffff000fff == 0xb04
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8328,7 +8881,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        104 => {
+        106 => {
             if w & 0x1ffff8e06ff380000ffff000fff == 0xb05
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8337,7 +8890,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        105 => {
+        107 => {
             if w & 0x1ffffcf03fff80000ffff000fff == 0xb06
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8346,7 +8899,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        106 => {
+        108 => {
             if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 70) {
                 if let Some((o, c)) = OpMufu::decode_f2(w, sm) {
                     return Some((Op::Mufu(o), c));
@@ -8365,7 +8918,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        107 => {
+        109 => {
             if w & 0x1ffffffffff780000ffff000fff == 0xb09
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8374,7 +8927,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        108 => {
+        110 => {
             if w & 0x1ffff8e07ff380000ffff000fff == 0xb10
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8383,7 +8936,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        109 => {
+        111 => {
             if w & 0x1ffff8e06ff380000ffff000fff == 0xb11
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8392,7 +8945,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        110 => {
+        112 => {
             if w & 0x1ffffcf03fff80000ffff000fff == 0xb12
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
@@ -8401,7 +8954,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        111 => {
+        113 => {
             if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
                 && matches!(sm, 120)
             {
@@ -8417,7 +8970,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        112 => {
+        114 => {
             if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8426,7 +8979,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        113 => {
+        115 => {
             if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8435,7 +8988,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        114 => {
+        116 => {
             if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09
                 && matches!(sm, 75)
             {
@@ -8458,7 +9011,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        115 => {
+        117 => {
             if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8467,7 +9020,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        116 => {
+        118 => {
             if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8483,7 +9036,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        117 => {
+        119 => {
             if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8499,7 +9052,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        118 => {
+        120 => {
             if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8529,7 +9082,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        119 => {
+        121 => {
             if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8538,7 +9091,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        120 => {
+        122 => {
             if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8547,7 +9100,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        121 => {
+        123 => {
             if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8556,7 +9109,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        122 => {
+        124 => {
             if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
             {
@@ -8565,7 +9118,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        123 => {
+        125 => {
             if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8574,7 +9127,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        124 => {
+        126 => {
             if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8583,7 +9136,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        125 => {
+        127 => {
             if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8592,7 +9145,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        126 => {
+        128 => {
             if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8608,7 +9161,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        127 => {
+        129 => {
             if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8624,7 +9177,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        128 => {
+        130 => {
             if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8633,7 +9186,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        129 => {
+        131 => {
             if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48
                 && matches!(sm, 90)
             {
@@ -8649,7 +9202,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        130 => {
+        132 => {
             if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8658,7 +9211,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        131 => {
+        133 => {
             if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8667,7 +9220,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        132 => {
+        134 => {
             if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8676,7 +9229,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        133 => {
+        135 => {
             if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8685,7 +9238,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        134 => {
+        136 => {
             if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8694,7 +9247,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        135 => {
+        137 => {
             if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
                 && matches!(sm, 75 | 80 | 86 | 89)
             {
@@ -8710,7 +9263,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        136 => {
+        138 => {
             if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8719,7 +9272,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        137 => {
+        139 => {
             if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8728,7 +9281,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        138 => {
+        140 => {
             if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8737,7 +9290,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        139 => {
+        141 => {
             if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8746,7 +9299,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        140 => {
+        142 => {
             if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
                 && matches!(sm, 120)
             {
@@ -8755,7 +9308,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        141 => {
+        143 => {
             if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8764,7 +9317,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        142 => {
+        144 => {
             if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8773,7 +9326,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        143 => {
+        145 => {
             if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8782,7 +9335,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        144 => {
+        146 => {
             if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8791,7 +9344,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        145 => {
+        147 => {
             if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8807,7 +9360,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        146 => {
+        148 => {
             if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -8823,7 +9376,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
                 }
             }
         }
-        147 => {
+        149 => {
             if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
@@ -10833,6 +11386,28 @@ pub const FORMS: &[FormInfo] = &[
         ],
     },
     FormInfo {
+        op: "ldg",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[75],
+        mask: 0x1ffff8e01cf000000ff00000fff,
+        value: 0xe01000000000000000381,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "ldg",
+        form: "fixed",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70],
+        mask: 0x1ffff8e01ff000000ff00000fff,
+        value: 0xe01000000000000000381,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
         op: "lea",
         form: "rrr",
         id: 0,
@@ -11956,6 +12531,17 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
+        op: "stg",
+        form: "fixed",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75],
+        mask: 0x1ffff8e01ff0000000000ff0fff,
+        value: 0x1000000000000000386,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
         op: "vimnmx",
         form: "rrr",
         id: 0,
@@ -12071,6 +12657,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi_x.rs"));
@@ -12092,4 +12679,5 @@ include!(concat!(env!("OUT_DIR"), "/", "op_sel64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shf.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_stg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vimnmx.rs"));

@@ -58,6 +58,10 @@ impl OpI2f {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
         [&mut self.d]
     }
+    /// Not a memory op.
+    pub fn mem_access(&self) -> Option<MemAccess> {
+        None
+    }
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {

@@ -96,6 +96,10 @@ impl OpIadd3 {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 3usize] {
         [&mut self.d, &mut self.co0, &mut self.co1]
     }
+    /// Not a memory op.
+    pub fn mem_access(&self) -> Option<MemAccess> {
+        None
+    }
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {

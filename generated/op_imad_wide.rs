@@ -87,6 +87,10 @@ impl OpImadWide {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 2usize] {
         [&mut self.d, &mut self.co]
     }
+    /// Not a memory op.
+    pub fn mem_access(&self) -> Option<MemAccess> {
+        None
+    }
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {

@@ -104,6 +104,10 @@ impl OpIsetp64 {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 2usize] {
         [&mut self.d, &mut self.d2]
     }
+    /// Not a memory op.
+    pub fn mem_access(&self) -> Option<MemAccess> {
+        None
+    }
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {

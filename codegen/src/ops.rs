@@ -67,6 +67,47 @@ pub(crate) fn dst_default(o: &Operand) -> Option<TokenStream> {
     })
 }
 
+/// `mem_access()`: the `[memory]` table, or `None` for ops without one.
+fn mem_access(op: &Op) -> TokenStream {
+    let Some(m) = &op.memory else {
+        return quote! {
+            /// Not a memory op.
+            pub fn mem_access(&self) -> Option<MemAccess> { None }
+        };
+    };
+    let addr = field(&op.srcs[m.addr].name);
+    let off = field(&op.modifiers[m.offset].name);
+    let (kind, data) = match m.kind {
+        MemKind::Load => {
+            let d = field(&op.dsts[m.data].name);
+            (quote!(MemKind::Load), quote!(self.#d))
+        }
+        MemKind::Store => {
+            let d = field(&op.srcs[m.data].name);
+            (quote!(MemKind::Store), quote!(src_data_reg(&self.#d)))
+        }
+    };
+    let bytes = match &m.size {
+        MemSize::Fixed(n) => quote!(#n),
+        MemSize::ByModifier(i, b) => {
+            let f = field(&op.modifiers[*i].name);
+            quote!({ const BYTES: &[u32] = &[#(#b),*]; BYTES[self.#f.index()] })
+        }
+    };
+    let align = match m.align {
+        Some(a) => quote!(#a),
+        None => quote!(bytes),
+    };
+    let doc = format!(" The memory access (`[memory]` in {}).", op.path);
+    quote! {
+        #[doc = #doc]
+        pub fn mem_access(&self) -> Option<MemAccess> {
+            let bytes: u32 = #bytes;
+            Some(MemAccess { kind: #kind, bytes, align: #align, addr: self.#addr, offset: self.#off as i64, data: #data })
+        }
+    }
+}
+
 fn value_type(t: ValueType) -> TokenStream {
     let v = match t {
         ValueType::U32 => quote!(U32),
@@ -183,6 +224,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         })
         .collect();
     let class = &op.class;
+    let mem_access = mem_access(op);
 
     let encode = crate::encode::op_encode(spec, op)?;
     let decode = crate::decode::op_decode(spec, op)?;
@@ -211,6 +253,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             pub fn srcs_mut(&mut self) -> [&mut Src; #nsrc] { [#(#src_muts),*] }
             pub fn dsts(&self) -> [&Reg; #ndst] { [#(#dst_refs),*] }
             pub fn dsts_mut(&mut self) -> [&mut Reg; #ndst] { [#(#dst_muts),*] }
+            #mem_access
 
             #encode
             #decode
@@ -440,6 +483,10 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             /// Write nvdisasm's text for the instruction at byte address `addr`.
             pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
                 match self { #(Op::#variants(o) => o.print(c, sm, addr, out)),* }
+            }
+            /// The memory access of a load or store (`[memory]` in its spec file).
+            pub fn mem_access(&self) -> Option<MemAccess> {
+                match self { #(Op::#variants(o) => o.mem_access()),* }
             }
             /// Compute the destinations from source values (CPU semantics).
             pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {

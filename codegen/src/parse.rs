@@ -199,6 +199,28 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 };
                 (m.name.clone(), conv, quote!(true))
             }
+            AsmItem::Mem(a, o) => {
+                let n = &op.srcs[*a].name;
+                let reg = if op.srcs[*a].ty.is_pred() {
+                    quote!(false)
+                } else {
+                    quote!(true)
+                };
+                (
+                    n.clone(),
+                    quote!(match &tok.base {
+                        Base::Mem(r, off) if (#reg && !r.file.is_pred()) => match i32::try_from(*off) {
+                            Ok(off) => (Src::reg(*r), off),
+                            Err(_) => return Some(Err(AsmError { col: tok.col, message: format!("offset of {} out of range", #n) })),
+                        },
+                        _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a memory address [R+offset]", #n) })),
+                    }),
+                    {
+                        let _ = o;
+                        quote!(matches!(tok.base, Base::Mem(..)))
+                    },
+                )
+            }
         };
         let v = ident(&format!("v_{name}"));
         let take = if o.suffixes.is_empty() {
@@ -234,6 +256,11 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             AsmItem::Dst(i) => dst_default(&op.dsts[*i]).unwrap_or(quote!(Reg::RZ)),
             AsmItem::Src(i) => src_default(&op.srcs[*i]).unwrap_or(quote!(Src::RZ)),
             AsmItem::Modifier(i) => mod_default(spec, &op.modifiers[*i]),
+            AsmItem::Mem(a, o) => {
+                let s = src_default(&op.srcs[*a]).unwrap_or(quote!(Src::RZ));
+                let m = mod_default(spec, &op.modifiers[*o]);
+                quote!((#s, #m))
+            }
         };
         let step = match &o.cond {
             AsmCond::Always => quote!(let #v = #take;),
@@ -246,7 +273,13 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             }
         };
         steps.push(step);
-        assigned.push((o.item.clone(), quote!(#v)));
+        match &o.item {
+            AsmItem::Mem(a, m) => {
+                assigned.push((AsmItem::Src(*a), quote!(#v.0)));
+                assigned.push((AsmItem::Modifier(*m), quote!(#v.1)));
+            }
+            item => assigned.push((item.clone(), quote!(#v))),
+        }
     }
     // Struct initializers: assigned operands, else defaults.
     let mut inits = Vec::new();
@@ -287,7 +320,11 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     let fs = forms(op);
     let mut reuse = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
-        let Some(pos) = asm.operands.iter().position(|o| o.item == AsmItem::Src(i)) else {
+        let Some(pos) = asm
+            .operands
+            .iter()
+            .position(|o| o.item == AsmItem::Src(i) || matches!(o.item, AsmItem::Mem(a, _) if a == i))
+        else {
             continue;
         };
         let _ = pos;
@@ -307,8 +344,8 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     let reuse_lets = op.srcs.iter().map(|s| {
         let v = ident(&format!("reuse_{}", s.name));
         let pos = asm.operands.iter().position(|o| {
-            matches!(o.item, AsmItem::Src(_))
-                && o.item == AsmItem::Src(op.src(&s.name).unwrap_or(usize::MAX))
+            let si = op.src(&s.name).unwrap_or(usize::MAX);
+            o.item == AsmItem::Src(si) || matches!(o.item, AsmItem::Mem(a, _) if a == si)
         });
         match pos {
             Some(_) => {
@@ -328,6 +365,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 AsmItem::Dst(i) => op.dsts[*i].name.clone(),
                 AsmItem::Src(i) => op.srcs[*i].name.clone(),
                 AsmItem::Modifier(i) => op.modifiers[*i].name.clone(),
+                AsmItem::Mem(a, _) => op.srcs[*a].name.clone(),
             };
             quote!(#n)
         })

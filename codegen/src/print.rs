@@ -118,6 +118,7 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
                 let def = mod_default(spec, m);
                 quote!(self.#f != #def)
             }
+            AsmItem::Mem(..) => quote!(true),
         },
     }
 }
@@ -245,6 +246,13 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                     ModType::Enum(_) => quote!(out.push_str(self.#f.text_sm(sm))),
                     ModType::Bool => quote!(out.push_str(if self.#f { "1" } else { "0" })),
                 }
+            }
+            AsmItem::Mem(a, o) => {
+                let s = &op.srcs[*a];
+                let f = field(&s.name);
+                let off = field(&op.modifiers[*o].name);
+                let r = crate::names::ident(&format!("reuse_{}", s.name));
+                quote!(write_mem(out, &self.#f, #r, self.#off as i64))
             }
         };
         // Modifiers printed right after the operand (`R2.CC`).

@@ -133,6 +133,11 @@ pub const CODES: &[Code] = &[
     ),
     c("S1102", E, "a bad alias condition"),
     c(
+        "S1301",
+        E,
+        "a bad `[memory]` table: unknown kind, operand or size, a size enum value without bytes",
+    ),
+    c(
         "S1103",
         E,
         "two values of one suffix modifier print the same text",

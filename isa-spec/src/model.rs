@@ -175,6 +175,9 @@ pub enum AsmItem {
     Dst(usize),
     Src(usize),
     Modifier(usize),
+    /// A memory address `[a+off]`: a register source and a signed integer
+    /// modifier printed together (`[R4+0x10]`, `[R4]`, `[0x10]`, `[R4+-0x8]`).
+    Mem(usize, usize),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -240,6 +243,34 @@ pub struct Legalize {
     pub loc: Option<Loc>,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemKind {
+    Load,
+    Store,
+}
+
+/// Access size: fixed, or from an enum modifier (bytes per enum value index).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemSize {
+    Fixed(u32),
+    ByModifier(usize, Vec<u32>),
+}
+
+/// `[memory]`: what a load or store accesses.
+#[derive(Clone, Debug)]
+pub struct Memory {
+    pub kind: MemKind,
+    /// Address register source and signed offset modifier.
+    pub addr: usize,
+    pub offset: usize,
+    /// Data: a destination (load) or source (store).
+    pub data: usize,
+    pub size: MemSize,
+    /// Required alignment in bytes; None: the access size.
+    pub align: Option<u32>,
+    pub loc: Loc,
+}
+
 /// A fold expression, kept as text with its position for re-parsing.
 #[derive(Clone, Debug)]
 pub struct FoldExpr {
@@ -278,6 +309,8 @@ pub struct Op {
     pub asm: Asm,
     pub aliases: Vec<Alias>,
     pub legalize: Legalize,
+    /// `[memory]`: the access this op makes, if any.
+    pub memory: Option<Memory>,
     /// Default fold for every family.
     pub fold: Fold,
     /// Family index -> fold replacing the default.

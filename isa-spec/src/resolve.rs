@@ -532,6 +532,7 @@ pub(crate) fn resolve_op(
         },
         aliases: vec![],
         legalize: Legalize::default(),
+        memory: None,
         fold: Fold::default(),
         fold_family: vec![],
         encodings: vec![],
@@ -599,6 +600,12 @@ pub(crate) fn resolve_op(
             when,
             loc: cx.loc(al),
         });
+    }
+    if let Some(m) = &o.memory {
+        match resolve_memory(cx, &op, names.enums, m) {
+            Some(mem) => op.memory = Some(mem),
+            None => ok = false,
+        }
     }
     // fold
     let fold_of = |cx: &mut Ctx, op: &Op, t: &BTreeMap<S<String>, S<String>>| -> Fold {
@@ -760,7 +767,127 @@ fn resolve_asm(
     ok.then_some(asm)
 }
 
+fn resolve_memory(
+    cx: &mut Ctx,
+    op: &Op,
+    enums: &[Enum],
+    m: &S<schema::MemoryDef>,
+) -> Option<Memory> {
+    let r = m.get_ref();
+    let mut ok = true;
+    macro_rules! bad {
+        ($at:expr, $msg:expr $(,)?) => {{
+            cx.err("S1301", $at, $msg);
+            ok = false;
+        }};
+    }
+    let kind = match r.kind.get_ref().as_str() {
+        "load" => MemKind::Load,
+        "store" => MemKind::Store,
+        k => {
+            bad!(&r.kind, format!("kind `{k}` is not load or store"));
+            MemKind::Load
+        }
+    };
+    let addr = op.src(r.addr.get_ref()).unwrap_or_else(|| {
+        bad!(&r.addr, format!("`{}` is not a source", r.addr.get_ref()));
+        0
+    });
+    let offset = match op.modifier(r.offset.get_ref()) {
+        Some(i) if matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }) => i,
+        _ => {
+            bad!(&r.offset,
+                format!("`{}` is not a signed integer modifier", r.offset.get_ref()),
+            );
+            0
+        }
+    };
+    let data = match kind {
+        MemKind::Load => op.dst(r.data.get_ref()),
+        MemKind::Store => op.src(r.data.get_ref()),
+    }
+    .unwrap_or_else(|| {
+        bad!(&r.data,
+            format!(
+                "`{}` is not a {}",
+                r.data.get_ref(),
+                if kind == MemKind::Load { "destination" } else { "source" }
+            ),
+        );
+        0
+    });
+    let size = match r.size.get_ref() {
+        toml::Value::Integer(n) if [1, 2, 4, 8, 16].contains(n) => MemSize::Fixed(*n as u32),
+        toml::Value::String(name) => match op.modifier(name) {
+            Some(i) => match op.modifiers[i].ty {
+                ModType::Enum(e) => {
+                    let mut bytes = Vec::new();
+                    for v in &enums[e].values {
+                        match r.bytes.iter().find(|(k, _)| k.get_ref() == &v.name) {
+                            Some((_, b)) if [1, 2, 4, 8, 16].contains(b.get_ref()) => {
+                                bytes.push(*b.get_ref())
+                            }
+                            _ => {
+                                bad!(&r.size,
+                                    format!(
+                                        "`bytes` gives no size (1, 2, 4, 8 or 16) for `{}`",
+                                        v.name
+                                    ),
+                                );
+                                bytes.push(4);
+                            }
+                        }
+                    }
+                    MemSize::ByModifier(i, bytes)
+                }
+                _ => {
+                    bad!(&r.size, format!("`{name}` is not an enum modifier"));
+                    MemSize::Fixed(4)
+                }
+            },
+            None => {
+                bad!(&r.size, format!("`{name}` is not a modifier"));
+                MemSize::Fixed(4)
+            }
+        },
+        _ => {
+            bad!(&r.size,
+                "size is 1, 2, 4, 8, 16 or an enum modifier's name".to_string(),
+            );
+            MemSize::Fixed(4)
+        }
+    };
+    let align = r.align.as_ref().map(|a| *a.get_ref());
+    if let Some(a) = &r.align {
+        if !a.get_ref().is_power_of_two() {
+            bad!(a, "align must be a power of two".to_string());
+        }
+    }
+    ok.then(|| Memory {
+        kind,
+        addr,
+        offset,
+        data,
+        size,
+        align,
+        loc: cx.loc(m),
+    })
+}
+
 fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>), String> {
+    if let Some(inner) = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let (a, o) = inner
+            .split_once('+')
+            .ok_or_else(|| format!("memory operand `{s}` is not `[SRC+OFFSET]`"))?;
+        let a = op
+            .src(a.trim())
+            .ok_or_else(|| format!("`{a}` is not a source of `{}`", op.name))?;
+        let o = op
+            .modifier(o.trim())
+            .filter(|&i| matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }))
+            .ok_or_else(|| format!("`{o}` is not a signed integer modifier of `{}`", op.name))?;
+        return Ok((AsmItem::Mem(a, o), AsmCond::Always, Vec::new()));
+    }
     let (name, cond) = if let Some((n, c)) = s.split_once(" if ") {
         let c = c.trim();
         let (neg, m) = match c.strip_prefix('!') {
@@ -1071,12 +1198,12 @@ fn resolve_encoding(
         }
         overrides.insert(m.get_ref().clone(), codes);
     }
-    let mut reuse_over: BTreeMap<String, u32> = BTreeMap::new();
+    let mut reuse_over: BTreeMap<String, Option<u32>> = BTreeMap::new();
     for (k, v) in &r.reuse {
         if op.src(k.get_ref()).is_none() {
             cx.err("S0601", k, format!("`{}` is not a source", k.get_ref()));
         }
-        reuse_over.insert(k.get_ref().clone(), *v.get_ref());
+        reuse_over.insert(k.get_ref().clone(), u32::try_from(*v.get_ref()).ok());
     }
     let mut not_all: Vec<u128> = Vec::new();
     for b in &r.not_all {
@@ -1444,7 +1571,7 @@ fn reuse_of(
     op: &Op,
     fam: &Family,
     fields: &[Field],
-    over: &BTreeMap<String, u32>,
+    over: &BTreeMap<String, Option<u32>>,
 ) -> Vec<Option<u32>> {
     let mut v = vec![None; op.srcs.len()];
     for f in fields {
@@ -1463,7 +1590,10 @@ fn reuse_of(
                 .iter()
                 .find(|(l, _)| *l == f.bits.ranges[0].0)
                 .map(|x| x.1);
-            v[idx] = over.get(&op.srcs[idx].name).copied().or(by_slot).or(by_pos);
+            v[idx] = match over.get(&op.srcs[idx].name) {
+                Some(o) => *o,
+                None => by_slot.or(by_pos),
+            };
         }
     }
     v

@@ -113,6 +113,9 @@ pub struct OpFile {
     pub alias: Vec<S<AliasDef>>,
     #[serde(default)]
     pub legalize: Option<S<LegalizeDef>>,
+    /// The memory access of a load or store.
+    #[serde(default)]
+    pub memory: Option<S<MemoryDef>>,
     /// Fold semantics: destination name -> Rust expression (a TOML literal
     /// string); the key `let` holds statements evaluated first.
     #[serde(default)]
@@ -192,6 +195,27 @@ pub struct AliasDef {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct MemoryDef {
+    /// `load` or `store`.
+    pub kind: S<String>,
+    /// Address register source (a `[addr+offset]` asm operand).
+    pub addr: S<String>,
+    /// Signed integer modifier: the byte offset.
+    pub offset: S<String>,
+    /// The loaded destination or the stored source.
+    pub data: S<String>,
+    /// Access size in bytes, or the name of an enum modifier whose values
+    /// map to sizes in `bytes`.
+    pub size: S<toml::Value>,
+    /// Bytes per value of the `size` enum modifier.
+    #[serde(default)]
+    pub bytes: BTreeMap<S<String>, S<u32>>,
+    /// Required address alignment in bytes (default: the access size).
+    pub align: Option<S<u32>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LegalizeDef {
     /// Source pairs that may be swapped without changing the result.
     #[serde(default)]
@@ -227,9 +251,10 @@ pub struct EncodingDef {
     #[serde(default)]
     pub form: BTreeMap<S<String>, BTreeMap<S<String>, S<String>>>,
     /// Source -> control bit marking it `.reuse`, where the family's rule
-    /// (by preset slot, else by field position) does not hold.
+    /// (by preset slot, else by field position) does not hold; a negative
+    /// bit: the source has no `.reuse` flag in this encoding.
     #[serde(default)]
-    pub reuse: BTreeMap<S<String>, S<u32>>,
+    pub reuse: BTreeMap<S<String>, S<i64>>,
     /// Per-modifier encoded values overriding the enum's codes; a negative
     /// code marks a value that does not exist in this encoding.
     #[serde(default)]

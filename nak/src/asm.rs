@@ -14,6 +14,8 @@ pub enum Base {
     Num(String),
     /// Anything else (special register names, labels).
     Word(String),
+    /// A memory address `[R4+0x10]` (RZ when only an offset is given).
+    Mem(Reg, i64),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -150,6 +152,23 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         t = &t[1..t.len() - 1];
     }
     let t = t.trim();
+    if let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let bad = || err(col, format!("bad memory address `{text}`"));
+        let inner = inner.trim();
+        let (reg, off) = match inner.split_once('+') {
+            Some((r, o)) => (parse_reg(r.trim()).ok_or_else(bad)?, Some(o.trim())),
+            None => match parse_reg(inner) {
+                Some(r) => (r, None),
+                None => (Reg::RZ, Some(inner)),
+            },
+        };
+        let off = match off {
+            Some(o) => parse_i64(o).ok_or_else(bad)?,
+            None => 0,
+        };
+        op.base = Base::Mem(reg, off);
+        return Ok(op);
+    }
     // A register with dot suffixes: `R2.CC`.
     let reg_sfx = t.split_once('.').and_then(|(b, rest)| {
         let parts: Vec<String> = rest.split('.').map(str::to_string).collect();
@@ -298,6 +317,7 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
                 _ => return None,
             }
         }
+        Base::Mem(..) => return None,
     };
     Some(Src {
         kind,

@@ -100,6 +100,23 @@ pub fn write_signed_hex(out: &mut String, v: i64) {
     write_hex(out, v.unsigned_abs());
 }
 
+/// A memory address `[R4+0x10]` as nvdisasm prints it: `[R4]` without an
+/// offset, `[0x10]` on RZ, `[RZ]` for both, `[R4+-0x8]` below zero.
+pub fn write_mem(out: &mut String, base: &Src, reuse: bool, offset: i64) {
+    out.push('[');
+    let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
+    if !rz || offset == 0 {
+        write_src(out, base, reuse, ImmStyle::Hex);
+    }
+    if offset != 0 {
+        if !rz {
+            out.push('+');
+        }
+        write_signed_hex(out, offset);
+    }
+    out.push(']');
+}
+
 fn write_imm(out: &mut String, v: u32, style: ImmStyle) {
     match style {
         ImmStyle::Hex => write_hex(out, v as u64),

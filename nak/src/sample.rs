@@ -91,6 +91,18 @@ pub fn sample_words(sm: u32, ops: &[&str], per_form: usize, seed: u64) -> Vec<u1
             if op.encode(sm, &c) != Ok(w) {
                 continue;
             }
+            // Reuse flags only where the form has a source that prints
+            // them (a memory op's opcode table rejects the others).
+            if family.width() == 128 {
+                let set = ((w >> (105 + 17)) & 7).count_ones() as usize;
+                if set > 0 {
+                    let mut text = String::new();
+                    op.print(&c, sm, 0, &mut text);
+                    if text.matches(".reuse").count() != set {
+                        continue;
+                    }
+                }
+            }
             out.push(w);
             got += 1;
         }
