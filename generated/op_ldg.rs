@@ -809,6 +809,19 @@ impl OpLdg {
                         }
                     }
                 }
+                Base::MemOther(inner, off) => {
+                    match (to_src(inner, ImmStyle::Hex), i32::try_from(*off)) {
+                        (Some(s), Ok(off)) => (s, off),
+                        _ => {
+                            return Some(
+                                Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("bad address for {}", "a"),
+                                }),
+                            );
+                        }
+                    }
+                }
                 _ => {
                     return Some(
                         Err(AsmError {

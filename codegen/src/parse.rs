@@ -213,11 +213,16 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                             Ok(off) => (Src::reg(*r), off),
                             Err(_) => return Some(Err(AsmError { col: tok.col, message: format!("offset of {} out of range", #n) })),
                         },
+                        // Not a register: IR text before legalization.
+                        Base::MemOther(inner, off) => match (to_src(inner, ImmStyle::Hex), i32::try_from(*off)) {
+                            (Some(s), Ok(off)) => (s, off),
+                            _ => return Some(Err(AsmError { col: tok.col, message: format!("bad address for {}", #n) })),
+                        },
                         _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a memory address [R+offset]", #n) })),
                     }),
                     {
                         let _ = o;
-                        quote!(matches!(tok.base, Base::Mem(..)))
+                        quote!(matches!(tok.base, Base::Mem(..) | Base::MemOther(..)))
                     },
                 )
             }
@@ -320,11 +325,9 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     let fs = forms(op);
     let mut reuse = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
-        let Some(pos) = asm
-            .operands
-            .iter()
-            .position(|o| o.item == AsmItem::Src(i) || matches!(o.item, AsmItem::Mem(a, _) if a == i))
-        else {
+        let Some(pos) = asm.operands.iter().position(|o| {
+            o.item == AsmItem::Src(i) || matches!(o.item, AsmItem::Mem(a, _) if a == i)
+        }) else {
             continue;
         };
         let _ = pos;

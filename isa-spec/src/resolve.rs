@@ -796,7 +796,8 @@ fn resolve_memory(
     let offset = match op.modifier(r.offset.get_ref()) {
         Some(i) if matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }) => i,
         _ => {
-            bad!(&r.offset,
+            bad!(
+                &r.offset,
                 format!("`{}` is not a signed integer modifier", r.offset.get_ref()),
             );
             0
@@ -807,11 +808,16 @@ fn resolve_memory(
         MemKind::Store => op.src(r.data.get_ref()),
     }
     .unwrap_or_else(|| {
-        bad!(&r.data,
+        bad!(
+            &r.data,
             format!(
                 "`{}` is not a {}",
                 r.data.get_ref(),
-                if kind == MemKind::Load { "destination" } else { "source" }
+                if kind == MemKind::Load {
+                    "destination"
+                } else {
+                    "source"
+                }
             ),
         );
         0
@@ -828,7 +834,8 @@ fn resolve_memory(
                                 bytes.push(*b.get_ref())
                             }
                             _ => {
-                                bad!(&r.size,
+                                bad!(
+                                    &r.size,
                                     format!(
                                         "`bytes` gives no size (1, 2, 4, 8 or 16) for `{}`",
                                         v.name
@@ -851,7 +858,8 @@ fn resolve_memory(
             }
         },
         _ => {
-            bad!(&r.size,
+            bad!(
+                &r.size,
                 "size is 1, 2, 4, 8, 16 or an enum modifier's name".to_string(),
             );
             MemSize::Fixed(4)

@@ -16,6 +16,9 @@ pub enum Base {
     Word(String),
     /// A memory address `[R4+0x10]` (RZ when only an offset is given).
     Mem(Reg, i64),
+    /// An address whose base is not a register (`[0x75+0x8]`, `[c[0x0][0x8]]`):
+    /// IR text before legalization, which copies the base to a register.
+    MemOther(Box<Operand>, i64),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -155,18 +158,17 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
     if let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
         let bad = || err(col, format!("bad memory address `{text}`"));
         let inner = inner.trim();
-        let (reg, off) = match inner.split_once('+') {
-            Some((r, o)) => (parse_reg(r.trim()).ok_or_else(bad)?, Some(o.trim())),
-            None => match parse_reg(inner) {
-                Some(r) => (r, None),
-                None => (Reg::RZ, Some(inner)),
+        let (base, off) = match inner.rsplit_once('+') {
+            Some((b, o)) => (b.trim(), parse_i64(o.trim()).ok_or_else(bad)?),
+            None => match (parse_reg(inner), parse_i64(inner)) {
+                (None, Some(off)) => ("RZ", off),
+                _ => (inner, 0),
             },
         };
-        let off = match off {
-            Some(o) => parse_i64(o).ok_or_else(bad)?,
-            None => 0,
+        op.base = match parse_reg(base) {
+            Some(r) => Base::Mem(r, off),
+            None => Base::MemOther(Box::new(parse_operand(base, col)?), off),
         };
-        op.base = Base::Mem(reg, off);
         return Ok(op);
     }
     // A register with dot suffixes: `R2.CC`.
@@ -317,7 +319,7 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
                 _ => return None,
             }
         }
-        Base::Mem(..) => return None,
+        Base::Mem(..) | Base::MemOther(..) => return None,
     };
     Some(Src {
         kind,
