@@ -866,10 +866,10 @@ fn resolve_memory(
         }
     };
     let align = r.align.as_ref().map(|a| *a.get_ref());
-    if let Some(a) = &r.align {
-        if !a.get_ref().is_power_of_two() {
-            bad!(a, "align must be a power of two".to_string());
-        }
+    if let Some(a) = &r.align
+        && !a.get_ref().is_power_of_two()
+    {
+        bad!(a, "align must be a power of two".to_string());
     }
     ok.then(|| Memory {
         kind,
