@@ -116,9 +116,7 @@ pub(crate) fn place(bits: &Bits, v: TokenStream, exact: bool) -> TokenStream {
 
 fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     let name = ident(&format!("encode_f{}", f.id));
-    let fam = &spec.families[f.enc.family];
-    let (mask, value) = f.form.fixed();
-    let _ = mask;
+    let (_, value) = f.form.fixed();
     let value = u128_lit(value);
     let unknown = u128_lit(f.form.unknown_mask());
     let mut body = Vec::new();
@@ -315,7 +313,6 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             body.push(place(&fl.bits, v, exact));
         }
     }
-    let _ = fam;
     let not_all = f.form.not_all.iter().map(|&m| {
         let m = u128_lit(m);
         quote!(if w & #m == #m { return Err(EncodeError::cold(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })

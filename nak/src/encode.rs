@@ -56,7 +56,7 @@ pub fn reg_index(
     sm: u32,
 ) -> Result<u128, EncodeError> {
     if r.file != file {
-        return Err(err(
+        return Err(EncodeError::cold(
             op,
             format_args!("{what} must be a {file:?} register, not {r}"),
         ));
@@ -65,14 +65,17 @@ pub fn reg_index(
         RegFile::Gpr => Ok(r.idx as u128),
         RegFile::Pred | RegFile::UPred => {
             if r.idx > 7 {
-                Err(err(op, format_args!("{what}: no predicate {}", r.idx)))
+                Err(EncodeError::cold(
+                    op,
+                    format_args!("{what}: no predicate {}", r.idx),
+                ))
             } else {
                 Ok(r.idx as u128)
             }
         }
         RegFile::UGpr => {
             let Some(max) = ugpr_max(sm) else {
-                return Err(err(
+                return Err(EncodeError::cold(
                     op,
                     format_args!("{what}: SM{sm} has no uniform registers"),
                 ));
@@ -80,7 +83,7 @@ pub fn reg_index(
             if r.idx == 255 {
                 Ok(max as u128)
             } else if r.idx >= max {
-                Err(err(
+                Err(EncodeError::cold(
                     op,
                     format_args!("{what}: UR{} does not exist on SM{sm}", r.idx),
                 ))
@@ -89,13 +92,6 @@ pub fn reg_index(
             }
         }
     }
-}
-
-/// The checks above inline into the generated encoders; only a failing
-/// one pays for formatting.
-#[inline]
-fn err(op: &'static str, message: std::fmt::Arguments<'_>) -> EncodeError {
-    EncodeError::cold(op, message)
 }
 
 /// Field value of a register source: it must be a register of `file`
@@ -142,7 +138,10 @@ pub fn imm_src_field(
 ) -> Result<u128, EncodeError> {
     match s.kind {
         SrcKind::Imm(v) => imm_field(op, what, v, width, shift, sext),
-        _ => Err(err(op, format_args!("{what} must be an immediate"))),
+        _ => Err(EncodeError::cold(
+            op,
+            format_args!("{what} must be an immediate"),
+        )),
     }
 }
 
@@ -177,7 +176,7 @@ pub fn forbid_mods(
     } else {
         "be inverted"
     };
-    Err(err(
+    Err(EncodeError::cold(
         op,
         format_args!("{what} cannot {what_mod} in this form on SM{sm}"),
     ))
@@ -210,7 +209,10 @@ pub fn reg_from_index(file: RegFile, idx: u128, sm: u32) -> Option<Reg> {
 pub fn src_reg(op: &'static str, what: &str, s: &Src) -> Result<Reg, EncodeError> {
     match s.kind {
         SrcKind::Reg(r) => Ok(r),
-        _ => Err(err(op, format_args!("{what} must be a register"))),
+        _ => Err(EncodeError::cold(
+            op,
+            format_args!("{what} must be a register"),
+        )),
     }
 }
 
@@ -228,7 +230,7 @@ pub fn imm_field(
     sext: bool,
 ) -> Result<u128, EncodeError> {
     if shift > 0 && v & ((1u32 << shift) - 1) != 0 {
-        return Err(err(
+        return Err(EncodeError::cold(
             op,
             format_args!("{what}: immediate {v:#x} has non-zero low {shift} bits"),
         ));
@@ -240,13 +242,13 @@ pub fn imm_field(
             let sv = v as i32;
             let lim = 1i64 << (total - 1);
             if (sv as i64) < -lim || (sv as i64) >= lim {
-                return Err(err(
+                return Err(EncodeError::cold(
                     op,
                     format_args!("{what}: immediate {v:#x} does not fit {total} signed bits"),
                 ));
             }
         } else if kept >> width != 0 {
-            return Err(err(
+            return Err(EncodeError::cold(
                 op,
                 format_args!("{what}: immediate {v:#x} does not fit {total} bits"),
             ));
@@ -277,7 +279,7 @@ pub fn imm_from_field(f: u128, width: u32, shift: u32, sext: bool) -> u32 {
 #[inline(always)]
 pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, EncodeError> {
     if width < 128 && v >> width != 0 {
-        Err(err(
+        Err(EncodeError::cold(
             op,
             format_args!("{what}: value {v:#x} does not fit {width} bits"),
         ))
@@ -293,7 +295,7 @@ pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, En
 pub fn fit_signed(op: &'static str, what: &str, v: i64, width: u32) -> Result<u128, EncodeError> {
     let lim = 1i128 << (width - 1);
     if (v as i128) < -lim || (v as i128) >= lim {
-        return Err(err(
+        return Err(EncodeError::cold(
             op,
             format_args!("{what}: value {v} does not fit {width} signed bits"),
         ));

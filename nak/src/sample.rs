@@ -62,45 +62,35 @@ pub fn sample_words(sm: u32, ops: &[&str], per_form: usize, seed: u64) -> Vec<u1
             tries += 1;
             let r = rng.next_u128();
             let mut w = (r & width_mask & !f.mask & !f.unknown & !ctrl_mask) | f.value;
+            let mut reuse_flags = 0;
             if family.width() == 128 {
                 // Control as ptxas writes it most often (no barriers, no
                 // stall), with random operand-reuse flags on half the words.
                 let mut ctrl: u128 = 0x7e0;
                 let x = rng.next_u64();
                 if x & 1 == 1 {
-                    ctrl |= (((x >> 1) & 7) as u128) << 17;
+                    reuse_flags = (x >> 1) & 7;
+                    ctrl |= (reuse_flags as u128) << 17;
                 }
                 w |= ctrl << 105;
             }
             let Some((op, c)) = isa::decode(w, sm) else {
                 continue;
             };
-            // A reuse flag on a slot that holds no register is a word
-            // nvdisasm rejects: keep only flags the text shows.
-            let reuse = ((w >> (105 + 17)) & 7).count_ones() as usize;
-            if family.width() == 128 && reuse > 0 {
-                let mut text = String::new();
-                op.print(&c, sm, 0, &mut text);
-                if text.matches(".reuse").count() != reuse {
-                    continue;
-                }
-            }
             if op.name() != f.op || op.form_id(sm) != Some(f.id) {
                 continue;
             }
             if op.encode(sm, &c) != Ok(w) {
                 continue;
             }
-            // Reuse flags only where the form has a source that prints
-            // them (a memory op's opcode table rejects the others).
-            if family.width() == 128 {
-                let set = ((w >> (105 + 17)) & 7).count_ones() as usize;
-                if set > 0 {
-                    let mut text = String::new();
-                    op.print(&c, sm, 0, &mut text);
-                    if text.matches(".reuse").count() != set {
-                        continue;
-                    }
+            // A reuse flag on a slot that holds no register (or on an op
+            // without reuse, such as a memory op) is a word nvdisasm
+            // rejects: keep only words whose text shows every flag set.
+            if reuse_flags != 0 {
+                let mut text = String::new();
+                op.print(&c, sm, 0, &mut text);
+                if text.matches(".reuse").count() != reuse_flags.count_ones() as usize {
+                    continue;
                 }
             }
             out.push(w);

@@ -93,13 +93,11 @@ pub fn parse_word_hex(hex: &str, family: Family) -> Option<u128> {
 pub fn decode_stream(sm: u32, bytes: &[u8]) -> Result<Vec<Decoded>, String> {
     let mut out = Vec::new();
     for_each_word(sm, bytes, |addr, word, ctrl| {
-        let instr = isa::decode(word, sm).map(|(op, mut c)| {
-            if let Some(ctrl) = ctrl {
-                c.ctrl = ctrl;
-            }
-            (op, c)
+        out.push(Decoded {
+            addr,
+            word,
+            instr: decode_with_ctrl(word, sm, ctrl),
         });
-        out.push(Decoded { addr, word, instr });
     })?;
     Ok(out)
 }
@@ -114,6 +112,16 @@ pub fn for_each_word(
     f: impl FnMut(u64, u128, Option<u32>),
 ) -> Result<(), String> {
     for_each_word_at(sm, bytes, 0, f)
+}
+
+/// Decode one word; `ctrl` is its scheduling bits from the bundle's
+/// scheduling word on families that have one (see [`for_each_word`]).
+pub fn decode_with_ctrl(word: u128, sm: u32, ctrl: Option<u32>) -> Option<(Op, Common)> {
+    let (op, mut c) = isa::decode(word, sm)?;
+    if let Some(ctrl) = ctrl {
+        c.ctrl = ctrl;
+    }
+    Some((op, c))
 }
 
 /// The SM is covered and the stream is whole words; the error names the

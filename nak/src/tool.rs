@@ -91,14 +91,9 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut String
     let _ = stream::for_each_word_at(sm, piece, base, |addr, word, ctrl| {
         stream::push_hex(buf, word, nbytes);
         buf.push('\t');
-        match isa::decode(word, sm) {
+        match stream::decode_with_ctrl(word, sm, ctrl) {
             // The printer writes normalized text directly into the buffer.
-            Some((op, mut c)) => {
-                if let Some(ctrl) = ctrl {
-                    c.ctrl = ctrl;
-                }
-                op.print(&c, sm, addr, buf)
-            }
+            Some((op, c)) => op.print(&c, sm, addr, buf),
             None => {
                 unknown += 1;
                 buf.push_str("<unknown>");
