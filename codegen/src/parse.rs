@@ -308,11 +308,9 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     let fs = forms(op);
     let mut reuse = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
-        let Some(pos) = asm
-            .operands
-            .iter()
-            .position(|o| o.item == AsmItem::Src(i) || matches!(o.item, AsmItem::Mem(a, _) if a == i))
-        else {
+        let Some(pos) = asm.operands.iter().position(|o| {
+            o.item == AsmItem::Src(i) || matches!(o.item, AsmItem::Mem(a, _) if a == i)
+        }) else {
             continue;
         };
         let _ = pos;

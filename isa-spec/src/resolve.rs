@@ -792,7 +792,8 @@ fn resolve_memory(
     let offset = match op.modifier(r.offset.get_ref()) {
         Some(i) if matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }) => i,
         _ => {
-            bad!(&r.offset,
+            bad!(
+                &r.offset,
                 format!("`{}` is not a signed integer modifier", r.offset.get_ref()),
             );
             0
@@ -803,11 +804,16 @@ fn resolve_memory(
         MemKind::Store => op.src(r.data.get_ref()),
     }
     .unwrap_or_else(|| {
-        bad!(&r.data,
+        bad!(
+            &r.data,
             format!(
                 "`{}` is not a {}",
                 r.data.get_ref(),
-                if kind == MemKind::Load { "destination" } else { "source" }
+                if kind == MemKind::Load {
+                    "destination"
+                } else {
+                    "source"
+                }
             ),
         );
         0
@@ -824,7 +830,8 @@ fn resolve_memory(
                                 bytes.push(*b.get_ref())
                             }
                             _ => {
-                                bad!(&r.size,
+                                bad!(
+                                    &r.size,
                                     format!(
                                         "`bytes` gives no size (1, 2, 4, 8 or 16) for `{}`",
                                         v.name
@@ -834,7 +841,17 @@ fn resolve_memory(
                             }
                         }
                     }
-                    MemSize::ByModifier(i, bytes)
+                    let mut signed = vec![false; enums[e].values.len()];
+                    for s in &r.signed {
+                        match enums[e].values.iter().position(|v| &v.name == s.get_ref()) {
+                            Some(k) => signed[k] = true,
+                            None => bad!(
+                                s,
+                                format!("`{}` is not a value of the size enum", s.get_ref())
+                            ),
+                        }
+                    }
+                    MemSize::ByModifier(i, bytes, signed)
                 }
                 _ => {
                     bad!(&r.size, format!("`{name}` is not an enum modifier"));
@@ -847,7 +864,8 @@ fn resolve_memory(
             }
         },
         _ => {
-            bad!(&r.size,
+            bad!(
+                &r.size,
                 "size is 1, 2, 4, 8, 16 or an enum modifier's name".to_string(),
             );
             MemSize::Fixed(4)

@@ -56,7 +56,10 @@ pub fn reg_index(
     sm: u32,
 ) -> Result<u128, EncodeError> {
     if r.file != file {
-        return Err(err(op, format_args!("{what} must be a {file:?} register, not {r}")));
+        return Err(err(
+            op,
+            format_args!("{what} must be a {file:?} register, not {r}"),
+        ));
     }
     match file {
         RegFile::Gpr => Ok(r.idx as u128),
@@ -69,12 +72,18 @@ pub fn reg_index(
         }
         RegFile::UGpr => {
             let Some(max) = ugpr_max(sm) else {
-                return Err(err(op, format_args!("{what}: SM{sm} has no uniform registers")));
+                return Err(err(
+                    op,
+                    format_args!("{what}: SM{sm} has no uniform registers"),
+                ));
             };
             if r.idx == 255 {
                 Ok(max as u128)
             } else if r.idx >= max {
-                Err(err(op, format_args!("{what}: UR{} does not exist on SM{sm}", r.idx)))
+                Err(err(
+                    op,
+                    format_args!("{what}: UR{} does not exist on SM{sm}", r.idx),
+                ))
             } else {
                 Ok(r.idx as u128)
             }
@@ -183,7 +192,10 @@ pub fn imm_from_field(f: u128, width: u32, shift: u32, sext: bool) -> u32 {
 #[inline(always)]
 pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, EncodeError> {
     if width < 128 && v >> width != 0 {
-        Err(err(op, format_args!("{what}: value {v:#x} does not fit {width} bits")))
+        Err(err(
+            op,
+            format_args!("{what}: value {v:#x} does not fit {width} bits"),
+        ))
     } else {
         Ok(v)
     }
@@ -196,7 +208,10 @@ pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, En
 pub fn fit_signed(op: &'static str, what: &str, v: i64, width: u32) -> Result<u128, EncodeError> {
     let lim = 1i128 << (width - 1);
     if (v as i128) < -lim || (v as i128) >= lim {
-        return Err(err(op, format_args!("{what}: value {v} does not fit {width} signed bits")));
+        return Err(err(
+            op,
+            format_args!("{what}: value {v} does not fit {width} signed bits"),
+        ));
     }
     Ok((v as i128 as u128) & ((1u128 << width) - 1))
 }
