@@ -87,11 +87,14 @@ fn mem_access(op: &Op) -> TokenStream {
             (quote!(MemKind::Store), quote!(src_data_reg(&self.#d)))
         }
     };
-    let bytes = match &m.size {
-        MemSize::Fixed(n) => quote!(#n),
-        MemSize::ByModifier(i, b) => {
+    let (bytes, signed) = match &m.size {
+        MemSize::Fixed(n) => (quote!(#n), quote!(false)),
+        MemSize::ByModifier(i, b, s) => {
             let f = field(&op.modifiers[*i].name);
-            quote!({ const BYTES: &[u32] = &[#(#b),*]; BYTES[self.#f.index()] })
+            (
+                quote!({ const BYTES: &[u32] = &[#(#b),*]; BYTES[self.#f.index()] }),
+                quote!({ const SIGNED: &[bool] = &[#(#s),*]; SIGNED[self.#f.index()] }),
+            )
         }
     };
     let align = match m.align {
@@ -103,7 +106,7 @@ fn mem_access(op: &Op) -> TokenStream {
         #[doc = #doc]
         pub fn mem_access(&self) -> Option<MemAccess> {
             let bytes: u32 = #bytes;
-            Some(MemAccess { kind: #kind, bytes, align: #align, addr: self.#addr, offset: self.#off as i64, data: #data })
+            Some(MemAccess { kind: #kind, bytes, signed: #signed, align: #align, addr: self.#addr, offset: self.#off as i64, data: #data })
         }
     }
 }

@@ -253,7 +253,8 @@ pub enum MemKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MemSize {
     Fixed(u32),
-    ByModifier(usize, Vec<u32>),
+    /// Modifier index, bytes per enum value index, sign-extending values.
+    ByModifier(usize, Vec<u32>, Vec<bool>),
 }
 
 /// `[memory]`: what a load or store accesses.

@@ -845,7 +845,17 @@ fn resolve_memory(
                             }
                         }
                     }
-                    MemSize::ByModifier(i, bytes)
+                    let mut signed = vec![false; enums[e].values.len()];
+                    for s in &r.signed {
+                        match enums[e].values.iter().position(|v| &v.name == s.get_ref()) {
+                            Some(k) => signed[k] = true,
+                            None => bad!(
+                                s,
+                                format!("`{}` is not a value of the size enum", s.get_ref())
+                            ),
+                        }
+                    }
+                    MemSize::ByModifier(i, bytes, signed)
                 }
                 _ => {
                     bad!(&r.size, format!("`{name}` is not an enum modifier"));

@@ -212,6 +212,9 @@ pub struct MemoryDef {
     pub bytes: BTreeMap<S<String>, S<u32>>,
     /// Required address alignment in bytes (default: the access size).
     pub align: Option<S<u32>>,
+    /// Values of the `size` enum whose loads sign-extend.
+    #[serde(default)]
+    pub signed: Vec<S<String>>,
 }
 
 #[derive(Debug, Deserialize)]

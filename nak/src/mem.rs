@@ -14,6 +14,8 @@ pub enum MemKind {
 pub struct MemAccess {
     pub kind: MemKind,
     pub bytes: u32,
+    /// A load narrower than 4 bytes sign-extends (else zero-extends).
+    pub signed: bool,
     pub align: u32,
     /// Address register (the first of a pair for 64-bit addresses).
     pub addr: Src,
