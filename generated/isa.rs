@@ -6640,7 +6640,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         1351 => {
-            if w & 40562473891213288467312500740095 == 2475880078570760554093217095
+            if w & 40562493234026402301379296038911 == 2475880078570760554093217095
                 && matches!(sm, 80 | 86 | 89)
             {
                 if let Some((o, c)) = OpBraUp::decode_f0(w, sm) {
@@ -7773,7 +7773,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[80, 86, 89],
-        mask: 40562473891213288467312500740095,
+        mask: 40562493234026402301379296038911,
         value: 2475880078570760554093217095,
         unknown: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],

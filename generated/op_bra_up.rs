@@ -135,6 +135,14 @@ impl OpBraUp {
                 ),
             );
         }
+        if self.any != false {
+            return Err(
+                EncodeError::new(
+                    Self::NAME,
+                    format!("modifier {} is not encodable on SM{}", "any", sm),
+                ),
+            );
+        }
         let mut w: u128 = 2475880078570760554093217095;
         w |= c.raw & 0;
         {
@@ -169,10 +177,6 @@ impl OpBraUp {
                 fit_signed(Self::NAME, "target", self.target / 4i64, 48u32)?
             };
             w |= (v & 281474976710655) << 34;
-        }
-        {
-            let v: u128 = self.any as u128;
-            w |= (v & 1) << 84;
         }
         {
             let v: u128 = fit(
@@ -357,7 +361,7 @@ impl OpBraUp {
             abs: false,
             not: (((w >> 27) & 1)) != 0,
         };
-        let any: bool = (((w >> 84) & 1)) != 0;
+        let any: bool = false;
         let target: i64 = sext_field((((w >> 34) & 281474976710655)), 48u32)
             .wrapping_mul(4i64);
         Some((
