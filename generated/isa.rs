@@ -8101,7 +8101,7 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         40 => {
-            if w & 0x1fff86c000000000003f0ff0fff == 0x80000000000000100000547
+            if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
                 && matches!(sm, 80 | 86 | 89)
             {
                 if let Some((o, c)) = OpBraUp::decode_f0(w, sm) {
@@ -9430,7 +9430,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 0,
         family: Family::Sm70,
         sms: &[80, 86, 89],
-        mask: 0x1fff86c000000000003f0ff0fff,
+        mask: 0x1fff87c000000000003f0ff0fff,
         value: 0x80000000000000100000547,
         unknown: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],

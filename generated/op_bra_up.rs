@@ -108,6 +108,14 @@ impl OpBraUp {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
+        if self.any != false {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "any", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x80000000000000100000547;
         w |= c.raw & 0;
         w
@@ -126,7 +134,6 @@ impl OpBraUp {
                 }
                 fit_signed(Self::NAME, "target", self.target / 4i64, 48u32)?
             } << 34;
-        w |= u128::from(self.any) << 84;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
@@ -182,7 +189,7 @@ impl OpBraUp {
             abs: false,
             not: (((w >> 27) & 1)) != 0,
         };
-        let any: bool = (((w >> 84) & 1)) != 0;
+        let any: bool = false;
         let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
             .wrapping_mul(4i64);
         Some((

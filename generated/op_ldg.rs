@@ -71,6 +71,12 @@ impl OpLdg {
         Some(MemAccess {
             kind: MemKind::Load,
             bytes,
+            signed: {
+                const SIGNED: &[bool] = &[
+                    false, false, true, false, true, false, false, false,
+                ];
+                SIGNED[self.size.index()]
+            },
             align: bytes,
             addr: self.a,
             offset: self.off as i64,

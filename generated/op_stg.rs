@@ -68,6 +68,12 @@ impl OpStg {
         Some(MemAccess {
             kind: MemKind::Store,
             bytes,
+            signed: {
+                const SIGNED: &[bool] = &[
+                    false, false, false, false, false, false, false, false,
+                ];
+                SIGNED[self.size.index()]
+            },
             align: bytes,
             addr: self.a,
             offset: self.off as i64,
