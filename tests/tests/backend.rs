@@ -534,12 +534,11 @@ fn lower64_matches_rust() {
     let ops: Vec<(Op64, Model)> = vec![
         (Op64::Add, |a, b| a.wrapping_add(b)),
         (Op64::Sub, |a, b| a.wrapping_sub(b)),
-        (Op64::Shl, |a, s| a.checked_shl(s as u32).unwrap_or(0)),
-        (Op64::Shr { signed: false }, |a, s| {
-            a.checked_shr(s as u32).unwrap_or(0)
-        }),
+        // Shift amounts wrap mod 64, as Rust's wrapping shifts do.
+        (Op64::Shl, |a, s| a.wrapping_shl(s as u32)),
+        (Op64::Shr { signed: false }, |a, s| a.wrapping_shr(s as u32)),
         (Op64::Shr { signed: true }, |a, s| {
-            ((a as i64) >> s.min(63)) as u64
+            (a as i64).wrapping_shr(s as u32) as u64
         }),
         (Op64::Min { signed: false }, |a, b| a.min(b)),
         (Op64::Min { signed: true }, |a, b| {
@@ -764,9 +763,10 @@ fn global_memory_faults_on_misaligned_and_out_of_bounds() {
     );
 }
 
-/// A 64-bit left shift by a register amount is two instructions on every
-/// family: two SHF on SM70+; SHF.L.U64 (a left SHF returns the high word
-/// on SM50) plus SHL on SM50, both clamping the amount (at 64 and 32).
+/// A 64-bit left shift by a register amount is two instructions on SM70+
+/// (two SHF.L.W.U64, low and high word) and three on SM50: Maxwell's SHL
+/// clamps at 32 and its left SHF returns only the high word, so the amount
+/// is reduced mod 64 by a LOP.AND first. By a constant it is two on both.
 #[test]
 fn shl64_instruction_count() {
     for sm in [50u32, 70, 75, 90, 120] {
@@ -785,11 +785,27 @@ fn shl64_instruction_count() {
         legalize(&mut f).unwrap_or_else(|e| panic!("SM{sm}: {e}"));
         let text = print_function(&f);
         let n = f.instrs().count();
-        assert_eq!(n, 2, "SM{sm}:\n{text}");
         if sm == 50 {
-            assert!(text.contains("SHF.L.U64") && text.contains("SHL"), "{text}");
+            assert_eq!(n, 3, "SM{sm}:\n{text}");
+            assert!(
+                text.contains("LOP.AND") && text.contains("SHF.L.U64") && text.contains("SHL"),
+                "{text}"
+            );
         } else {
-            assert_eq!(text.matches("SHF.L").count(), 2, "SM{sm}:\n{text}");
+            assert_eq!(n, 2, "SM{sm}:\n{text}");
+            assert_eq!(text.matches("SHF.L.W.U64").count(), 2, "SM{sm}:\n{text}");
         }
+        // By a constant: two instructions everywhere.
+        let mut f = Function::from_instrs(
+            sm,
+            vec![Instr::new(VOp::Wide {
+                op: Op64::Shl,
+                dst: VReg::new(Reg::gpr(8), 2),
+                a: VSrc::wide(VReg::new(Reg::gpr(0), 2)),
+                b: VSrc::Imm(37),
+            })],
+        );
+        legalize(&mut f).unwrap_or_else(|e| panic!("SM{sm}: {e}"));
+        assert_eq!(f.instrs().count(), 2, "SM{sm}:\n{}", print_function(&f));
     }
 }

@@ -109,9 +109,9 @@ impl VSrc {
 pub enum Op64 {
     Add,
     Sub,
-    /// Shift left; amounts of 64 and more give 0.
+    /// Shift left by the amount mod 64 (NIR's `ishl`, Rust's `wrapping_shl`).
     Shl,
-    /// Shift right; amounts of 64 and more give 0 or the sign.
+    /// Shift right by the amount mod 64, logical or arithmetic.
     Shr {
         signed: bool,
     },

@@ -1,20 +1,22 @@
 //! 64-bit lowering: `add64`/`sub64`/`shl64`/`shr64`/`setp64`/`min64`/`max64`
-//! into 32-bit hardware ops, per family, with the ops of the spec:
+//! into 32-bit hardware ops, per family, with the ops of the spec. Shift
+//! amounts wrap mod 64 (NIR's `ishl`/`ushr`/`ishr`, Rust's `wrapping_shl`):
 //!
-//! * SM70+ shifts: two SHF, using its 64-bit funnel (the `.U64`/`.S64` types
-//!   clamp the amount at 64, `.U32`/`.S32` at 32):
-//!   `shl`: hi = `SHF.L.U64.HI a.lo, b, a.hi`, lo = `SHF.L.U32 a.lo, b, RZ`;
-//!   `shr`: lo = `SHF.R.{U64,S64} a.lo, b, a.hi`, hi = `SHF.R.{U32,S32}.HI RZ, b, a.hi`.
+//! * SM70+ shifts: two SHF with `.W` and a 64-bit type, one returning the
+//!   low word and one (`.HI`) the high word of the shifted pair:
+//!   `shl`: `SHF.L.W.U64 a.lo, b, a.hi` and `SHF.L.W.U64.HI a.lo, b, a.hi`;
+//!   `shr`: `SHF.R.W.{U64,S64}` and `SHF.R.W.{U64,S64}.HI`, same sources.
 //! * SM70+ add/sub: IADD3 with a carry-out predicate, then IADD3.X reading it
 //!   (sub: `a + ~b + 1`, the +1 being IADD3's negation of b.lo).
 //! * SM70+ compares: ISETP on the low words (unsigned), ISETP.EX on the high
 //!   words reading the low result; min/max: a compare and two SEL.
 //!
 //! * SM50 (Maxwell/Pascal) shifts: a left SHF always returns the high word
-//!   there, and the `.U64`/`.S64` types clamp the amount at 64, SHL/SHR at
-//!   32 (facts §9, the spec's folds): `shl`: hi = `SHF.L.U64 a.lo, b, a.hi`,
-//!   lo = `SHL a.lo, b`; `shr`: lo = `SHF.R.{U64,S64} a.lo, b, a.hi`,
-//!   hi = `SHR[.U32] a.hi, b`.
+//!   there, and SHL/SHR clamp the amount at 32 with no 64-bit wrap (facts
+//!   §9, the spec's folds), so a register amount is first reduced by
+//!   `LOP.AND t, b, 0x3f` (a constant one at lowering time): `shl`: hi =
+//!   `SHF.L.U64 a.lo, t, a.hi`, lo = `SHL a.lo, t` (three instructions);
+//!   `shr`: lo = `SHF.R.{U64,S64} a.lo, t, a.hi`, hi = `SHR[.U32] a.hi, t`.
 //! * SM50 add/sub: the CC register (IADD.CC / IADD.X) is not in the spec
 //!   yet, so the carry goes through a predicate: lo = `IADD a.lo, ±b.lo`,
 //!   carry (borrow) = `ISETP.LT.U32` of the low words, hi = `IADD a.hi,
@@ -127,48 +129,33 @@ fn sm70(
             #[cfg(nak_op = "shf")]
             {
                 use crate::isa::{OpShf, ShfDir, ShfType};
-                let shf = |d: Reg, a: Src, c: Src, dir, ty, hi| {
+                // `.W` wraps the amount mod 64 for the 64-bit types; both
+                // halves come from the same 64-bit funnel of (a.hi:a.lo).
+                let amount = match b {
+                    VSrc::Imm(s) => VSrc::Imm(s & 63),
+                    other => other,
+                };
+                let shf = |d: Reg, dir, ty, hi| {
                     Instr::hw(OpShf {
                         d,
-                        a,
-                        b: b.src(),
-                        c,
+                        a: a.comp(0),
+                        b: amount.src(),
+                        c: a.comp(1),
                         dir,
-                        wrap: false,
+                        wrap: true,
                         ty,
                         hi,
                     })
                 };
-                match op {
-                    Op64::Shl => {
-                        out.push(shf(
-                            d.comp(1),
-                            a.comp(0),
-                            a.comp(1),
-                            ShfDir::L,
-                            ShfType::U64,
-                            true,
-                        ));
-                        out.push(shf(
-                            d.comp(0),
-                            a.comp(0),
-                            Src::RZ,
-                            ShfDir::L,
-                            ShfType::U32,
-                            false,
-                        ));
-                    }
-                    Op64::Shr { signed } => {
-                        let (t64, t32) = if signed {
-                            (ShfType::S64, ShfType::S32)
-                        } else {
-                            (ShfType::U64, ShfType::U32)
-                        };
-                        out.push(shf(d.comp(0), a.comp(0), a.comp(1), ShfDir::R, t64, false));
-                        out.push(shf(d.comp(1), Src::RZ, a.comp(1), ShfDir::R, t32, true));
-                    }
-                    _ => unreachable!(),
-                }
+                let (dir, ty) = match op {
+                    Op64::Shl => (ShfDir::L, ShfType::U64),
+                    Op64::Shr { signed: true } => (ShfDir::R, ShfType::S64),
+                    _ => (ShfDir::R, ShfType::U64),
+                };
+                // d does not overlap a (see lower_one), so the second SHF
+                // still reads the original pair.
+                out.push(shf(d.comp(0), dir, ty, false));
+                out.push(shf(d.comp(1), dir, ty, true));
                 return Ok(());
             }
             missing("SHF")
@@ -302,14 +289,38 @@ fn sm50(
     };
     match op {
         Op64::Shl | Op64::Shr { .. } => {
-            #[cfg(all(nak_op = "shf", nak_op = "shl", nak_op = "shr"))]
+            #[cfg(all(nak_op = "shf", nak_op = "shl", nak_op = "shr", nak_op = "lop"))]
             {
-                use crate::isa::{OpShf, OpShl, OpShr, ShfDir, ShfType, ShrType};
+                use crate::isa::{
+                    LopOp, OpLop, OpShf, OpShl, OpShr, PredOp, ShfDir, ShfType, ShrType,
+                };
+                // SHL/SHR clamp their amount at 32 and have no 64-bit wrap,
+                // so the amount is reduced mod 64 first: at lowering time
+                // for a constant, by a LOP.AND otherwise.
+                let amount = match b {
+                    VSrc::Imm(s) => Src::imm((s & 63) as u32),
+                    other => {
+                        let t = pool.alloc(RegFile::Gpr, 1, 1).ok_or_else(|| {
+                            PassError::new("no free register for the shift amount")
+                        })?;
+                        out.push(Instr::hw(OpLop {
+                            pd: Reg::PT,
+                            d: t,
+                            a: other.src(),
+                            b: Src::imm(63),
+                            op: LopOp::And,
+                            pop: PredOp::F,
+                            cc: false,
+                            x: false,
+                        }));
+                        Src::reg(t)
+                    }
+                };
                 let shf = |d: Reg, dir, ty| {
                     Instr::hw(OpShf {
                         d,
                         a: a.comp(0),
-                        b: b.src(),
+                        b: amount,
                         c: a.comp(1),
                         dir,
                         wrap: false,
@@ -324,7 +335,7 @@ fn sm50(
                         out.push(Instr::hw(OpShl {
                             d: d.comp(0),
                             a: a.comp(0),
-                            b: b.src(),
+                            b: amount,
                             wrap: false,
                         }));
                     }
@@ -338,7 +349,7 @@ fn sm50(
                         out.push(Instr::hw(OpShr {
                             d: d.comp(1),
                             a: a.comp(1),
-                            b: b.src(),
+                            b: amount,
                             ty: t32,
                             wrap: false,
                         }));
@@ -347,7 +358,7 @@ fn sm50(
                 }
                 return Ok(());
             }
-            missing("SHF, SHL and SHR")
+            missing("SHF, SHL, SHR and LOP")
         }
         Op64::Add | Op64::Sub => {
             #[cfg(all(nak_op = "iadd", nak_op = "isetp", nak_op = "sel"))]
