@@ -52,6 +52,10 @@ impl OpBra {
     pub fn mem_access(&self) -> Option<MemAccess> {
         None
     }
+    /// No source decides the low bits of the results alone (no `low_bits`).
+    pub const fn low_bits_srcs(&self) -> &'static [usize] {
+        &[]
+    }
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {

@@ -100,6 +100,10 @@ impl OpIadd3 {
     pub fn mem_access(&self) -> Option<MemAccess> {
         None
     }
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iadd3.toml).
+    pub const fn low_bits_srcs(&self) -> &'static [usize] {
+        &[0usize, 1usize, 2usize]
+    }
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {

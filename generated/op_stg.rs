@@ -80,6 +80,10 @@ impl OpStg {
             data: src_data_reg(&self.b),
         })
     }
+    /// No source decides the low bits of the results alone (no `low_bits`).
+    pub const fn low_bits_srcs(&self) -> &'static [usize] {
+        &[]
+    }
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {

@@ -67,6 +67,23 @@ pub(crate) fn dst_default(o: &Operand) -> Option<TokenStream> {
     })
 }
 
+/// `low_bits_srcs()`: the `low_bits` list as source indices.
+fn low_bits_srcs(op: &Op) -> TokenStream {
+    let idx = op.low_bits.iter();
+    let doc = if op.low_bits.is_empty() {
+        " No source decides the low bits of the results alone (no `low_bits`).".to_string()
+    } else {
+        format!(
+            " Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in {}).",
+            op.path
+        )
+    };
+    quote! {
+        #[doc = #doc]
+        pub const fn low_bits_srcs(&self) -> &'static [usize] { &[#(#idx),*] }
+    }
+}
+
 /// `mem_access()`: the `[memory]` table, or `None` for ops without one.
 fn mem_access(op: &Op) -> TokenStream {
     let Some(m) = &op.memory else {
@@ -228,6 +245,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         .collect();
     let class = &op.class;
     let mem_access = mem_access(op);
+    let low_bits_srcs = low_bits_srcs(op);
 
     let encode = crate::encode::op_encode(spec, op)?;
     let decode = crate::decode::op_decode(spec, op)?;
@@ -257,6 +275,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             pub fn dsts(&self) -> [&Reg; #ndst] { [#(#dst_refs),*] }
             pub fn dsts_mut(&mut self) -> [&mut Reg; #ndst] { [#(#dst_muts),*] }
             #mem_access
+            #low_bits_srcs
 
             #encode
             #decode
@@ -490,6 +509,11 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             /// The memory access of a load or store (`[memory]` in its spec file).
             pub fn mem_access(&self) -> Option<MemAccess> {
                 match self { #(Op::#variants(o) => o.mem_access()),* }
+            }
+            /// Sources whose low n bits alone decide the low n bits of every
+            /// destination (`low_bits` in its spec file).
+            pub fn low_bits_srcs(&self) -> &'static [usize] {
+                match self { #(Op::#variants(o) => o.low_bits_srcs()),* }
             }
             /// Compute the destinations from source values (CPU semantics).
             pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {

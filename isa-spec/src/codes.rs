@@ -138,6 +138,11 @@ pub const CODES: &[Code] = &[
         "a bad `[memory]` table: unknown kind, operand or size, a size enum value without bytes",
     ),
     c(
+        "S1302",
+        E,
+        "a bad `low_bits` list: an unknown, predicate or float source",
+    ),
+    c(
         "S1103",
         E,
         "two values of one suffix modifier print the same text",

@@ -312,6 +312,9 @@ pub struct Op {
     pub legalize: Legalize,
     /// `[memory]`: the access this op makes, if any.
     pub memory: Option<Memory>,
+    /// `low_bits`: indices of the sources whose low n bits alone decide
+    /// the low n bits of every destination.
+    pub low_bits: Vec<usize>,
     /// Default fold for every family.
     pub fold: Fold,
     /// Family index -> fold replacing the default.

@@ -533,6 +533,7 @@ pub(crate) fn resolve_op(
         aliases: vec![],
         legalize: Legalize::default(),
         memory: None,
+        low_bits: Vec::new(),
         fold: Fold::default(),
         fold_family: vec![],
         encodings: vec![],
@@ -605,6 +606,28 @@ pub(crate) fn resolve_op(
         match resolve_memory(cx, &op, names.enums, m) {
             Some(mem) => op.memory = Some(mem),
             None => ok = false,
+        }
+    }
+    if let Some(lb) = &o.low_bits {
+        for n in lb.get_ref() {
+            match op.src(n.get_ref()) {
+                Some(i) if !op.srcs[i].ty.is_pred() && !op.srcs[i].ty.is_float() => {
+                    op.low_bits.push(i)
+                }
+                Some(_) => cx.err(
+                    "S1302",
+                    n,
+                    format!(
+                        "`{}` is a predicate or float source: its low bits mean nothing alone",
+                        n.get_ref()
+                    ),
+                ),
+                None => cx.err(
+                    "S1302",
+                    n,
+                    format!("`{}` is not a source of `{}`", n.get_ref(), op.name),
+                ),
+            }
         }
     }
     // fold

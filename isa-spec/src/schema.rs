@@ -116,6 +116,12 @@ pub struct OpFile {
     /// The memory access of a load or store.
     #[serde(default)]
     pub memory: Option<S<MemoryDef>>,
+    /// Sources whose low n bits alone decide the low n bits of every
+    /// destination (for every n, the other sources and modifiers fixed):
+    /// adds, multiplies, left shifts of the value. Used to prove address
+    /// alignment.
+    #[serde(default)]
+    pub low_bits: Option<S<Vec<S<String>>>>,
     /// Fold semantics: destination name -> Rust expression (a TOML literal
     /// string); the key `let` holds statements evaluated first.
     #[serde(default)]

@@ -3,12 +3,14 @@
 //! [`Runner`] is the interface a hardware test uses: put inputs into a
 //! [`WarpState`] (registers, constant buffers, global memory), `run` the
 //! code, read the state back. [`CpuRunner`] decodes the stream again with
-//! the generated decoder and computes each op with its generated `fold`; a
+//! the generated decoder and computes each op with its generated `fold`
+//! (loads and stores through the spec's `[memory]` tables); a
 //! GPU runner would upload the same state around a real launch.
 
 use crate::fold::Value;
 use crate::instr::{Common, ValueType};
 use crate::isa::Op;
+use crate::mem::{MemAccess, MemKind};
 use crate::operand::{Reg, RegFile, Src, SrcKind};
 use crate::stream::decode_stream;
 pub mod cmd;
@@ -272,6 +274,13 @@ impl CpuRunner {
                 )),
             };
         }
+        if let Some(m) = op.mem_access() {
+            for &l in &lanes {
+                exec_mem(&m, l, st)
+                    .map_err(|e| err(addr, format!("{}: lane {l}: {e}", op.name())))?;
+            }
+            return Ok(Vec::new());
+        }
         if !op.has_fold(sm) {
             return Err(err(
                 addr,
@@ -303,6 +312,56 @@ impl CpuRunner {
         }
         Ok(Vec::new())
     }
+}
+
+/// One lane's load or store. The address is a 64-bit register pair plus
+/// the offset; loads narrower than a register zero- or sign-extend, stores
+/// narrower than a register write its low bytes. Lanes run in order, so of
+/// two lanes storing to one address the higher lane wins (hardware leaves
+/// that undefined).
+fn exec_mem(m: &MemAccess, lane: usize, st: &mut WarpState) -> Result<(), String> {
+    let base = st.src_value(lane, &m.addr, ValueType::U64)?;
+    let Value::U64(base) = base else {
+        return Err(format!("address operand reads {base:?}"));
+    };
+    let at = base.wrapping_add(m.offset as u64);
+    let regs = m.data_regs() as u8;
+    match m.kind {
+        MemKind::Load => {
+            let bytes = st.global_read(at, m.bytes, m.align)?;
+            let mut words = [0u32; 4];
+            if m.bytes < 4 {
+                let mut w = [0u8; 4];
+                w[..bytes.len()].copy_from_slice(bytes);
+                let v = u32::from_le_bytes(w);
+                let bits = 8 * m.bytes;
+                words[0] = if m.signed {
+                    ((v << (32 - bits)) as i32 >> (32 - bits)) as u32
+                } else {
+                    v
+                };
+            } else {
+                for (k, c) in bytes.chunks(4).enumerate().take(4) {
+                    let mut w = [0u8; 4];
+                    w[..c.len()].copy_from_slice(c);
+                    words[k] = u32::from_le_bytes(w);
+                }
+            }
+            for (k, w) in words.iter().enumerate().take(regs as usize) {
+                st.set_reg(lane, crate::ir::comp_reg(m.data, k as u8), *w);
+            }
+        }
+        MemKind::Store => {
+            let mut data = Vec::with_capacity(4 * regs as usize);
+            for k in 0..regs {
+                let w = st.reg(lane, crate::ir::comp_reg(m.data, k));
+                data.extend_from_slice(&w.to_le_bytes());
+            }
+            data.truncate(m.bytes as usize);
+            st.global_write(at, &data, m.align)?;
+        }
+    }
+    Ok(())
 }
 
 impl Runner for CpuRunner {
