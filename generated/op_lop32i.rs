@@ -77,6 +77,18 @@ impl OpLop32i {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
     }
+    /// The same access with `bytes` bytes (a zero-extending size), if
+    /// the op has such a size.
+    #[allow(unused_variables)]
+    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
+        None
+    }
+    /// The same access at another offset with another data register
+    /// (`None` when the offset does not fit the modifier's type).
+    #[allow(unused_variables)]
+    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
+        None
+    }
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {

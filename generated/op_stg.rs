@@ -84,6 +84,31 @@ impl OpStg {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// The same access with `bytes` bytes (a zero-extending size), if
+    /// the op has such a size.
+    #[allow(unused_variables)]
+    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
+        let k = match bytes {
+            4u32 => 0usize,
+            1u32 => 1usize,
+            2u32 => 3usize,
+            8u32 => 5usize,
+            16u32 => 6usize,
+            _ => return None,
+        };
+        let mut o = *self;
+        o.size = MemSize::from_index(k)?;
+        Some(o)
+    }
+    /// The same access at another offset with another data register
+    /// (`None` when the offset does not fit the modifier's type).
+    #[allow(unused_variables)]
+    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
+        let mut o = *self;
+        o.off = offset.try_into().ok()?;
+        o.b = Src::reg(data);
+        Some(o)
+    }
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {

@@ -84,6 +84,86 @@ fn low_bits_srcs(op: &Op) -> TokenStream {
     }
 }
 
+/// `with_mem_bytes()`: the op with its size modifier set to the first
+/// zero-extending value of `bytes` bytes (for combining accesses).
+fn with_mem_bytes(spec: &Spec, op: &Op) -> TokenStream {
+    let body = match &op.memory {
+        Some(Memory {
+            size: MemSize::ByModifier(i, b, s),
+            ..
+        }) => {
+            let f = field(&op.modifiers[*i].name);
+            let ty = match &op.modifiers[*i].ty {
+                ModType::Enum(e) => crate::names::enum_type(&spec.enums[*e].name),
+                _ => return quote!(),
+            };
+            // The first zero-extending value of each size.
+            let mut seen = Vec::new();
+            let arms = (0..b.len())
+                .filter(|&k| !s[k])
+                .filter(|&k| {
+                    let first = !seen.contains(&b[k]);
+                    seen.push(b[k]);
+                    first
+                })
+                .map(|k| {
+                    let n = b[k];
+                    quote!(#n => #k,)
+                })
+                .collect::<Vec<_>>();
+            quote! {
+                let k = match bytes { #(#arms)* _ => return None };
+                let mut o = *self;
+                o.#f = #ty::from_index(k)?;
+                Some(o)
+            }
+        }
+        Some(Memory {
+            size: MemSize::Fixed(n),
+            ..
+        }) => quote!((bytes == #n).then_some(*self)),
+        None => quote!(None),
+    };
+    quote! {
+        /// The same access with `bytes` bytes (a zero-extending size), if
+        /// the op has such a size.
+        #[allow(unused_variables)]
+        pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> { #body }
+    }
+}
+
+/// `with_mem_at()`: the op with another offset and data register.
+fn with_mem_at(op: &Op) -> TokenStream {
+    let body = match &op.memory {
+        Some(m) => {
+            let off = field(&op.modifiers[m.offset].name);
+            let set_data = match m.kind {
+                MemKind::Load => {
+                    let d = field(&op.dsts[m.data].name);
+                    quote!(o.#d = data;)
+                }
+                MemKind::Store => {
+                    let d = field(&op.srcs[m.data].name);
+                    quote!(o.#d = Src::reg(data);)
+                }
+            };
+            quote! {
+                let mut o = *self;
+                o.#off = offset.try_into().ok()?;
+                #set_data
+                Some(o)
+            }
+        }
+        None => quote!(None),
+    };
+    quote! {
+        /// The same access at another offset with another data register
+        /// (`None` when the offset does not fit the modifier's type).
+        #[allow(unused_variables)]
+        pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> { #body }
+    }
+}
+
 /// `mem_access()`: the `[memory]` table, or `None` for ops without one.
 fn mem_access(op: &Op) -> TokenStream {
     let Some(m) = &op.memory else {
@@ -246,6 +326,8 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let class = &op.class;
     let mem_access = mem_access(op);
     let low_bits_srcs = low_bits_srcs(op);
+    let with_mem_bytes = with_mem_bytes(spec, op);
+    let with_mem_at = with_mem_at(op);
 
     let encode = crate::encode::op_encode(spec, op)?;
     let decode = crate::decode::op_decode(spec, op)?;
@@ -276,6 +358,8 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             pub fn dsts_mut(&mut self) -> [&mut Reg; #ndst] { [#(#dst_muts),*] }
             #mem_access
             #low_bits_srcs
+            #with_mem_bytes
+            #with_mem_at
 
             #encode
             #decode
@@ -514,6 +598,16 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             /// destination (`low_bits` in its spec file).
             pub fn low_bits_srcs(&self) -> &'static [usize] {
                 match self { #(Op::#variants(o) => o.low_bits_srcs()),* }
+            }
+            /// The same memory access with `bytes` bytes, if the op has
+            /// such a zero-extending size.
+            pub fn with_mem_bytes(&self, bytes: u32) -> Option<Op> {
+                match self { #(Op::#variants(o) => o.with_mem_bytes(bytes).map(Op::#variants)),* }
+            }
+            /// The same memory access at another offset with another data
+            /// register.
+            pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Op> {
+                match self { #(Op::#variants(o) => o.with_mem_at(offset, data).map(Op::#variants)),* }
             }
             /// Compute the destinations from source values (CPU semantics).
             pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {

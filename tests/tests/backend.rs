@@ -20,6 +20,8 @@ fn instances(sm: u32, per_form: usize, seed: u64) -> Vec<Op> {
         .into_iter()
         .filter_map(|w| isa::decode(w, sm).map(|x| x.0))
         .filter(|op| op.has_fold(sm) && op.class() != "control")
+        // Loads and stores have their own tests (memory.rs).
+        .filter(|op| op.mem_access().is_none())
         // Some modifier values have no fold (e.g. MUFU's F16 format).
         .filter(|op| {
             let zeros: Vec<nak::fold::Value> = op

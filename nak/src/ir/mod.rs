@@ -215,6 +215,12 @@ impl Instr {
                 for (i, info) in op.dst_info().iter().enumerate() {
                     run(&VReg::new(*op.dst(i), info.ty.regs()));
                 }
+                // A load writes as many registers as it has words.
+                if let Some(m) = op.mem_access()
+                    && m.kind == crate::mem::MemKind::Load
+                {
+                    run(&VReg::new(m.data, m.data_regs() as u8));
+                }
             }
             VOp::Copy { dst, .. } | VOp::Phi { dst, .. } | VOp::Undef(dst) => run(dst),
             VOp::Wide { dst, .. } => run(dst),
@@ -250,6 +256,14 @@ impl Instr {
                         }
                     }
                 }
+                // A store reads as many registers as it has words.
+                if let Some(m) = op.mem_access()
+                    && m.kind == crate::mem::MemKind::Store
+                {
+                    for k in 0..m.data_regs() as u8 {
+                        out.push(comp_reg(m.data, k));
+                    }
+                }
             }
             VOp::Copy { src, .. } => vs(src, &mut out),
             VOp::Swap { a, b } => {
@@ -282,6 +296,10 @@ pub struct Block {
 pub struct Function {
     pub sm: u32,
     pub blocks: Vec<Block>,
+    /// What the caller promises at entry: the register (the low word of an
+    /// address) is a multiple of the power of two (text: `.align R4 8`).
+    /// The known-bits analysis starts from these to prove alignment.
+    pub align: Vec<(Reg, u32)>,
 }
 
 impl Function {
@@ -289,6 +307,7 @@ impl Function {
         Function {
             sm,
             blocks: Vec::new(),
+            align: Vec::new(),
         }
     }
     /// A one-block function.
@@ -299,6 +318,7 @@ impl Function {
                 label: "bb0".into(),
                 instrs,
             }],
+            align: Vec::new(),
         }
     }
     pub fn instrs(&self) -> impl Iterator<Item = &Instr> {

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! .sm 75
+//! .align R4 16                       // R4 (an address's low word) is a multiple of 16
 //! bb0:
 //!     IADD3 R0, R1, 0x5, R2          // hardware op: nvdisasm syntax
 //!     @P0 copy R4:R5, 0x100000000    // virtual ops: lower case
@@ -120,6 +121,9 @@ pub fn instr_text(i: &Instr, sm: u32) -> String {
 /// The whole function as text.
 pub fn print_function(f: &Function) -> String {
     let mut out = format!(".sm {}\n", f.sm);
+    for (r, a) in &f.align {
+        let _ = writeln!(out, ".align {r} {a}");
+    }
     for b in &f.blocks {
         let _ = writeln!(out, "{}:", b.label);
         for i in &b.instrs {
@@ -466,6 +470,20 @@ pub fn parse_function(text: &str, default_sm: Option<u32>) -> Result<Function, P
         }
         if !have_sm {
             return Err(err("the first line must be `.sm SM` (or pass --sm)".into()));
+        }
+        if let Some(s) = l.strip_prefix(".align") {
+            let mut it = s.split_whitespace();
+            let (Some(r), Some(a), None) = (it.next(), it.next(), it.next()) else {
+                return Err(err("expected `.align REG POWER_OF_TWO`".into()));
+            };
+            let reg = parse_reg(r)
+                .filter(|r| matches!(r.file, RegFile::Gpr | RegFile::UGpr) && !r.is_zero())
+                .ok_or_else(|| err(format!("`.align`: `{r}` is not a GPR or UGPR")))?;
+            let a = asm::parse_u64(a)
+                .filter(|a| a.is_power_of_two() && *a <= 1 << 31)
+                .ok_or_else(|| err(format!("`.align`: `{a}` is not a power of two")))?;
+            f.align.push((reg, a as u32));
+            continue;
         }
         if let Some(label) = l.strip_suffix(':')
             && !label.contains(char::is_whitespace)

@@ -111,6 +111,8 @@ pub fn legalize(f: &mut Function) -> Result<(), PassError> {
         }
         f.blocks[bi].instrs = out;
     }
+    // Legal accesses stay legal when combined (the wider op must encode).
+    super::combine_mem::combine(f);
     Ok(())
 }
 

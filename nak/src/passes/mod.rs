@@ -1,9 +1,12 @@
 //! Passes over [`crate::ir::Function`]: 64-bit lowering, legalization,
-//! constant folding, and assembly into an instruction stream.
+//! combining of loads and stores (on proven alignment), constant folding,
+//! and assembly into an instruction stream.
 
 pub mod assemble;
+pub mod combine_mem;
 pub mod constfold;
 pub mod hwops;
+pub mod known_bits;
 pub mod legalize;
 pub mod lower64;
 
