@@ -76,6 +76,10 @@ enum Cmd {
         sm: Option<String>,
         #[arg(long, default_value_t = 32)]
         lanes: usize,
+        /// Bytes of global memory (address 0 up, initially zero); the
+        /// words the program changes are printed.
+        #[arg(long, default_value_t = 0)]
+        global: usize,
         file: PathBuf,
     },
     /// Check a corpus file (`HEX<TAB>TEXT` lines) against the spec: decode,
@@ -222,7 +226,12 @@ fn main() -> ExitCode {
             show,
         } => corpus(&sm, &file, mnemonic.as_deref(), show),
         Cmd::Legalize { sm, file } => nak::runner::cmd::legalize_cmd(&file, sm.as_deref()),
-        Cmd::Run { sm, lanes, file } => nak::runner::cmd::run_cmd(&file, sm.as_deref(), lanes),
+        Cmd::Run {
+            sm,
+            lanes,
+            global,
+            file,
+        } => nak::runner::cmd::run_cmd(&file, sm.as_deref(), lanes, global),
         Cmd::Dis { sm, file } => {
             let sm = match parse_sm(&sm) {
                 Ok(s) => s,

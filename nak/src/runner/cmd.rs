@@ -32,10 +32,12 @@ pub fn legalize_cmd(file: &Path, sm: Option<&str>) -> ExitCode {
     }
 }
 
-/// `nak run [--sm SM] [--lanes N] FILE`: legalize, assemble, run on the CPU
-/// runner from an all-zero state, and print every register the program
-/// writes (one value when all lanes agree, else each lane's).
-pub fn run_cmd(file: &Path, sm: Option<&str>, lanes: usize) -> ExitCode {
+/// `nak run [--sm SM] [--lanes N] [--global BYTES] FILE`: legalize,
+/// assemble, run on the CPU runner from an all-zero state (with a zeroed
+/// global buffer of BYTES at address 0), and print every register the
+/// program writes (one value when all lanes agree, else each lane's) and
+/// every global word it changes.
+pub fn run_cmd(file: &Path, sm: Option<&str>, lanes: usize, global: usize) -> ExitCode {
     let r = (|| -> Result<String, String> {
         let mut f = load(file, sm)?;
         let written: BTreeSet<_> = f.instrs().flat_map(|i| i.defs()).collect();
@@ -47,6 +49,7 @@ pub fn run_cmd(file: &Path, sm: Option<&str>, lanes: usize) -> ExitCode {
             } else {
                 (1u32 << lanes) - 1
             },
+            global: vec![0; global],
             ..WarpState::default()
         };
         let stats = CpuRunner::default()
@@ -64,6 +67,17 @@ pub fn run_cmd(file: &Path, sm: Option<&str>, lanes: usize) -> ExitCode {
             } else {
                 let list: Vec<String> = vals.iter().map(|v| format!("{v:#x}")).collect();
                 out.push_str(&format!("{r} = [{}]\n", list.join(", ")));
+            }
+        }
+        for (k, w) in st.global.chunks(4).enumerate() {
+            if w.iter().any(|b| *b != 0) {
+                let mut b = [0u8; 4];
+                b[..w.len()].copy_from_slice(w);
+                out.push_str(&format!(
+                    "global[{:#x}] = {:#x}\n",
+                    4 * k,
+                    u32::from_le_bytes(b)
+                ));
             }
         }
         Ok(out)
