@@ -6249,6 +6249,7 @@ impl Op {
     }
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
+#[inline]
 pub fn decode(w: u128, sm: u32) -> Option<(Op, Common)> {
     match family_of(sm)? {
         Family::Sm50 => decode_sm50(w, sm),
@@ -7079,612 +7080,612 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
         1 => {
             if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpMov32i::decode_f0(w, sm) {
-                    return Some((Op::Mov32i(o), c));
+                if let Some(x) = OpMov32i::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
         2 => {
             if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop3::decode_f6(w, sm) {
-                    return Some((Op::Lop3(o), c));
+                if let Some(x) = OpLop3::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
         }
         3 => {
             if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop32i::decode_f0(w, sm) {
-                    return Some((Op::Lop32i(o), c));
+                if let Some(x) = OpLop32i::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
         4 => {
             if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFadd32i::decode_f0(w, sm) {
-                    return Some((Op::Fadd32i(o), c));
+                if let Some(x) = OpFadd32i::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
         5 => {
             if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFfma32i::decode_f0(w, sm) {
-                    return Some((Op::Ffma32i(o), c));
+                if let Some(x) = OpFfma32i::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
         6 => {
             if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIscadd32i::decode_f0(w, sm) {
-                    return Some((Op::Iscadd32i(o), c));
+                if let Some(x) = OpIscadd32i::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
         7 => {
             if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIadd32i::decode_f0(w, sm) {
-                    return Some((Op::Iadd32i(o), c));
+                if let Some(x) = OpIadd32i::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
         8 => {
             if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmul32i::decode_f0(w, sm) {
-                    return Some((Op::Fmul32i(o), c));
+                if let Some(x) = OpFmul32i::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
         9 => {
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f8(w, sm) {
+                    return Some(x);
                 }
             }
         }
         10 => {
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f8(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFfma::decode_f8(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f8(w, sm) {
+                    return Some(x);
                 }
             }
         }
         11 => {
             if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFfma::decode_f8(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f8(w, sm) {
+                    return Some(x);
                 }
             }
         }
         12 => {
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f8(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIsetp::decode_f5(w, sm) {
-                    return Some((Op::Isetp(o), c));
+                if let Some(x) = OpIsetp::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpPrmt::decode_f8(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f8(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFsetp::decode_f5(w, sm) {
-                    return Some((Op::Fsetp(o), c));
+                if let Some(x) = OpFsetp::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
         }
         13 => {
             if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIsetp::decode_f5(w, sm) {
-                    return Some((Op::Isetp(o), c));
+                if let Some(x) = OpIsetp::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpPrmt::decode_f8(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f8(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFsetp::decode_f5(w, sm) {
-                    return Some((Op::Fsetp(o), c));
+                if let Some(x) = OpFsetp::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
         }
         14 => {
             if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpPopc::decode_f5(w, sm) {
-                    return Some((Op::Popc(o), c));
+                if let Some(x) = OpPopc::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFlo::decode_f5(w, sm) {
-                    return Some((Op::Flo(o), c));
+                if let Some(x) = OpFlo::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f8(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShl::decode_f1(w, sm) {
-                    return Some((Op::Shl(o), c));
+                if let Some(x) = OpShl::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShr::decode_f1(w, sm) {
-                    return Some((Op::Shr(o), c));
+                if let Some(x) = OpShr::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIadd::decode_f1(w, sm) {
-                    return Some((Op::Iadd(o), c));
+                if let Some(x) = OpIadd::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpSel::decode_f5(w, sm) {
-                    return Some((Op::Sel(o), c));
+                if let Some(x) = OpSel::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmul::decode_f5(w, sm) {
-                    return Some((Op::Fmul(o), c));
+                if let Some(x) = OpFmul::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIscadd::decode_f1(w, sm) {
-                    return Some((Op::Iscadd(o), c));
+                if let Some(x) = OpIscadd::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFadd::decode_f5(w, sm) {
-                    return Some((Op::Fadd(o), c));
+                if let Some(x) = OpFadd::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpImnmx::decode_f5(w, sm) {
-                    return Some((Op::Imnmx(o), c));
+                if let Some(x) = OpImnmx::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f13(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f13(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop::decode_f1(w, sm) {
-                    return Some((Op::Lop(o), c));
+                if let Some(x) = OpLop::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
         15 => {
             if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpPopc::decode_f5(w, sm) {
-                    return Some((Op::Popc(o), c));
+                if let Some(x) = OpPopc::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFlo::decode_f5(w, sm) {
-                    return Some((Op::Flo(o), c));
+                if let Some(x) = OpFlo::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShl::decode_f1(w, sm) {
-                    return Some((Op::Shl(o), c));
+                if let Some(x) = OpShl::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShr::decode_f1(w, sm) {
-                    return Some((Op::Shr(o), c));
+                if let Some(x) = OpShr::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIadd::decode_f1(w, sm) {
-                    return Some((Op::Iadd(o), c));
+                if let Some(x) = OpIadd::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpSel::decode_f5(w, sm) {
-                    return Some((Op::Sel(o), c));
+                if let Some(x) = OpSel::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmul::decode_f5(w, sm) {
-                    return Some((Op::Fmul(o), c));
+                if let Some(x) = OpFmul::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIscadd::decode_f1(w, sm) {
-                    return Some((Op::Iscadd(o), c));
+                if let Some(x) = OpIscadd::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFadd::decode_f5(w, sm) {
-                    return Some((Op::Fadd(o), c));
+                if let Some(x) = OpFadd::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpImnmx::decode_f5(w, sm) {
-                    return Some((Op::Imnmx(o), c));
+                if let Some(x) = OpImnmx::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f13(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f13(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop::decode_f1(w, sm) {
-                    return Some((Op::Lop(o), c));
+                if let Some(x) = OpLop::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
         16 => {
             if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShf::decode_f8(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f8(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop3::decode_f5(w, sm) {
-                    return Some((Op::Lop3(o), c));
+                if let Some(x) = OpLop3::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
         }
         17 => {
             if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop3::decode_f5(w, sm) {
-                    return Some((Op::Lop3(o), c));
+                if let Some(x) = OpLop3::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
         }
         18 => {
             if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFfma::decode_f9(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f9(w, sm) {
+                    return Some(x);
                 }
             }
         }
         19 => {
             if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIsetp::decode_f6(w, sm) {
-                    return Some((Op::Isetp(o), c));
+                if let Some(x) = OpIsetp::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpPrmt::decode_f9(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f9(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFsetp::decode_f6(w, sm) {
-                    return Some((Op::Fsetp(o), c));
+                if let Some(x) = OpFsetp::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
         }
         20 => {
             if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpPopc::decode_f6(w, sm) {
-                    return Some((Op::Popc(o), c));
+                if let Some(x) = OpPopc::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFlo::decode_f6(w, sm) {
-                    return Some((Op::Flo(o), c));
+                if let Some(x) = OpFlo::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpMov::decode_f5(w, sm) {
-                    return Some((Op::Mov(o), c));
+                if let Some(x) = OpMov::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShl::decode_f2(w, sm) {
-                    return Some((Op::Shl(o), c));
+                if let Some(x) = OpShl::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShr::decode_f2(w, sm) {
-                    return Some((Op::Shr(o), c));
+                if let Some(x) = OpShr::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIadd::decode_f2(w, sm) {
-                    return Some((Op::Iadd(o), c));
+                if let Some(x) = OpIadd::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpSel::decode_f6(w, sm) {
-                    return Some((Op::Sel(o), c));
+                if let Some(x) = OpSel::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmul::decode_f6(w, sm) {
-                    return Some((Op::Fmul(o), c));
+                if let Some(x) = OpFmul::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFadd::decode_f6(w, sm) {
-                    return Some((Op::Fadd(o), c));
+                if let Some(x) = OpFadd::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpImnmx::decode_f6(w, sm) {
-                    return Some((Op::Imnmx(o), c));
+                if let Some(x) = OpImnmx::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIscadd::decode_f2(w, sm) {
-                    return Some((Op::Iscadd(o), c));
+                if let Some(x) = OpIscadd::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f14(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f14(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop::decode_f2(w, sm) {
-                    return Some((Op::Lop(o), c));
+                if let Some(x) = OpLop::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
         21 => {
             if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpNop::decode_f1(w, sm) {
-                    return Some((Op::Nop(o), c));
+                if let Some(x) = OpNop::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
         22 => {
             if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFfma::decode_f10(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f10(w, sm) {
+                    return Some(x);
                 }
             }
         }
         23 => {
             if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpPrmt::decode_f10(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f10(w, sm) {
+                    return Some(x);
                 }
             }
         }
         24 => {
             if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f7(w, sm) {
+                    return Some(x);
                 }
             }
         }
         25 => {
             if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFfma::decode_f7(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f7(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f7(w, sm) {
+                    return Some(x);
                 }
             }
         }
         26 => {
             if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIsetp::decode_f4(w, sm) {
-                    return Some((Op::Isetp(o), c));
+                if let Some(x) = OpIsetp::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpPrmt::decode_f7(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f7(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFsetp::decode_f4(w, sm) {
-                    return Some((Op::Fsetp(o), c));
+                if let Some(x) = OpFsetp::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f7(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop3::decode_f4(w, sm) {
-                    return Some((Op::Lop3(o), c));
+                if let Some(x) = OpLop3::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
         }
         27 => {
             if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpPopc::decode_f4(w, sm) {
-                    return Some((Op::Popc(o), c));
+                if let Some(x) = OpPopc::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFlo::decode_f4(w, sm) {
-                    return Some((Op::Flo(o), c));
+                if let Some(x) = OpFlo::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpMov::decode_f4(w, sm) {
-                    return Some((Op::Mov(o), c));
+                if let Some(x) = OpMov::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShl::decode_f0(w, sm) {
-                    return Some((Op::Shl(o), c));
+                if let Some(x) = OpShl::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShr::decode_f0(w, sm) {
-                    return Some((Op::Shr(o), c));
+                if let Some(x) = OpShr::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIadd::decode_f0(w, sm) {
-                    return Some((Op::Iadd(o), c));
+                if let Some(x) = OpIadd::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpSel::decode_f4(w, sm) {
-                    return Some((Op::Sel(o), c));
+                if let Some(x) = OpSel::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmul::decode_f4(w, sm) {
-                    return Some((Op::Fmul(o), c));
+                if let Some(x) = OpFmul::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFadd::decode_f4(w, sm) {
-                    return Some((Op::Fadd(o), c));
+                if let Some(x) = OpFadd::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpImnmx::decode_f4(w, sm) {
-                    return Some((Op::Imnmx(o), c));
+                if let Some(x) = OpImnmx::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpIscadd::decode_f0(w, sm) {
-                    return Some((Op::Iscadd(o), c));
+                if let Some(x) = OpIscadd::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f12(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f12(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpLop::decode_f0(w, sm) {
-                    return Some((Op::Lop(o), c));
+                if let Some(x) = OpLop::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpShf::decode_f7(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f7(w, sm) {
+                    return Some(x);
                 }
             }
         }
         28 => {
             if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpBra::decode_f2(w, sm) {
-                    return Some((Op::Bra(o), c));
+                if let Some(x) = OpBra::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
         29 => {
             if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpExit::decode_f1(w, sm) {
-                    return Some((Op::Exit(o), c));
+                if let Some(x) = OpExit::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
         30 => {
             if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60)
             {
-                if let Some((o, c)) = OpS2r::decode_f1(w, sm) {
-                    return Some((Op::S2r(o), c));
+                if let Some(x) = OpS2r::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -7854,15 +7855,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202
                 && matches!(sm, 120)
             {
-                if let Some((o, c)) = OpMov64::decode_f0(w, sm) {
-                    return Some((Op::Mov64(o), c));
+                if let Some(x) = OpMov64::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fffffff0ffffffff00ff000fff == 0x202
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpMov::decode_f0(w, sm) {
-                    return Some((Op::Mov(o), c));
+                if let Some(x) = OpMov::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -7870,8 +7871,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87fffffffffff0000000fff == 0x207
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpSel::decode_f0(w, sm) {
-                    return Some((Op::Sel(o), c));
+                if let Some(x) = OpSel::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -7879,27 +7880,27 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87fffffffffff0000000fff == 0x208
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFsel::decode_f0(w, sm) {
-                    return Some((Op::Fsel(o), c));
+                if let Some(x) = OpFsel::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
         4 => {
             if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
-                if let Some((o, c)) = OpFmnmx::decode_f0(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) {
-                if let Some((o, c)) = OpFmnmx::decode_f4(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff878fcff3fffff0000000fff == 0x209
                 && matches!(sm, 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f8(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f8(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -7907,8 +7908,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFsetp::decode_f0(w, sm) {
-                    return Some((Op::Fsetp(o), c));
+                if let Some(x) = OpFsetp::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -7916,15 +7917,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff801800fffffff0000ff0fff == 0x20c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIsetp::decode_f0(w, sm) {
-                    return Some((Op::Isetp(o), c));
+                if let Some(x) = OpIsetp::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c
                 && matches!(sm, 120)
             {
-                if let Some((o, c)) = OpIsetp64::decode_f0(w, sm) {
-                    return Some((Op::Isetp64(o), c));
+                if let Some(x) = OpIsetp64::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -7932,15 +7933,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff80016007fffff0000000fff == 0x210
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIadd3::decode_f0(w, sm) {
-                    return Some((Op::Iadd3(o), c));
+                if let Some(x) = OpIadd3::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIadd3x::decode_f0(w, sm) {
-                    return Some((Op::Iadd3x(o), c));
+                if let Some(x) = OpIadd3x::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -7948,29 +7949,29 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLea::decode_f0(w, sm) {
-                    return Some((Op::Lea(o), c));
+                if let Some(x) = OpLea::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLeaX::decode_f0(w, sm) {
-                    return Some((Op::LeaX(o), c));
+                if let Some(x) = OpLeaX::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLeaHi::decode_f0(w, sm) {
-                    return Some((Op::LeaHi(o), c));
+                if let Some(x) = OpLeaHi::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLeaHiX::decode_f0(w, sm) {
-                    return Some((Op::LeaHiX(o), c));
+                if let Some(x) = OpLeaHiX::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -7978,8 +7979,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff8700000ffffff0000000fff == 0x212
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLop3::decode_f0(w, sm) {
-                    return Some((Op::Lop3(o), c));
+                if let Some(x) = OpLop3::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -7987,8 +7988,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffffffffff00ff000fff == 0x213
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIabs::decode_f0(w, sm) {
-                    return Some((Op::Iabs(o), c));
+                if let Some(x) = OpIabs::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -7996,8 +7997,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff800ffffff0000000fff == 0x216
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpPrmt::decode_f0(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8005,8 +8006,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87ffdffffffff0000000fff == 0x217
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
             {
-                if let Some((o, c)) = OpImnmx::decode_f0(w, sm) {
-                    return Some((Op::Imnmx(o), c));
+                if let Some(x) = OpImnmx::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8014,8 +8015,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffee100ffffff0000000fff == 0x219
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpShf::decode_f0(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8023,8 +8024,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFmul::decode_f0(w, sm) {
-                    return Some((Op::Fmul(o), c));
+                if let Some(x) = OpFmul::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8032,8 +8033,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe1cff3fffff0000000fff == 0x221
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFadd::decode_f0(w, sm) {
-                    return Some((Op::Fadd(o), c));
+                if let Some(x) = OpFadd::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8041,8 +8042,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe10003fffff0000000fff == 0x223
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFfma::decode_f0(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8050,15 +8051,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImad::decode_f0(w, sm) {
-                    return Some((Op::Imad(o), c));
+                if let Some(x) = OpImad::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadx::decode_f0(w, sm) {
-                    return Some((Op::Imadx(o), c));
+                if let Some(x) = OpImadx::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8066,15 +8067,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadWide::decode_f0(w, sm) {
-                    return Some((Op::ImadWide(o), c));
+                if let Some(x) = OpImadWide::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadWideX::decode_f0(w, sm) {
-                    return Some((Op::ImadWideX(o), c));
+                if let Some(x) = OpImadWideX::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8082,8 +8083,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadHi::decode_f0(w, sm) {
-                    return Some((Op::ImadHi(o), c));
+                if let Some(x) = OpImadHi::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8091,15 +8092,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248
                 && matches!(sm, 90)
             {
-                if let Some((o, c)) = OpVimnmx::decode_f0(w, sm) {
-                    return Some((Op::Vimnmx(o), c));
+                if let Some(x) = OpVimnmx::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248
                 && matches!(sm, 120)
             {
-                if let Some((o, c)) = OpVimnmx::decode_f4(w, sm) {
-                    return Some((Op::Vimnmx(o), c));
+                if let Some(x) = OpVimnmx::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8107,8 +8108,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFlo::decode_f0(w, sm) {
-                    return Some((Op::Flo(o), c));
+                if let Some(x) = OpFlo::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8116,8 +8117,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffffffffff00ff000fff == 0x301
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpBrev::decode_f0(w, sm) {
-                    return Some((Op::Brev(o), c));
+                if let Some(x) = OpBrev::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8125,8 +8126,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2f::decode_f0(w, sm) {
-                    return Some((Op::F2f(o), c));
+                if let Some(x) = OpF2f::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8134,8 +8135,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2i::decode_f0(w, sm) {
-                    return Some((Op::F2i(o), c));
+                if let Some(x) = OpF2i::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8143,28 +8144,28 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpI2f::decode_f0(w, sm) {
-                    return Some((Op::I2f(o), c));
+                if let Some(x) = OpI2f::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
         26 => {
             if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
-                if let Some((o, c)) = OpMufu::decode_f0(w, sm) {
-                    return Some((Op::Mufu(o), c));
+                if let Some(x) = OpMufu::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1ffffff00ff0fffff00ff000fff == 0x308
                 && matches!(sm, 75 | 80 | 86 | 89)
             {
-                if let Some((o, c)) = OpMufu::decode_f3(w, sm) {
-                    return Some((Op::Mufu(o), c));
+                if let Some(x) = OpMufu::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpMufu::decode_f7(w, sm) {
-                    return Some((Op::Mufu(o), c));
+                if let Some(x) = OpMufu::decode_f7(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8172,8 +8173,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffff7fffff00ff000fff == 0x309
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpPopc::decode_f0(w, sm) {
-                    return Some((Op::Popc(o), c));
+                if let Some(x) = OpPopc::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8181,8 +8182,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2f64::decode_f0(w, sm) {
-                    return Some((Op::F2f64(o), c));
+                if let Some(x) = OpF2f64::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8190,8 +8191,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2i64::decode_f0(w, sm) {
-                    return Some((Op::F2i64(o), c));
+                if let Some(x) = OpF2i64::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8199,8 +8200,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpI2f64::decode_f0(w, sm) {
-                    return Some((Op::I2f64(o), c));
+                if let Some(x) = OpI2f64::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8208,15 +8209,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381
                 && matches!(sm, 70)
             {
-                if let Some((o, c)) = OpLdg::decode_f1(w, sm) {
-                    return Some((Op::Ldg(o), c));
+                if let Some(x) = OpLdg::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381
                 && matches!(sm, 75)
             {
-                if let Some((o, c)) = OpLdg::decode_f0(w, sm) {
-                    return Some((Op::Ldg(o), c));
+                if let Some(x) = OpLdg::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8224,15 +8225,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
                 && matches!(sm, 70 | 75)
             {
-                if let Some((o, c)) = OpStg::decode_f0(w, sm) {
-                    return Some((Op::Stg(o), c));
+                if let Some(x) = OpStg::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
         33 => {
             if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
-                if let Some((o, c)) = OpMov64::decode_f1(w, sm) {
-                    return Some((Op::Mov64(o), c));
+                if let Some(x) = OpMov64::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8240,15 +8241,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLeaHi::decode_f4(w, sm) {
-                    return Some((Op::LeaHi(o), c));
+                if let Some(x) = OpLeaHi::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87107000000000000000fff == 0x104000000000000000411
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLeaHiX::decode_f4(w, sm) {
-                    return Some((Op::LeaHiX(o), c));
+                if let Some(x) = OpLeaHiX::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8256,8 +8257,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff8000000000000000fff == 0x416
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpPrmt::decode_f4(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8265,8 +8266,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffee1000000000000000fff == 0x419
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpShf::decode_f4(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8274,8 +8275,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe1cff0000000000000fff == 0x421
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFadd::decode_f1(w, sm) {
-                    return Some((Op::Fadd(o), c));
+                if let Some(x) = OpFadd::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8283,8 +8284,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe10000000000000000fff == 0x423
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFfma::decode_f4(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8292,15 +8293,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImad::decode_f4(w, sm) {
-                    return Some((Op::Imad(o), c));
+                if let Some(x) = OpImad::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadx::decode_f4(w, sm) {
-                    return Some((Op::Imadx(o), c));
+                if let Some(x) = OpImadx::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8308,22 +8309,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
                 && matches!(sm, 80 | 86 | 89)
             {
-                if let Some((o, c)) = OpBraUp::decode_f0(w, sm) {
-                    return Some((Op::BraUp(o), c));
+                if let Some(x) = OpBraUp::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547
                 && matches!(sm, 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpBraUp::decode_f1(w, sm) {
-                    return Some((Op::BraUp(o), c));
+                if let Some(x) = OpBraUp::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
         41 => {
             if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
-                if let Some((o, c)) = OpSel64::decode_f0(w, sm) {
-                    return Some((Op::Sel64(o), c));
+                if let Some(x) = OpSel64::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8331,8 +8332,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff800f80000ff00000fff == 0x616
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpPrmt::decode_f5(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8340,8 +8341,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffee100f80000ff00000fff == 0x619
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpShf::decode_f5(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8349,8 +8350,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe1cff380000ff00000fff == 0x621
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpFadd::decode_f2(w, sm) {
-                    return Some((Op::Fadd(o), c));
+                if let Some(x) = OpFadd::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8358,8 +8359,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe1000380000ff00000fff == 0x623
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpFfma::decode_f5(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8367,15 +8368,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpImad::decode_f5(w, sm) {
-                    return Some((Op::Imad(o), c));
+                if let Some(x) = OpImad::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpImadx::decode_f5(w, sm) {
-                    return Some((Op::Imadx(o), c));
+                if let Some(x) = OpImadx::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8383,15 +8384,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpImadWide::decode_f4(w, sm) {
-                    return Some((Op::ImadWide(o), c));
+                if let Some(x) = OpImadWide::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpImadWideX::decode_f4(w, sm) {
-                    return Some((Op::ImadWideX(o), c));
+                if let Some(x) = OpImadWideX::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8399,8 +8400,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpImadHi::decode_f4(w, sm) {
-                    return Some((Op::ImadHi(o), c));
+                if let Some(x) = OpImadHi::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8408,8 +8409,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff0ff00000000ff000fff == 0x802
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpMov::decode_f1(w, sm) {
-                    return Some((Op::Mov(o), c));
+                if let Some(x) = OpMov::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8417,15 +8418,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpCs2r::decode_f0(w, sm) {
-                    return Some((Op::Cs2r(o), c));
+                if let Some(x) = OpCs2r::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1ffffff00ffffffffffff000fff == 0x805
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpCs2r32::decode_f0(w, sm) {
-                    return Some((Op::Cs2r32(o), c));
+                if let Some(x) = OpCs2r32::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8433,8 +8434,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87fffff0000000000000fff == 0x807
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpSel::decode_f1(w, sm) {
-                    return Some((Op::Sel(o), c));
+                if let Some(x) = OpSel::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8442,27 +8443,27 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87fffff0000000000000fff == 0x808
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFsel::decode_f1(w, sm) {
-                    return Some((Op::Fsel(o), c));
+                if let Some(x) = OpFsel::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
         53 => {
             if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
-                if let Some((o, c)) = OpFmnmx::decode_f1(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) {
-                if let Some((o, c)) = OpFmnmx::decode_f5(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff878fcff0000000000000fff == 0x809
                 && matches!(sm, 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f9(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f9(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8470,8 +8471,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff80000ff0000000000ff0fff == 0x80b
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFsetp::decode_f1(w, sm) {
-                    return Some((Op::Fsetp(o), c));
+                if let Some(x) = OpFsetp::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8479,15 +8480,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff801800f0000000000ff0fff == 0x80c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIsetp::decode_f1(w, sm) {
-                    return Some((Op::Isetp(o), c));
+                if let Some(x) = OpIsetp::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c
                 && matches!(sm, 120)
             {
-                if let Some((o, c)) = OpIsetp64::decode_f1(w, sm) {
-                    return Some((Op::Isetp64(o), c));
+                if let Some(x) = OpIsetp64::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8495,15 +8496,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff80016000000000000000fff == 0x810
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIadd3::decode_f1(w, sm) {
-                    return Some((Op::Iadd3(o), c));
+                if let Some(x) = OpIadd3::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff80016000000000000000fff == 0x4000000000000000810
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIadd3x::decode_f1(w, sm) {
-                    return Some((Op::Iadd3x(o), c));
+                if let Some(x) = OpIadd3x::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8511,29 +8512,29 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLea::decode_f1(w, sm) {
-                    return Some((Op::Lea(o), c));
+                if let Some(x) = OpLea::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLeaX::decode_f1(w, sm) {
-                    return Some((Op::LeaX(o), c));
+                if let Some(x) = OpLeaX::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87105000000000000000fff == 0x100000000000000000811
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLeaHi::decode_f1(w, sm) {
-                    return Some((Op::LeaHi(o), c));
+                if let Some(x) = OpLeaHi::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87105000000000000000fff == 0x104000000000000000811
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLeaHiX::decode_f1(w, sm) {
-                    return Some((Op::LeaHiX(o), c));
+                if let Some(x) = OpLeaHiX::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8541,8 +8542,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87000000000000000000fff == 0x812
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLop3::decode_f1(w, sm) {
-                    return Some((Op::Lop3(o), c));
+                if let Some(x) = OpLop3::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8550,8 +8551,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffff00000000ff000fff == 0x813
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIabs::decode_f1(w, sm) {
-                    return Some((Op::Iabs(o), c));
+                if let Some(x) = OpIabs::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8559,8 +8560,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff8000000000000000fff == 0x816
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpPrmt::decode_f1(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8568,8 +8569,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87ffdff0000000000000fff == 0x817
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
             {
-                if let Some((o, c)) = OpImnmx::decode_f1(w, sm) {
-                    return Some((Op::Imnmx(o), c));
+                if let Some(x) = OpImnmx::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8577,8 +8578,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffee1000000000000000fff == 0x819
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpShf::decode_f1(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8586,15 +8587,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff8000008ffffffffff000fff == 0x81c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpPlop3::decode_f0(w, sm) {
-                    return Some((Op::Plop3(o), c));
+                if let Some(x) = OpPlop3::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpPlop3::decode_f1(w, sm) {
-                    return Some((Op::Plop3(o), c));
+                if let Some(x) = OpPlop3::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8602,8 +8603,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFmul::decode_f1(w, sm) {
-                    return Some((Op::Fmul(o), c));
+                if let Some(x) = OpFmul::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8611,8 +8612,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe10000000000000000fff == 0x823
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFfma::decode_f1(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8620,15 +8621,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImad::decode_f1(w, sm) {
-                    return Some((Op::Imad(o), c));
+                if let Some(x) = OpImad::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadx::decode_f1(w, sm) {
-                    return Some((Op::Imadx(o), c));
+                if let Some(x) = OpImadx::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8636,15 +8637,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadWide::decode_f1(w, sm) {
-                    return Some((Op::ImadWide(o), c));
+                if let Some(x) = OpImadWide::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff871f5000000000000000fff == 0x4000000000000000825
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadWideX::decode_f1(w, sm) {
-                    return Some((Op::ImadWideX(o), c));
+                if let Some(x) = OpImadWideX::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8652,8 +8653,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadHi::decode_f1(w, sm) {
-                    return Some((Op::ImadHi(o), c));
+                if let Some(x) = OpImadHi::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8661,15 +8662,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848
                 && matches!(sm, 90)
             {
-                if let Some((o, c)) = OpVimnmx::decode_f1(w, sm) {
-                    return Some((Op::Vimnmx(o), c));
+                if let Some(x) = OpVimnmx::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848
                 && matches!(sm, 120)
             {
-                if let Some((o, c)) = OpVimnmx::decode_f5(w, sm) {
-                    return Some((Op::Vimnmx(o), c));
+                if let Some(x) = OpVimnmx::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8677,8 +8678,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f9ff00000000ff000fff == 0x900
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFlo::decode_f1(w, sm) {
-                    return Some((Op::Flo(o), c));
+                if let Some(x) = OpFlo::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8686,8 +8687,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffff00000000ff000fff == 0x901
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpBrev::decode_f1(w, sm) {
-                    return Some((Op::Brev(o), c));
+                if let Some(x) = OpBrev::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8695,8 +8696,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e07ff00000000ff000fff == 0x904
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2f::decode_f1(w, sm) {
-                    return Some((Op::F2f(o), c));
+                if let Some(x) = OpF2f::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8704,8 +8705,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e06ff00000000ff000fff == 0x905
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2i::decode_f1(w, sm) {
-                    return Some((Op::F2i(o), c));
+                if let Some(x) = OpF2i::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8713,28 +8714,28 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffcf03ff00000000ff000fff == 0x906
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpI2f::decode_f1(w, sm) {
-                    return Some((Op::I2f(o), c));
+                if let Some(x) = OpI2f::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
         75 => {
             if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
-                if let Some((o, c)) = OpMufu::decode_f1(w, sm) {
-                    return Some((Op::Mufu(o), c));
+                if let Some(x) = OpMufu::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1ffffff00ff00000000ff000fff == 0x908
                 && matches!(sm, 75 | 80 | 86 | 89)
             {
-                if let Some((o, c)) = OpMufu::decode_f4(w, sm) {
-                    return Some((Op::Mufu(o), c));
+                if let Some(x) = OpMufu::decode_f4(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpMufu::decode_f8(w, sm) {
-                    return Some((Op::Mufu(o), c));
+                if let Some(x) = OpMufu::decode_f8(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8742,8 +8743,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffff00000000ff000fff == 0x909
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpPopc::decode_f1(w, sm) {
-                    return Some((Op::Popc(o), c));
+                if let Some(x) = OpPopc::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8751,8 +8752,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e07ff00000000ff000fff == 0x910
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2f64::decode_f1(w, sm) {
-                    return Some((Op::F2f64(o), c));
+                if let Some(x) = OpF2f64::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8760,8 +8761,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e06ff00000000ff000fff == 0x911
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2i64::decode_f1(w, sm) {
-                    return Some((Op::F2i64(o), c));
+                if let Some(x) = OpF2i64::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8769,8 +8770,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffcf03ff00000000ff000fff == 0x912
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpI2f64::decode_f1(w, sm) {
-                    return Some((Op::I2f64(o), c));
+                if let Some(x) = OpI2f64::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8778,8 +8779,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffffffffffffffff0fff == 0x918
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpNop::decode_f0(w, sm) {
-                    return Some((Op::Nop(o), c));
+                if let Some(x) = OpNop::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8787,8 +8788,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffff00ffffffffffff000fff == 0x919
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpS2r::decode_f0(w, sm) {
-                    return Some((Op::S2r(o), c));
+                if let Some(x) = OpS2r::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8796,35 +8797,35 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff86c000000000000ffff0fff == 0x947
                 && matches!(sm, 70 | 75 | 80 | 86 | 89)
             {
-                if let Some((o, c)) = OpBra::decode_f0(w, sm) {
-                    return Some((Op::Bra(o), c));
+                if let Some(x) = OpBra::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947
                 && matches!(sm, 80 | 86 | 89)
             {
-                if let Some((o, c)) = OpBraUr::decode_f0(w, sm) {
-                    return Some((Op::BraUr(o), c));
+                if let Some(x) = OpBraUr::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpBra::decode_f1(w, sm) {
-                    return Some((Op::Bra(o), c));
+                if let Some(x) = OpBra::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947
                 && matches!(sm, 90)
             {
-                if let Some((o, c)) = OpBraUr::decode_f1(w, sm) {
-                    return Some((Op::BraUr(o), c));
+                if let Some(x) = OpBraUr::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87800000000000000000fff == 0x80000000000000000000947
                 && matches!(sm, 100 | 120)
             {
-                if let Some((o, c)) = OpBraUr::decode_f2(w, sm) {
-                    return Some((Op::BraUr(o), c));
+                if let Some(x) = OpBraUr::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8832,8 +8833,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff86fffffffffffffffff0fff == 0x94d
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpExit::decode_f0(w, sm) {
-                    return Some((Op::Exit(o), c));
+                if let Some(x) = OpExit::decode_f0(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8841,8 +8842,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff0fff80000ffff000fff == 0xa02
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpMov::decode_f2(w, sm) {
-                    return Some((Op::Mov(o), c));
+                if let Some(x) = OpMov::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8850,8 +8851,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87ffffff80000ff00000fff == 0xa07
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpSel::decode_f2(w, sm) {
-                    return Some((Op::Sel(o), c));
+                if let Some(x) = OpSel::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8859,25 +8860,25 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87ffffff80000ff00000fff == 0xa08
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpFsel::decode_f2(w, sm) {
-                    return Some((Op::Fsel(o), c));
+                if let Some(x) = OpFsel::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
         87 => {
             if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
-                if let Some((o, c)) = OpFmnmx::decode_f2(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) {
-                if let Some((o, c)) = OpFmnmx::decode_f6(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) {
-                if let Some((o, c)) = OpFmnmx::decode_f10(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f10(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8885,8 +8886,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpFsetp::decode_f2(w, sm) {
-                    return Some((Op::Fsetp(o), c));
+                if let Some(x) = OpFsetp::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8894,8 +8895,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpIsetp::decode_f2(w, sm) {
-                    return Some((Op::Isetp(o), c));
+                if let Some(x) = OpIsetp::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8903,15 +8904,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff8001600780000ff00000fff == 0xa10
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpIadd3::decode_f2(w, sm) {
-                    return Some((Op::Iadd3(o), c));
+                if let Some(x) = OpIadd3::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpIadd3x::decode_f2(w, sm) {
-                    return Some((Op::Iadd3x(o), c));
+                if let Some(x) = OpIadd3x::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8919,29 +8920,29 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpLea::decode_f2(w, sm) {
-                    return Some((Op::Lea(o), c));
+                if let Some(x) = OpLea::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpLeaX::decode_f2(w, sm) {
-                    return Some((Op::LeaX(o), c));
+                if let Some(x) = OpLeaX::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpLeaHi::decode_f2(w, sm) {
-                    return Some((Op::LeaHi(o), c));
+                if let Some(x) = OpLeaHi::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpLeaHiX::decode_f2(w, sm) {
-                    return Some((Op::LeaHiX(o), c));
+                if let Some(x) = OpLeaHiX::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8949,8 +8950,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff8700000f80000ff00000fff == 0xa12
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpLop3::decode_f2(w, sm) {
-                    return Some((Op::Lop3(o), c));
+                if let Some(x) = OpLop3::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8958,8 +8959,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffffffff80000ffff000fff == 0xa13
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpIabs::decode_f2(w, sm) {
-                    return Some((Op::Iabs(o), c));
+                if let Some(x) = OpIabs::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8967,8 +8968,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff800f80000ff00000fff == 0xa16
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpPrmt::decode_f2(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8976,8 +8977,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87ffdfff80000ff00000fff == 0xa17
                 && matches!(sm, 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpImnmx::decode_f2(w, sm) {
-                    return Some((Op::Imnmx(o), c));
+                if let Some(x) = OpImnmx::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8985,8 +8986,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffee100f80000ff00000fff == 0xa19
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpShf::decode_f2(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -8994,8 +8995,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpFmul::decode_f2(w, sm) {
-                    return Some((Op::Fmul(o), c));
+                if let Some(x) = OpFmul::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9003,8 +9004,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe1000380000ff00000fff == 0xa23
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpFfma::decode_f2(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9012,15 +9013,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpImad::decode_f2(w, sm) {
-                    return Some((Op::Imad(o), c));
+                if let Some(x) = OpImad::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpImadx::decode_f2(w, sm) {
-                    return Some((Op::Imadx(o), c));
+                if let Some(x) = OpImadx::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9028,15 +9029,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpImadWide::decode_f2(w, sm) {
-                    return Some((Op::ImadWide(o), c));
+                if let Some(x) = OpImadWide::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpImadWideX::decode_f2(w, sm) {
-                    return Some((Op::ImadWideX(o), c));
+                if let Some(x) = OpImadWideX::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9044,8 +9045,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpImadHi::decode_f2(w, sm) {
-                    return Some((Op::ImadHi(o), c));
+                if let Some(x) = OpImadHi::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9053,8 +9054,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48
                 && matches!(sm, 90)
             {
-                if let Some((o, c)) = OpVimnmx::decode_f2(w, sm) {
-                    return Some((Op::Vimnmx(o), c));
+                if let Some(x) = OpVimnmx::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9062,8 +9063,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpFlo::decode_f2(w, sm) {
-                    return Some((Op::Flo(o), c));
+                if let Some(x) = OpFlo::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9071,8 +9072,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffffffff80000ffff000fff == 0xb01
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpBrev::decode_f2(w, sm) {
-                    return Some((Op::Brev(o), c));
+                if let Some(x) = OpBrev::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9080,8 +9081,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e07ff380000ffff000fff == 0xb04
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpF2f::decode_f2(w, sm) {
-                    return Some((Op::F2f(o), c));
+                if let Some(x) = OpF2f::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9089,8 +9090,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e06ff380000ffff000fff == 0xb05
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpF2i::decode_f2(w, sm) {
-                    return Some((Op::F2i(o), c));
+                if let Some(x) = OpF2i::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9098,27 +9099,27 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffcf03fff80000ffff000fff == 0xb06
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpI2f::decode_f2(w, sm) {
-                    return Some((Op::I2f(o), c));
+                if let Some(x) = OpI2f::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
         108 => {
             if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 70) {
-                if let Some((o, c)) = OpMufu::decode_f2(w, sm) {
-                    return Some((Op::Mufu(o), c));
+                if let Some(x) = OpMufu::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1ffffff00ff380000ffff000fff == 0xb08
                 && matches!(sm, 75 | 80 | 86 | 89)
             {
-                if let Some((o, c)) = OpMufu::decode_f5(w, sm) {
-                    return Some((Op::Mufu(o), c));
+                if let Some(x) = OpMufu::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 90) {
-                if let Some((o, c)) = OpMufu::decode_f9(w, sm) {
-                    return Some((Op::Mufu(o), c));
+                if let Some(x) = OpMufu::decode_f9(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9126,8 +9127,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffff780000ffff000fff == 0xb09
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpPopc::decode_f2(w, sm) {
-                    return Some((Op::Popc(o), c));
+                if let Some(x) = OpPopc::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9135,8 +9136,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e07ff380000ffff000fff == 0xb10
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpF2f64::decode_f2(w, sm) {
-                    return Some((Op::F2f64(o), c));
+                if let Some(x) = OpF2f64::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9144,8 +9145,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e06ff380000ffff000fff == 0xb11
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpF2i64::decode_f2(w, sm) {
-                    return Some((Op::F2i64(o), c));
+                if let Some(x) = OpF2i64::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9153,8 +9154,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffcf03fff80000ffff000fff == 0xb12
                 && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
             {
-                if let Some((o, c)) = OpI2f64::decode_f2(w, sm) {
-                    return Some((Op::I2f64(o), c));
+                if let Some(x) = OpI2f64::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9162,15 +9163,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
                 && matches!(sm, 120)
             {
-                if let Some((o, c)) = OpMov64::decode_f2(w, sm) {
-                    return Some((Op::Mov64(o), c));
+                if let Some(x) = OpMov64::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpMov::decode_f3(w, sm) {
-                    return Some((Op::Mov(o), c));
+                if let Some(x) = OpMov::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9178,8 +9179,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpSel::decode_f3(w, sm) {
-                    return Some((Op::Sel(o), c));
+                if let Some(x) = OpSel::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9187,8 +9188,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFsel::decode_f3(w, sm) {
-                    return Some((Op::Fsel(o), c));
+                if let Some(x) = OpFsel::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9196,22 +9197,22 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09
                 && matches!(sm, 75)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f3(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
                 && matches!(sm, 80)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f7(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f7(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
                 && matches!(sm, 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFmnmx::decode_f11(w, sm) {
-                    return Some((Op::Fmnmx(o), c));
+                if let Some(x) = OpFmnmx::decode_f11(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9219,8 +9220,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFsetp::decode_f3(w, sm) {
-                    return Some((Op::Fsetp(o), c));
+                if let Some(x) = OpFsetp::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9228,15 +9229,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIsetp::decode_f3(w, sm) {
-                    return Some((Op::Isetp(o), c));
+                if let Some(x) = OpIsetp::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c
                 && matches!(sm, 120)
             {
-                if let Some((o, c)) = OpIsetp64::decode_f2(w, sm) {
-                    return Some((Op::Isetp64(o), c));
+                if let Some(x) = OpIsetp64::decode_f2(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9244,15 +9245,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIadd3::decode_f3(w, sm) {
-                    return Some((Op::Iadd3(o), c));
+                if let Some(x) = OpIadd3::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIadd3x::decode_f3(w, sm) {
-                    return Some((Op::Iadd3x(o), c));
+                if let Some(x) = OpIadd3x::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9260,29 +9261,29 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLea::decode_f3(w, sm) {
-                    return Some((Op::Lea(o), c));
+                if let Some(x) = OpLea::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLeaX::decode_f3(w, sm) {
-                    return Some((Op::LeaX(o), c));
+                if let Some(x) = OpLeaX::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLeaHi::decode_f3(w, sm) {
-                    return Some((Op::LeaHi(o), c));
+                if let Some(x) = OpLeaHi::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLeaHiX::decode_f3(w, sm) {
-                    return Some((Op::LeaHiX(o), c));
+                if let Some(x) = OpLeaHiX::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9290,8 +9291,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpLop3::decode_f3(w, sm) {
-                    return Some((Op::Lop3(o), c));
+                if let Some(x) = OpLop3::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9299,8 +9300,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpIabs::decode_f3(w, sm) {
-                    return Some((Op::Iabs(o), c));
+                if let Some(x) = OpIabs::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9308,8 +9309,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpPrmt::decode_f3(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9317,8 +9318,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
             {
-                if let Some((o, c)) = OpImnmx::decode_f3(w, sm) {
-                    return Some((Op::Imnmx(o), c));
+                if let Some(x) = OpImnmx::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9326,8 +9327,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpShf::decode_f3(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9335,8 +9336,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFmul::decode_f3(w, sm) {
-                    return Some((Op::Fmul(o), c));
+                if let Some(x) = OpFmul::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9344,8 +9345,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFfma::decode_f3(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9353,15 +9354,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImad::decode_f3(w, sm) {
-                    return Some((Op::Imad(o), c));
+                if let Some(x) = OpImad::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadx::decode_f3(w, sm) {
-                    return Some((Op::Imadx(o), c));
+                if let Some(x) = OpImadx::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9369,15 +9370,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadWide::decode_f3(w, sm) {
-                    return Some((Op::ImadWide(o), c));
+                if let Some(x) = OpImadWide::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadWideX::decode_f3(w, sm) {
-                    return Some((Op::ImadWideX(o), c));
+                if let Some(x) = OpImadWideX::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9385,8 +9386,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadHi::decode_f3(w, sm) {
-                    return Some((Op::ImadHi(o), c));
+                if let Some(x) = OpImadHi::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9394,15 +9395,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48
                 && matches!(sm, 90)
             {
-                if let Some((o, c)) = OpVimnmx::decode_f3(w, sm) {
-                    return Some((Op::Vimnmx(o), c));
+                if let Some(x) = OpVimnmx::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
                 && matches!(sm, 120)
             {
-                if let Some((o, c)) = OpVimnmx::decode_f6(w, sm) {
-                    return Some((Op::Vimnmx(o), c));
+                if let Some(x) = OpVimnmx::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9410,8 +9411,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFlo::decode_f3(w, sm) {
-                    return Some((Op::Flo(o), c));
+                if let Some(x) = OpFlo::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9419,8 +9420,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpBrev::decode_f3(w, sm) {
-                    return Some((Op::Brev(o), c));
+                if let Some(x) = OpBrev::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9428,8 +9429,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2f::decode_f3(w, sm) {
-                    return Some((Op::F2f(o), c));
+                if let Some(x) = OpF2f::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9437,8 +9438,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2i::decode_f3(w, sm) {
-                    return Some((Op::F2i(o), c));
+                if let Some(x) = OpF2i::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9446,8 +9447,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpI2f::decode_f3(w, sm) {
-                    return Some((Op::I2f(o), c));
+                if let Some(x) = OpI2f::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9455,15 +9456,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
                 && matches!(sm, 75 | 80 | 86 | 89)
             {
-                if let Some((o, c)) = OpMufu::decode_f6(w, sm) {
-                    return Some((Op::Mufu(o), c));
+                if let Some(x) = OpMufu::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
                 && matches!(sm, 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpMufu::decode_f10(w, sm) {
-                    return Some((Op::Mufu(o), c));
+                if let Some(x) = OpMufu::decode_f10(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9471,8 +9472,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpPopc::decode_f3(w, sm) {
-                    return Some((Op::Popc(o), c));
+                if let Some(x) = OpPopc::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9480,8 +9481,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2f64::decode_f3(w, sm) {
-                    return Some((Op::F2f64(o), c));
+                if let Some(x) = OpF2f64::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9489,8 +9490,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpF2i64::decode_f3(w, sm) {
-                    return Some((Op::F2i64(o), c));
+                if let Some(x) = OpF2i64::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9498,8 +9499,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpI2f64::decode_f3(w, sm) {
-                    return Some((Op::I2f64(o), c));
+                if let Some(x) = OpI2f64::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9507,8 +9508,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
                 && matches!(sm, 120)
             {
-                if let Some((o, c)) = OpSel64::decode_f1(w, sm) {
-                    return Some((Op::Sel64(o), c));
+                if let Some(x) = OpSel64::decode_f1(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9516,8 +9517,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpPrmt::decode_f6(w, sm) {
-                    return Some((Op::Prmt(o), c));
+                if let Some(x) = OpPrmt::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9525,8 +9526,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpShf::decode_f6(w, sm) {
-                    return Some((Op::Shf(o), c));
+                if let Some(x) = OpShf::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9534,8 +9535,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFadd::decode_f3(w, sm) {
-                    return Some((Op::Fadd(o), c));
+                if let Some(x) = OpFadd::decode_f3(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9543,8 +9544,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpFfma::decode_f6(w, sm) {
-                    return Some((Op::Ffma(o), c));
+                if let Some(x) = OpFfma::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9552,15 +9553,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImad::decode_f6(w, sm) {
-                    return Some((Op::Imad(o), c));
+                if let Some(x) = OpImad::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadx::decode_f6(w, sm) {
-                    return Some((Op::Imadx(o), c));
+                if let Some(x) = OpImadx::decode_f6(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9568,15 +9569,15 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadWide::decode_f5(w, sm) {
-                    return Some((Op::ImadWide(o), c));
+                if let Some(x) = OpImadWide::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
             if w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadWideX::decode_f5(w, sm) {
-                    return Some((Op::ImadWideX(o), c));
+                if let Some(x) = OpImadWideX::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
         }
@@ -9584,8 +9585,8 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
             if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
                 && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
             {
-                if let Some((o, c)) = OpImadHi::decode_f5(w, sm) {
-                    return Some((Op::ImadHi(o), c));
+                if let Some(x) = OpImadHi::decode_f5(w, sm) {
+                    return Some(x);
                 }
             }
         }

@@ -247,7 +247,8 @@ impl OpBra {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let cond: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
             neg: false,
@@ -266,13 +267,13 @@ impl OpBra {
         let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
             .wrapping_mul(4i64);
         Some((
-            Self {
+            Op::Bra(Self {
                 cond,
                 mode,
                 any,
                 cc,
                 target,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -282,7 +283,8 @@ impl OpBra {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let cond: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
             neg: false,
@@ -304,13 +306,13 @@ impl OpBra {
             )
             .wrapping_mul(4i64);
         Some((
-            Self {
+            Op::Bra(Self {
                 cond,
                 mode,
                 any,
                 cc,
                 target,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -320,7 +322,8 @@ impl OpBra {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let cond: Src = Src::PT;
         let mode: BraMode = BraMode::None;
         let any: bool = false;
@@ -361,13 +364,13 @@ impl OpBra {
         };
         let target: i64 = sext_field((((w >> 20) & 0xffffff)), 24u32).wrapping_mul(1i64);
         Some((
-            Self {
+            Op::Bra(Self {
                 cond,
                 mode,
                 any,
                 cc,
                 target,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

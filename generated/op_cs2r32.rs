@@ -136,7 +136,8 @@ impl OpCs2r32 {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let sr: Sr = match (((w >> 72) & 0xff)) {
             0 => Sr::SrLaneid,
@@ -398,7 +399,7 @@ impl OpCs2r32 {
             _ => return None,
         };
         Some((
-            Self { d, sr },
+            Op::Cs2r32(Self { d, sr }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

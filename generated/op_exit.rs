@@ -143,7 +143,8 @@ impl OpExit {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let cond: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
             neg: false,
@@ -152,7 +153,7 @@ impl OpExit {
         };
         let keeprefcount: bool = (((w >> 84) & 1)) != 0;
         Some((
-            Self { cond, keeprefcount },
+            Op::Exit(Self { cond, keeprefcount }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -162,11 +163,12 @@ impl OpExit {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let cond: Src = Src::PT;
         let keeprefcount: bool = false;
         Some((
-            Self { cond, keeprefcount },
+            Op::Exit(Self { cond, keeprefcount }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

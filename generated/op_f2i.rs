@@ -315,7 +315,8 @@ impl OpF2i {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
@@ -348,7 +349,7 @@ impl OpF2i {
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self {
+            Op::F2i(Self {
                 d,
                 b,
                 ftz,
@@ -356,7 +357,7 @@ impl OpF2i {
                 stype,
                 rnd,
                 ntz,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -366,7 +367,8 @@ impl OpF2i {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Imm(
@@ -401,7 +403,7 @@ impl OpF2i {
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self {
+            Op::F2i(Self {
                 d,
                 b,
                 ftz,
@@ -409,7 +411,7 @@ impl OpF2i {
                 stype,
                 rnd,
                 ntz,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -419,7 +421,8 @@ impl OpF2i {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
@@ -456,7 +459,7 @@ impl OpF2i {
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self {
+            Op::F2i(Self {
                 d,
                 b,
                 ftz,
@@ -464,7 +467,7 @@ impl OpF2i {
                 stype,
                 rnd,
                 ntz,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -474,7 +477,8 @@ impl OpF2i {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
@@ -507,7 +511,7 @@ impl OpF2i {
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self {
+            Op::F2i(Self {
                 d,
                 b,
                 ftz,
@@ -515,7 +519,7 @@ impl OpF2i {
                 stype,
                 rnd,
                 ntz,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

@@ -315,7 +315,8 @@ impl OpF2i64 {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
@@ -351,7 +352,7 @@ impl OpF2i64 {
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self {
+            Op::F2i64(Self {
                 d,
                 b,
                 ftz,
@@ -359,7 +360,7 @@ impl OpF2i64 {
                 stype,
                 rnd,
                 ntz,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -369,7 +370,8 @@ impl OpF2i64 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Imm(
@@ -407,7 +409,7 @@ impl OpF2i64 {
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self {
+            Op::F2i64(Self {
                 d,
                 b,
                 ftz,
@@ -415,7 +417,7 @@ impl OpF2i64 {
                 stype,
                 rnd,
                 ntz,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -425,7 +427,8 @@ impl OpF2i64 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::CBuf(CBuf {
@@ -465,7 +468,7 @@ impl OpF2i64 {
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self {
+            Op::F2i64(Self {
                 d,
                 b,
                 ftz,
@@ -473,7 +476,7 @@ impl OpF2i64 {
                 stype,
                 rnd,
                 ntz,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -483,7 +486,8 @@ impl OpF2i64 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
@@ -519,7 +523,7 @@ impl OpF2i64 {
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self {
+            Op::F2i64(Self {
                 d,
                 b,
                 ftz,
@@ -527,7 +531,7 @@ impl OpF2i64 {
                 stype,
                 rnd,
                 ntz,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

@@ -685,7 +685,8 @@ impl OpFfma {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -715,7 +716,7 @@ impl OpFfma {
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            Op::Ffma(Self { d, a, b, c, ftz, rnd, sat }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -725,7 +726,8 @@ impl OpFfma {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -757,7 +759,7 @@ impl OpFfma {
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            Op::Ffma(Self { d, a, b, c, ftz, rnd, sat }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -767,7 +769,8 @@ impl OpFfma {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -801,7 +804,7 @@ impl OpFfma {
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            Op::Ffma(Self { d, a, b, c, ftz, rnd, sat }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -811,7 +814,8 @@ impl OpFfma {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -841,7 +845,7 @@ impl OpFfma {
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            Op::Ffma(Self { d, a, b, c, ftz, rnd, sat }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -851,7 +855,8 @@ impl OpFfma {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -883,7 +888,7 @@ impl OpFfma {
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            Op::Ffma(Self { d, a, b, c, ftz, rnd, sat }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -893,7 +898,8 @@ impl OpFfma {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -927,7 +933,7 @@ impl OpFfma {
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            Op::Ffma(Self { d, a, b, c, ftz, rnd, sat }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -937,7 +943,8 @@ impl OpFfma {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -967,7 +974,7 @@ impl OpFfma {
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            Op::Ffma(Self { d, a, b, c, ftz, rnd, sat }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -977,7 +984,8 @@ impl OpFfma {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f7(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1007,7 +1015,7 @@ impl OpFfma {
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            Op::Ffma(Self { d, a, b, c, ftz, rnd, sat }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1017,7 +1025,8 @@ impl OpFfma {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f8(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1054,7 +1063,7 @@ impl OpFfma {
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            Op::Ffma(Self { d, a, b, c, ftz, rnd, sat }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1064,7 +1073,8 @@ impl OpFfma {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f9(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1098,7 +1108,7 @@ impl OpFfma {
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            Op::Ffma(Self { d, a, b, c, ftz, rnd, sat }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1108,7 +1118,8 @@ impl OpFfma {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f10(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1142,7 +1153,7 @@ impl OpFfma {
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            Op::Ffma(Self { d, a, b, c, ftz, rnd, sat }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -402,7 +402,8 @@ impl OpFlo {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
@@ -418,7 +419,7 @@ impl OpFlo {
         };
         let sh: bool = (((w >> 74) & 1)) != 0;
         Some((
-            Self { pd, d, b, ty, sh },
+            Op::Flo(Self { pd, d, b, ty, sh }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -428,7 +429,8 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
@@ -446,7 +448,7 @@ impl OpFlo {
         };
         let sh: bool = (((w >> 74) & 1)) != 0;
         Some((
-            Self { pd, d, b, ty, sh },
+            Op::Flo(Self { pd, d, b, ty, sh }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -456,7 +458,8 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
@@ -476,7 +479,7 @@ impl OpFlo {
         };
         let sh: bool = (((w >> 74) & 1)) != 0;
         Some((
-            Self { pd, d, b, ty, sh },
+            Op::Flo(Self { pd, d, b, ty, sh }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -486,7 +489,8 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let b: Src = Src {
@@ -502,7 +506,7 @@ impl OpFlo {
         };
         let sh: bool = (((w >> 74) & 1)) != 0;
         Some((
-            Self { pd, d, b, ty, sh },
+            Op::Flo(Self { pd, d, b, ty, sh }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -512,7 +516,8 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = Reg::PT;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let b: Src = Src {
@@ -528,7 +533,7 @@ impl OpFlo {
         };
         let sh: bool = (((w >> 41) & 1)) != 0;
         Some((
-            Self { pd, d, b, ty, sh },
+            Op::Flo(Self { pd, d, b, ty, sh }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -538,7 +543,8 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = Reg::PT;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let b: Src = Src {
@@ -561,7 +567,7 @@ impl OpFlo {
         };
         let sh: bool = (((w >> 41) & 1)) != 0;
         Some((
-            Self { pd, d, b, ty, sh },
+            Op::Flo(Self { pd, d, b, ty, sh }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -571,7 +577,8 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = Reg::PT;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let b: Src = Src {
@@ -591,7 +598,7 @@ impl OpFlo {
         };
         let sh: bool = (((w >> 41) & 1)) != 0;
         Some((
-            Self { pd, d, b, ty, sh },
+            Op::Flo(Self { pd, d, b, ty, sh }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -899,7 +899,8 @@ impl OpFmnmx {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -923,7 +924,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -931,7 +932,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -941,7 +942,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -967,7 +969,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -975,7 +977,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -985,7 +987,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1013,7 +1016,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1021,7 +1024,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1031,7 +1034,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1055,7 +1059,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1063,7 +1067,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1073,7 +1077,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1097,7 +1102,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1105,7 +1110,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1115,7 +1120,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1141,7 +1147,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1149,7 +1155,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1159,7 +1165,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1187,7 +1194,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1195,7 +1202,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1205,7 +1212,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f7(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1229,7 +1237,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1237,7 +1245,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1247,7 +1255,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f8(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1271,7 +1280,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1279,7 +1288,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1289,7 +1298,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f9(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1315,7 +1325,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1323,7 +1333,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1333,7 +1343,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f10(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1361,7 +1372,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1369,7 +1380,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1379,7 +1390,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f11(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1403,7 +1415,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1411,7 +1423,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1421,7 +1433,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f12(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1445,7 +1458,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1453,7 +1466,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1463,7 +1476,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f13(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1494,7 +1508,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1502,7 +1516,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1512,7 +1526,8 @@ impl OpFmnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f14(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1540,7 +1555,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Self {
+            Op::Fmnmx(Self {
                 d,
                 a,
                 b,
@@ -1548,7 +1563,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -529,7 +529,8 @@ impl OpFsetp {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -577,7 +578,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Self {
+            Op::Fsetp(Self {
                 p,
                 q,
                 a,
@@ -586,7 +587,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -596,7 +597,8 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -646,7 +648,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Self {
+            Op::Fsetp(Self {
                 p,
                 q,
                 a,
@@ -655,7 +657,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -665,7 +667,8 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -717,7 +720,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Self {
+            Op::Fsetp(Self {
                 p,
                 q,
                 a,
@@ -726,7 +729,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -736,7 +739,8 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -784,7 +788,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Self {
+            Op::Fsetp(Self {
                 p,
                 q,
                 a,
@@ -793,7 +797,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -803,7 +807,8 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
@@ -851,7 +856,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Self {
+            Op::Fsetp(Self {
                 p,
                 q,
                 a,
@@ -860,7 +865,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -870,7 +875,8 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
@@ -925,7 +931,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Self {
+            Op::Fsetp(Self {
                 p,
                 q,
                 a,
@@ -934,7 +940,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -944,7 +950,8 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
@@ -996,7 +1003,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Self {
+            Op::Fsetp(Self {
                 p,
                 q,
                 a,
@@ -1005,7 +1012,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -266,7 +266,8 @@ impl OpIadd {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
@@ -286,7 +287,7 @@ impl OpIadd {
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { d, a, b, cc, x },
+            Op::Iadd(Self { d, a, b, cc, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -296,7 +297,8 @@ impl OpIadd {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
@@ -323,7 +325,7 @@ impl OpIadd {
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { d, a, b, cc, x },
+            Op::Iadd(Self { d, a, b, cc, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -333,7 +335,8 @@ impl OpIadd {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
@@ -357,7 +360,7 @@ impl OpIadd {
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self { d, a, b, cc, x },
+            Op::Iadd(Self { d, a, b, cc, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

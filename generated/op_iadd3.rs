@@ -308,7 +308,8 @@ impl OpIadd3 {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -331,7 +332,7 @@ impl OpIadd3 {
             not: false,
         };
         Some((
-            Self { d, co0, co1, a, b, c },
+            Op::Iadd3(Self { d, co0, co1, a, b, c }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -341,7 +342,8 @@ impl OpIadd3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -366,7 +368,7 @@ impl OpIadd3 {
             not: false,
         };
         Some((
-            Self { d, co0, co1, a, b, c },
+            Op::Iadd3(Self { d, co0, co1, a, b, c }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -376,7 +378,8 @@ impl OpIadd3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -403,7 +406,7 @@ impl OpIadd3 {
             not: false,
         };
         Some((
-            Self { d, co0, co1, a, b, c },
+            Op::Iadd3(Self { d, co0, co1, a, b, c }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -413,7 +416,8 @@ impl OpIadd3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -436,7 +440,7 @@ impl OpIadd3 {
             not: false,
         };
         Some((
-            Self { d, co0, co1, a, b, c },
+            Op::Iadd3(Self { d, co0, co1, a, b, c }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

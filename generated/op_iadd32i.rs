@@ -143,7 +143,8 @@ impl OpIadd32i {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -162,7 +163,7 @@ impl OpIadd32i {
         let cc: bool = (((w >> 52) & 1)) != 0;
         let x: bool = (((w >> 53) & 1)) != 0;
         Some((
-            Self { d, a, b, cc, x },
+            Op::Iadd32i(Self { d, a, b, cc, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -364,7 +364,8 @@ impl OpIadd3x {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -399,7 +400,7 @@ impl OpIadd3x {
             not: (((w >> 80) & 1)) != 0,
         };
         Some((
-            Self {
+            Op::Iadd3x(Self {
                 d,
                 co0,
                 co1,
@@ -408,7 +409,7 @@ impl OpIadd3x {
                 c,
                 ci0,
                 ci1,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -418,7 +419,8 @@ impl OpIadd3x {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -455,7 +457,7 @@ impl OpIadd3x {
             not: (((w >> 80) & 1)) != 0,
         };
         Some((
-            Self {
+            Op::Iadd3x(Self {
                 d,
                 co0,
                 co1,
@@ -464,7 +466,7 @@ impl OpIadd3x {
                 c,
                 ci0,
                 ci1,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -474,7 +476,8 @@ impl OpIadd3x {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -513,7 +516,7 @@ impl OpIadd3x {
             not: (((w >> 80) & 1)) != 0,
         };
         Some((
-            Self {
+            Op::Iadd3x(Self {
                 d,
                 co0,
                 co1,
@@ -522,7 +525,7 @@ impl OpIadd3x {
                 c,
                 ci0,
                 ci1,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -532,7 +535,8 @@ impl OpIadd3x {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -567,7 +571,7 @@ impl OpIadd3x {
             not: (((w >> 80) & 1)) != 0,
         };
         Some((
-            Self {
+            Op::Iadd3x(Self {
                 d,
                 co0,
                 co1,
@@ -576,7 +580,7 @@ impl OpIadd3x {
                 c,
                 ci0,
                 ci1,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

@@ -521,7 +521,8 @@ impl OpImadx {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -554,7 +555,7 @@ impl OpImadx {
         };
         let x: XFlag = XFlag::X;
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            Op::Imadx(Self { d, a, b, c, ci, ty, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -564,7 +565,8 @@ impl OpImadx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -599,7 +601,7 @@ impl OpImadx {
         };
         let x: XFlag = XFlag::X;
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            Op::Imadx(Self { d, a, b, c, ci, ty, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -609,7 +611,8 @@ impl OpImadx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -646,7 +649,7 @@ impl OpImadx {
         };
         let x: XFlag = XFlag::X;
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            Op::Imadx(Self { d, a, b, c, ci, ty, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -656,7 +659,8 @@ impl OpImadx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -689,7 +693,7 @@ impl OpImadx {
         };
         let x: XFlag = XFlag::X;
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            Op::Imadx(Self { d, a, b, c, ci, ty, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -699,7 +703,8 @@ impl OpImadx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -734,7 +739,7 @@ impl OpImadx {
         };
         let x: XFlag = XFlag::X;
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            Op::Imadx(Self { d, a, b, c, ci, ty, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -744,7 +749,8 @@ impl OpImadx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -781,7 +787,7 @@ impl OpImadx {
         };
         let x: XFlag = XFlag::X;
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            Op::Imadx(Self { d, a, b, c, ci, ty, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -791,7 +797,8 @@ impl OpImadx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -824,7 +831,7 @@ impl OpImadx {
         };
         let x: XFlag = XFlag::X;
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            Op::Imadx(Self { d, a, b, c, ci, ty, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

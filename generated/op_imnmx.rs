@@ -510,7 +510,8 @@ impl OpImnmx {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -538,7 +539,7 @@ impl OpImnmx {
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            Op::Imnmx(Self { d, a, b, p, ty, cc, xmode }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -548,7 +549,8 @@ impl OpImnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -578,7 +580,7 @@ impl OpImnmx {
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            Op::Imnmx(Self { d, a, b, p, ty, cc, xmode }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -588,7 +590,8 @@ impl OpImnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -620,7 +623,7 @@ impl OpImnmx {
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            Op::Imnmx(Self { d, a, b, p, ty, cc, xmode }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -630,7 +633,8 @@ impl OpImnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -658,7 +662,7 @@ impl OpImnmx {
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            Op::Imnmx(Self { d, a, b, p, ty, cc, xmode }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -668,7 +672,8 @@ impl OpImnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -702,7 +707,7 @@ impl OpImnmx {
             _ => return None,
         };
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            Op::Imnmx(Self { d, a, b, p, ty, cc, xmode }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -712,7 +717,8 @@ impl OpImnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -753,7 +759,7 @@ impl OpImnmx {
             _ => return None,
         };
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            Op::Imnmx(Self { d, a, b, p, ty, cc, xmode }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -763,7 +769,8 @@ impl OpImnmx {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -801,7 +808,7 @@ impl OpImnmx {
             _ => return None,
         };
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            Op::Imnmx(Self { d, a, b, p, ty, cc, xmode }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

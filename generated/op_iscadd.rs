@@ -266,7 +266,8 @@ impl OpIscadd {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
@@ -286,7 +287,7 @@ impl OpIscadd {
         let shift: u32 = (((w >> 39) & 0x1f)) as u32;
         let cc: bool = (((w >> 47) & 1)) != 0;
         Some((
-            Self { d, a, b, shift, cc },
+            Op::Iscadd(Self { d, a, b, shift, cc }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -296,7 +297,8 @@ impl OpIscadd {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
@@ -323,7 +325,7 @@ impl OpIscadd {
         let shift: u32 = (((w >> 39) & 0x1f)) as u32;
         let cc: bool = (((w >> 47) & 1)) != 0;
         Some((
-            Self { d, a, b, shift, cc },
+            Op::Iscadd(Self { d, a, b, shift, cc }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -333,7 +335,8 @@ impl OpIscadd {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
@@ -357,7 +360,7 @@ impl OpIscadd {
         let shift: u32 = (((w >> 39) & 0x1f)) as u32;
         let cc: bool = (((w >> 47) & 1)) != 0;
         Some((
-            Self { d, a, b, shift, cc },
+            Op::Iscadd(Self { d, a, b, shift, cc }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

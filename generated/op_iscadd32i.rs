@@ -142,7 +142,8 @@ impl OpIscadd32i {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -161,7 +162,7 @@ impl OpIscadd32i {
         let shift: u32 = (((w >> 53) & 0x1f)) as u32;
         let cc: bool = (((w >> 52) & 1)) != 0;
         Some((
-            Self { d, a, b, shift, cc },
+            Op::Iscadd32i(Self { d, a, b, shift, cc }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -636,7 +636,8 @@ impl OpIsetp {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -688,7 +689,7 @@ impl OpIsetp {
         let ex: bool = (((w >> 72) & 1)) != 0;
         let x: bool = false;
         Some((
-            Self {
+            Op::Isetp(Self {
                 d,
                 d2,
                 a,
@@ -700,7 +701,7 @@ impl OpIsetp {
                 setop,
                 ex,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -710,7 +711,8 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -764,7 +766,7 @@ impl OpIsetp {
         let ex: bool = (((w >> 72) & 1)) != 0;
         let x: bool = false;
         Some((
-            Self {
+            Op::Isetp(Self {
                 d,
                 d2,
                 a,
@@ -776,7 +778,7 @@ impl OpIsetp {
                 setop,
                 ex,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -786,7 +788,8 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -842,7 +845,7 @@ impl OpIsetp {
         let ex: bool = (((w >> 72) & 1)) != 0;
         let x: bool = false;
         Some((
-            Self {
+            Op::Isetp(Self {
                 d,
                 d2,
                 a,
@@ -854,7 +857,7 @@ impl OpIsetp {
                 setop,
                 ex,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -864,7 +867,8 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -916,7 +920,7 @@ impl OpIsetp {
         let ex: bool = (((w >> 72) & 1)) != 0;
         let x: bool = false;
         Some((
-            Self {
+            Op::Isetp(Self {
                 d,
                 d2,
                 a,
@@ -928,7 +932,7 @@ impl OpIsetp {
                 setop,
                 ex,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -938,7 +942,8 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
@@ -985,7 +990,7 @@ impl OpIsetp {
         let ex: bool = false;
         let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self {
+            Op::Isetp(Self {
                 d,
                 d2,
                 a,
@@ -997,7 +1002,7 @@ impl OpIsetp {
                 setop,
                 ex,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1007,7 +1012,8 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
@@ -1061,7 +1067,7 @@ impl OpIsetp {
         let ex: bool = false;
         let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self {
+            Op::Isetp(Self {
                 d,
                 d2,
                 a,
@@ -1073,7 +1079,7 @@ impl OpIsetp {
                 setop,
                 ex,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1083,7 +1089,8 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
@@ -1134,7 +1141,7 @@ impl OpIsetp {
         let ex: bool = false;
         let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self {
+            Op::Isetp(Self {
                 d,
                 d2,
                 a,
@@ -1146,7 +1153,7 @@ impl OpIsetp {
                 setop,
                 ex,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -369,7 +369,8 @@ impl OpIsetp64 {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -420,7 +421,7 @@ impl OpIsetp64 {
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
         Some((
-            Self {
+            Op::Isetp64(Self {
                 d,
                 d2,
                 a,
@@ -431,7 +432,7 @@ impl OpIsetp64 {
                 ty,
                 setop,
                 ex,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -441,7 +442,8 @@ impl OpIsetp64 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -494,7 +496,7 @@ impl OpIsetp64 {
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
         Some((
-            Self {
+            Op::Isetp64(Self {
                 d,
                 d2,
                 a,
@@ -505,7 +507,7 @@ impl OpIsetp64 {
                 ty,
                 setop,
                 ex,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -515,7 +517,8 @@ impl OpIsetp64 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -566,7 +569,7 @@ impl OpIsetp64 {
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
         Some((
-            Self {
+            Op::Isetp64(Self {
                 d,
                 d2,
                 a,
@@ -577,7 +580,7 @@ impl OpIsetp64 {
                 ty,
                 setop,
                 ex,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

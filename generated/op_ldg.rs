@@ -253,7 +253,8 @@ impl OpLdg {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -324,7 +325,7 @@ impl OpLdg {
             _ => return None,
         };
         Some((
-            Self {
+            Op::Ldg(Self {
                 d,
                 a,
                 off,
@@ -332,7 +333,7 @@ impl OpLdg {
                 cache,
                 ltc,
                 sem,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -342,7 +343,8 @@ impl OpLdg {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -408,7 +410,7 @@ impl OpLdg {
             _ => return None,
         };
         Some((
-            Self {
+            Op::Ldg(Self {
                 d,
                 a,
                 off,
@@ -416,7 +418,7 @@ impl OpLdg {
                 cache,
                 ltc,
                 sem,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

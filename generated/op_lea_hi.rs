@@ -331,7 +331,8 @@ impl OpLeaHi {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -355,7 +356,7 @@ impl OpLeaHi {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Self {
+            Op::LeaHi(Self {
                 d,
                 co,
                 a,
@@ -363,7 +364,7 @@ impl OpLeaHi {
                 c,
                 sx32,
                 shift,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -373,7 +374,8 @@ impl OpLeaHi {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -399,7 +401,7 @@ impl OpLeaHi {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Self {
+            Op::LeaHi(Self {
                 d,
                 co,
                 a,
@@ -407,7 +409,7 @@ impl OpLeaHi {
                 c,
                 sx32,
                 shift,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -417,7 +419,8 @@ impl OpLeaHi {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -445,7 +448,7 @@ impl OpLeaHi {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Self {
+            Op::LeaHi(Self {
                 d,
                 co,
                 a,
@@ -453,7 +456,7 @@ impl OpLeaHi {
                 c,
                 sx32,
                 shift,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -463,7 +466,8 @@ impl OpLeaHi {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -487,7 +491,7 @@ impl OpLeaHi {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Self {
+            Op::LeaHi(Self {
                 d,
                 co,
                 a,
@@ -495,7 +499,7 @@ impl OpLeaHi {
                 c,
                 sx32,
                 shift,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -505,7 +509,8 @@ impl OpLeaHi {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -531,7 +536,7 @@ impl OpLeaHi {
         let sx32: bool = false;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Self {
+            Op::LeaHi(Self {
                 d,
                 co,
                 a,
@@ -539,7 +544,7 @@ impl OpLeaHi {
                 c,
                 sx32,
                 shift,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

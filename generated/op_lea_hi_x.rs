@@ -363,7 +363,8 @@ impl OpLeaHiX {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -393,7 +394,7 @@ impl OpLeaHiX {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Self {
+            Op::LeaHiX(Self {
                 d,
                 co,
                 a,
@@ -402,7 +403,7 @@ impl OpLeaHiX {
                 ci,
                 sx32,
                 shift,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -412,7 +413,8 @@ impl OpLeaHiX {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -444,7 +446,7 @@ impl OpLeaHiX {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Self {
+            Op::LeaHiX(Self {
                 d,
                 co,
                 a,
@@ -453,7 +455,7 @@ impl OpLeaHiX {
                 ci,
                 sx32,
                 shift,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -463,7 +465,8 @@ impl OpLeaHiX {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -497,7 +500,7 @@ impl OpLeaHiX {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Self {
+            Op::LeaHiX(Self {
                 d,
                 co,
                 a,
@@ -506,7 +509,7 @@ impl OpLeaHiX {
                 ci,
                 sx32,
                 shift,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -516,7 +519,8 @@ impl OpLeaHiX {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -546,7 +550,7 @@ impl OpLeaHiX {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Self {
+            Op::LeaHiX(Self {
                 d,
                 co,
                 a,
@@ -555,7 +559,7 @@ impl OpLeaHiX {
                 ci,
                 sx32,
                 shift,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -565,7 +569,8 @@ impl OpLeaHiX {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -597,7 +602,7 @@ impl OpLeaHiX {
         let sx32: bool = false;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Self {
+            Op::LeaHiX(Self {
                 d,
                 co,
                 a,
@@ -606,7 +611,7 @@ impl OpLeaHiX {
                 ci,
                 sx32,
                 shift,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

@@ -284,7 +284,8 @@ impl OpLop {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
@@ -316,7 +317,7 @@ impl OpLop {
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self {
+            Op::Lop(Self {
                 pd,
                 d,
                 a,
@@ -325,7 +326,7 @@ impl OpLop {
                 pop,
                 cc,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -335,7 +336,8 @@ impl OpLop {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
@@ -374,7 +376,7 @@ impl OpLop {
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self {
+            Op::Lop(Self {
                 pd,
                 d,
                 a,
@@ -383,7 +385,7 @@ impl OpLop {
                 pop,
                 cc,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -393,7 +395,8 @@ impl OpLop {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
@@ -429,7 +432,7 @@ impl OpLop {
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
         Some((
-            Self {
+            Op::Lop(Self {
                 pd,
                 d,
                 a,
@@ -438,7 +441,7 @@ impl OpLop {
                 pop,
                 cc,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

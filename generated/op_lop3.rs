@@ -647,7 +647,8 @@ impl OpLop3 {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -680,7 +681,7 @@ impl OpLop3 {
         let cc: bool = false;
         let x: bool = false;
         Some((
-            Self {
+            Op::Lop3(Self {
                 pd,
                 d,
                 a,
@@ -692,7 +693,7 @@ impl OpLop3 {
                 pand,
                 cc,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -702,7 +703,8 @@ impl OpLop3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -737,7 +739,7 @@ impl OpLop3 {
         let cc: bool = false;
         let x: bool = false;
         Some((
-            Self {
+            Op::Lop3(Self {
                 pd,
                 d,
                 a,
@@ -749,7 +751,7 @@ impl OpLop3 {
                 pand,
                 cc,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -759,7 +761,8 @@ impl OpLop3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -796,7 +799,7 @@ impl OpLop3 {
         let cc: bool = false;
         let x: bool = false;
         Some((
-            Self {
+            Op::Lop3(Self {
                 pd,
                 d,
                 a,
@@ -808,7 +811,7 @@ impl OpLop3 {
                 pand,
                 cc,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -818,7 +821,8 @@ impl OpLop3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -851,7 +855,7 @@ impl OpLop3 {
         let cc: bool = false;
         let x: bool = false;
         Some((
-            Self {
+            Op::Lop3(Self {
                 pd,
                 d,
                 a,
@@ -863,7 +867,7 @@ impl OpLop3 {
                 pand,
                 cc,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -873,7 +877,8 @@ impl OpLop3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
@@ -907,7 +912,7 @@ impl OpLop3 {
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 38) & 1)) != 0;
         Some((
-            Self {
+            Op::Lop3(Self {
                 pd,
                 d,
                 a,
@@ -919,7 +924,7 @@ impl OpLop3 {
                 pand,
                 cc,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -929,7 +934,8 @@ impl OpLop3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = Reg::PT;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
@@ -964,7 +970,7 @@ impl OpLop3 {
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = false;
         Some((
-            Self {
+            Op::Lop3(Self {
                 pd,
                 d,
                 a,
@@ -976,7 +982,7 @@ impl OpLop3 {
                 pand,
                 cc,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -986,7 +992,8 @@ impl OpLop3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = Reg::PT;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
@@ -1018,7 +1025,7 @@ impl OpLop3 {
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = false;
         Some((
-            Self {
+            Op::Lop3(Self {
                 pd,
                 d,
                 a,
@@ -1030,7 +1037,7 @@ impl OpLop3 {
                 pand,
                 cc,
                 x,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -150,7 +150,8 @@ impl OpLop32i {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -176,7 +177,7 @@ impl OpLop32i {
         let cc: bool = (((w >> 52) & 1)) != 0;
         let x: bool = (((w >> 57) & 1)) != 0;
         Some((
-            Self { d, a, b, op, cc, x },
+            Op::Lop32i(Self { d, a, b, op, cc, x }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

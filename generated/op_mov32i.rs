@@ -121,7 +121,8 @@ impl OpMov32i {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let b: Src = Src {
             kind: SrcKind::Imm(
@@ -133,7 +134,7 @@ impl OpMov32i {
         };
         let mask: u32 = (((w >> 12) & 0xf)) as u32;
         Some((
-            Self { d, b, mask },
+            Op::Mov32i(Self { d, b, mask }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -127,11 +127,12 @@ impl OpNop {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let trig: bool = false;
         let code: u32 = 0u32;
         Some((
-            Self { trig, code },
+            Op::Nop(Self { trig, code }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -141,11 +142,12 @@ impl OpNop {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let trig: bool = (((w >> 13) & 1)) != 0;
         let code: u32 = (((w >> 20) & 0xffff)) as u32;
         Some((
-            Self { trig, code },
+            Op::Nop(Self { trig, code }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

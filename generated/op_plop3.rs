@@ -213,7 +213,8 @@ impl OpPlop3 {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let pq: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -237,7 +238,7 @@ impl OpPlop3 {
         let lut0: u32 = (((w >> 64) & 7) | (((w >> 72) & 0x1f) << 3)) as u32;
         let lut1: u32 = (((w >> 16) & 0xff)) as u32;
         Some((
-            Self {
+            Op::Plop3(Self {
                 pd,
                 pq,
                 a,
@@ -245,7 +246,7 @@ impl OpPlop3 {
                 c,
                 lut0,
                 lut1,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -255,7 +256,8 @@ impl OpPlop3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let pq: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -279,7 +281,7 @@ impl OpPlop3 {
         let lut0: u32 = (((w >> 64) & 7) | (((w >> 72) & 0x1f) << 3)) as u32;
         let lut1: u32 = (((w >> 16) & 0xff)) as u32;
         Some((
-            Self {
+            Op::Plop3(Self {
                 pd,
                 pq,
                 a,
@@ -287,7 +289,7 @@ impl OpPlop3 {
                 c,
                 lut0,
                 lut1,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

@@ -179,7 +179,8 @@ impl OpS2r {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let sr: Sr = match (((w >> 72) & 0xff)) {
             0 => Sr::SrLaneid,
@@ -441,7 +442,7 @@ impl OpS2r {
             _ => return None,
         };
         Some((
-            Self { d, sr },
+            Op::S2r(Self { d, sr }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -451,7 +452,8 @@ impl OpS2r {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let sr: Sr = match (((w >> 20) & 0xff)) {
             0 => Sr::SrLaneid,
@@ -713,7 +715,7 @@ impl OpS2r {
             _ => return None,
         };
         Some((
-            Self { d, sr },
+            Op::S2r(Self { d, sr }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -388,7 +388,8 @@ impl OpSel {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -409,7 +410,7 @@ impl OpSel {
             not: (((w >> 90) & 1)) != 0,
         };
         Some((
-            Self { d, a, b, cond },
+            Op::Sel(Self { d, a, b, cond }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -419,7 +420,8 @@ impl OpSel {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -442,7 +444,7 @@ impl OpSel {
             not: (((w >> 90) & 1)) != 0,
         };
         Some((
-            Self { d, a, b, cond },
+            Op::Sel(Self { d, a, b, cond }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -452,7 +454,8 @@ impl OpSel {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -477,7 +480,7 @@ impl OpSel {
             not: (((w >> 90) & 1)) != 0,
         };
         Some((
-            Self { d, a, b, cond },
+            Op::Sel(Self { d, a, b, cond }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -487,7 +490,8 @@ impl OpSel {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -508,7 +512,7 @@ impl OpSel {
             not: (((w >> 90) & 1)) != 0,
         };
         Some((
-            Self { d, a, b, cond },
+            Op::Sel(Self { d, a, b, cond }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -518,7 +522,8 @@ impl OpSel {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -539,7 +544,7 @@ impl OpSel {
             not: (((w >> 42) & 1)) != 0,
         };
         Some((
-            Self { d, a, b, cond },
+            Op::Sel(Self { d, a, b, cond }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -549,7 +554,8 @@ impl OpSel {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -577,7 +583,7 @@ impl OpSel {
             not: (((w >> 42) & 1)) != 0,
         };
         Some((
-            Self { d, a, b, cond },
+            Op::Sel(Self { d, a, b, cond }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -587,7 +593,8 @@ impl OpSel {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -612,7 +619,7 @@ impl OpSel {
             not: (((w >> 42) & 1)) != 0,
         };
         Some((
-            Self { d, a, b, cond },
+            Op::Sel(Self { d, a, b, cond }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

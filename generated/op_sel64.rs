@@ -246,7 +246,8 @@ impl OpSel64 {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -267,7 +268,7 @@ impl OpSel64 {
             not: (((w >> 90) & 1)) != 0,
         };
         Some((
-            Self { d, a, b, cond },
+            Op::Sel64(Self { d, a, b, cond }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -277,7 +278,8 @@ impl OpSel64 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -298,7 +300,7 @@ impl OpSel64 {
             not: (((w >> 90) & 1)) != 0,
         };
         Some((
-            Self { d, a, b, cond },
+            Op::Sel64(Self { d, a, b, cond }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

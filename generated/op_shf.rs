@@ -564,7 +564,8 @@ impl OpShf {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -599,7 +600,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Self {
+            Op::Shf(Self {
                 d,
                 a,
                 b,
@@ -608,7 +609,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -618,7 +619,8 @@ impl OpShf {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -655,7 +657,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Self {
+            Op::Shf(Self {
                 d,
                 a,
                 b,
@@ -664,7 +666,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -674,7 +676,8 @@ impl OpShf {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -713,7 +716,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Self {
+            Op::Shf(Self {
                 d,
                 a,
                 b,
@@ -722,7 +725,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -732,7 +735,8 @@ impl OpShf {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -767,7 +771,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Self {
+            Op::Shf(Self {
                 d,
                 a,
                 b,
@@ -776,7 +780,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -786,7 +790,8 @@ impl OpShf {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -823,7 +828,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Self {
+            Op::Shf(Self {
                 d,
                 a,
                 b,
@@ -832,7 +837,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -842,7 +847,8 @@ impl OpShf {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -881,7 +887,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Self {
+            Op::Shf(Self {
                 d,
                 a,
                 b,
@@ -890,7 +896,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -900,7 +906,8 @@ impl OpShf {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -935,7 +942,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Self {
+            Op::Shf(Self {
                 d,
                 a,
                 b,
@@ -944,7 +951,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -954,7 +961,8 @@ impl OpShf {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f7(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -988,7 +996,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 48) & 1)) != 0;
         Some((
-            Self {
+            Op::Shf(Self {
                 d,
                 a,
                 b,
@@ -997,7 +1005,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1007,7 +1015,8 @@ impl OpShf {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    fn decode_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+    #[inline]
+    fn decode_f8(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1041,7 +1050,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 48) & 1)) != 0;
         Some((
-            Self {
+            Op::Shf(Self {
                 d,
                 a,
                 b,
@@ -1050,7 +1059,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            },
+            }),
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

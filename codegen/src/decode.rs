@@ -35,6 +35,7 @@ fn find(form: &Form, pred: impl Fn(&FieldTarget) -> bool) -> Option<&Field> {
 
 fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream {
     let name = ident(&format!("decode_f{fid}"));
+    let var = op_variant(&op.name);
     let unknown = u128_lit(form.unknown_mask());
     let mut lets = Vec::new();
     let mut inits = Vec::new();
@@ -214,11 +215,14 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
         quote!(if w & #m == #m { return None; })
     });
     quote! {
+        // Builds the `Op` itself: wrapping a returned `(Self, Common)`
+        // afterwards cost a stack copy with a store-forwarding stall.
         #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-        fn #name(w: u128, sm: u32) -> Option<(Self, Common)> {
+        #[inline]
+        fn #name(w: u128, sm: u32) -> Option<(Op, Common)> {
             #(#not_all)*
             #(#lets)*
-            Some((Self { #(#inits),* }, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
+            Some((Op::#var(Self { #(#inits),* }), Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
         }
     }
 }
@@ -256,13 +260,12 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                 }
                 let (mask, value) = f.form.fixed();
                 let ty = op_type(&op.name);
-                let var = op_variant(&op.name);
                 let dec = ident(&format!("decode_f{}", f.id));
                 let pat = sm_pattern(&f.form.sms);
                 let (m, v) = (u128_lit(mask), u128_lit(value));
                 let cand = quote! {
                     if w & #m == #v && matches!(sm, #pat) {
-                        if let Some((o, c)) = #ty::#dec(w, sm) { return Some((Op::#var(o), c)); }
+                        if let Some(x) = #ty::#dec(w, sm) { return Some(x); }
                     }
                 };
                 let nfixed = mask.count_ones();

@@ -626,6 +626,7 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         }
 
         /// Decode one instruction word; `None` for a word no op of the spec matches.
+        #[inline]
         pub fn decode(w: u128, sm: u32) -> Option<(Op, Common)> {
             match family_of(sm)? { #(Family::#fams => #dec_fns(w, sm)),* }
         }

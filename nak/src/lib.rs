@@ -17,6 +17,7 @@ pub mod mem;
 pub mod operand;
 pub mod passes;
 pub mod print;
+pub mod reg_names;
 pub mod runner;
 
 /// The generated ISA: op structs, the `Op` enum, `decode`, `parse`, `FORMS`.

@@ -35,19 +35,7 @@ impl ImmStyle {
 }
 
 pub fn write_reg(out: &mut String, r: Reg) {
-    use crate::operand::RegFile;
-    let (zero, prefix) = match r.file {
-        RegFile::Gpr => ("RZ", "R"),
-        RegFile::UGpr => ("URZ", "UR"),
-        RegFile::Pred => ("PT", "P"),
-        RegFile::UPred => ("UPT", "UP"),
-    };
-    if r.is_zero() {
-        out.push_str(zero);
-    } else {
-        out.push_str(prefix);
-        write_dec(out, r.idx as u64);
-    }
+    out.push_str(crate::reg_names::reg_name(r));
 }
 
 /// Decimal digits without going through `core::fmt` (hot in `nak dis`).
@@ -65,24 +53,42 @@ pub fn write_dec(out: &mut String, mut v: u64) {
     push_ascii(out, &buf[i..]);
 }
 
+/// The 8 lower-case hex digits of the little-endian bytes of `v`, two per
+/// byte, high nibble first. Branch-free in native 64-bit arithmetic: the
+/// bytes are spread into 16-bit lanes and each nibble turned into its ASCII
+/// digit with lane-wise adds.
+#[inline]
+fn hex_digits32(v: u32) -> u64 {
+    const LO_NIBBLES: u64 = 0x000f_000f_000f_000f;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut x = v as u64;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    // Lane i: the high nibble of byte i in its low byte, the low one above.
+    let n = (x >> 4 & LO_NIBBLES) | (x & LO_NIBBLES) << 8;
+    // Digits above 9 need 0x27 more to land on 'a'..'f'.
+    let letters = (n + 6 * ONES) >> 4 & ONES;
+    n + 0x30 * ONES + 0x27 * letters
+}
+
+/// The 16 lower-case hex digits of the little-endian bytes of `v`, two per
+/// byte, high nibble first: `hex_digits(v.swap_bytes())` is `v` in hex with
+/// leading zeros.
+#[inline]
+pub fn hex_digits(v: u64) -> [u8; 16] {
+    let lo = hex_digits32(v as u32) as u128;
+    let hi = hex_digits32((v >> 32) as u32) as u128;
+    (lo | hi << 64).to_le_bytes()
+}
+
 /// `0x` and lower-case hex digits, no leading zeros (`{:#x}`).
 pub fn write_hex(out: &mut String, v: u64) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut buf = [0u8; 18];
-    let mut i = buf.len();
-    let mut v = v;
-    loop {
-        i -= 1;
-        buf[i] = DIGITS[(v & 15) as usize];
-        v >>= 4;
-        if v == 0 {
-            break;
-        }
+    let digits = hex_digits(v.swap_bytes());
+    let skip = ((v | 1).leading_zeros() / 4) as usize;
+    out.push_str("0x");
+    if let Ok(s) = std::str::from_utf8(&digits[skip.min(15)..]) {
+        out.push_str(s);
     }
-    i -= 2;
-    buf[i] = b'0';
-    buf[i + 1] = b'x';
-    push_ascii(out, &buf[i..]);
 }
 
 /// Append bytes known to be ASCII (digits and letters built above).
@@ -212,4 +218,29 @@ pub fn normalize_in_place(s: &mut String) {
         }
     }
     *s = out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_writers_match_core_fmt() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut vals = vec![0, 1, 9, 10, 15, 16, 0xff, 0x100, u64::MAX, 1 << 63];
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            vals.push(x >> (x % 64));
+        }
+        for v in vals {
+            let mut s = String::new();
+            write_hex(&mut s, v);
+            assert_eq!(s, format!("{v:#x}"));
+            let d = hex_digits(v);
+            let want: String = v.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(std::str::from_utf8(&d).unwrap(), want);
+        }
+    }
 }

@@ -53,28 +53,14 @@ pub fn word_hex(word: u128, family: Family) -> String {
 pub fn push_hex(out: &mut String, word: u128, nbytes: usize) {
     let n = nbytes.min(16);
     let mut buf = [0u8; 32];
-    for (i, b) in word.to_le_bytes()[..n].iter().enumerate() {
-        buf[2 * i..2 * i + 2].copy_from_slice(&HEX_PAIRS[*b as usize]);
-    }
+    buf[..16].copy_from_slice(&crate::print::hex_digits(word as u64));
+    buf[16..].copy_from_slice(&crate::print::hex_digits((word >> 64) as u64));
     // Only ASCII digits were written, so the check cannot fail; one
     // validated `push_str` is cheaper than 32 single-char pushes.
     if let Ok(s) = std::str::from_utf8(&buf[..2 * n]) {
         out.push_str(s);
     }
 }
-
-/// The two hex digits of every byte value (a table: this runs once per
-/// instruction in `nak dis`).
-static HEX_PAIRS: [[u8; 2]; 256] = {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut t = [[0u8; 2]; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = [DIGITS[i >> 4], DIGITS[i & 15]];
-        i += 1;
-    }
-    t
-};
 
 /// Parse a corpus HEX field into a word.
 pub fn parse_word_hex(hex: &str, family: Family) -> Option<u128> {
