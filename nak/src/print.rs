@@ -34,6 +34,7 @@ impl ImmStyle {
     }
 }
 
+#[inline]
 pub fn write_reg(out: &mut String, r: Reg) {
     out.push_str(crate::reg_names::reg_name(r));
 }
@@ -136,7 +137,19 @@ fn write_imm(out: &mut String, v: u32, style: ImmStyle) {
 /// A source with its modifiers: `-|R1|.reuse`, `~R2`, `!P0`, `c[0x0][0x10]`.
 /// Modifiers of an immediate print as suffixes (`1.5.NEG`), as nvdisasm
 /// writes Maxwell's float immediates.
+#[inline]
 pub fn write_src(out: &mut String, s: &Src, reuse: bool, style: ImmStyle) {
+    // Most sources are plain registers: one table copy.
+    if let SrcKind::Reg(r) = s.kind
+        && !(s.neg | s.abs | s.not | reuse)
+    {
+        out.push_str(crate::reg_names::reg_name(r));
+        return;
+    }
+    write_src_general(out, s, reuse, style);
+}
+
+fn write_src_general(out: &mut String, s: &Src, reuse: bool, style: ImmStyle) {
     if let SrcKind::Imm(v) = s.kind {
         if s.not {
             out.push('~');

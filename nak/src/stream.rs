@@ -102,12 +102,14 @@ pub fn for_each_word(
 
 /// Decode one word; `ctrl` is its scheduling bits from the bundle's
 /// scheduling word on families that have one (see [`for_each_word`]).
+#[inline]
 pub fn decode_with_ctrl(word: u128, sm: u32, ctrl: Option<u32>) -> Option<(Op, Common)> {
-    let (op, mut c) = isa::decode(word, sm)?;
-    if let Some(ctrl) = ctrl {
+    // Patched in place: unpacking and repacking would copy the op.
+    let mut d = isa::decode(word, sm);
+    if let (Some((_, c)), Some(ctrl)) = (&mut d, ctrl) {
         c.ctrl = ctrl;
     }
-    Some((op, c))
+    d
 }
 
 /// The SM is covered and the stream is whole words; the error names the
@@ -137,10 +139,12 @@ pub fn for_each_word_at(
     check_length(sm, bytes)?;
     let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
     let wb = (family.width() / 8) as usize;
-    let word_at = |chunk: &[u8]| {
-        let mut b = [0u8; 16];
-        b[..wb].copy_from_slice(chunk);
-        u128::from_le_bytes(b)
+    // Fixed-size reads (no memcpy call per word).
+    let word_at = |chunk: &[u8]| -> u128 {
+        match wb {
+            16 => chunk.try_into().map_or(0, u128::from_le_bytes),
+            _ => chunk.try_into().map_or(0, u64::from_le_bytes) as u128,
+        }
     };
     match family.bundle() {
         None => {

@@ -91,9 +91,11 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut String
     let _ = stream::for_each_word_at(sm, piece, base, |addr, word, ctrl| {
         stream::push_hex(buf, word, nbytes);
         buf.push('\t');
-        match stream::decode_with_ctrl(word, sm, ctrl) {
+        // Printed where it was decoded (matching by value would copy it).
+        let decoded = stream::decode_with_ctrl(word, sm, ctrl);
+        match &decoded {
             // The printer writes normalized text directly into the buffer.
-            Some((op, c)) => op.print(&c, sm, addr, buf),
+            Some((op, c)) => op.print(c, sm, addr, buf),
             None => {
                 unknown += 1;
                 buf.push_str("<unknown>");
