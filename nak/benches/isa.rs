@@ -107,6 +107,24 @@ fn legalize_encode(bencher: divan::Bencher, sm: u32) {
             let mut cx = NoCopies;
             for (op, c) in &ops {
                 let mut o = *divan::black_box(op);
+                x ^= o.legalize_encode(sm, c, &mut cx).unwrap_or(0);
+            }
+            x
+        });
+}
+
+/// The two steps apart (`legalize`, then `encode`): an op that is
+/// already legal is encoded twice.
+#[divan::bench(args = [50, 75])]
+fn legalize_then_encode(bencher: divan::Bencher, sm: u32) {
+    let ops = decoded(sm);
+    bencher
+        .counter(divan::counter::ItemsCount::new(ops.len()))
+        .bench(|| {
+            let mut x = 0u128;
+            let mut cx = NoCopies;
+            for (op, c) in &ops {
+                let mut o = *divan::black_box(op);
                 if o.legalize(sm, &mut cx).is_ok() {
                     x ^= o.encode(sm, c).unwrap_or(0);
                 }

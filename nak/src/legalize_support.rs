@@ -122,3 +122,23 @@ pub fn placeholder_in(s: &Src, file: RegFile) -> Option<Src> {
         ..*s
     })
 }
+
+impl crate::isa::Op {
+    /// Legalize for `sm` and encode, in one step: an op that is already
+    /// legal is encoded once, its legality check giving the word (an
+    /// emitter's fast path: `legalize` then `encode` would encode it twice).
+    pub fn legalize_encode(
+        &mut self,
+        sm: u32,
+        c: &crate::instr::Common,
+        cx: &mut dyn LegalizeCx,
+    ) -> Result<u128, LegalizeError> {
+        if let Ok(w) = self.encode(sm, c) {
+            return Ok(w);
+        }
+        self.legalize(sm, cx)?;
+        let name = self.name();
+        self.encode(sm, c)
+            .map_err(|e| LegalizeError::new(name, e.to_string()))
+    }
+}

@@ -114,13 +114,25 @@ fn legalize_then_encode_succeeds_for_every_operand_kind() {
                 };
                 checked += 1;
                 match o.legalize(sm, &mut cx) {
-                    Ok(()) => {
-                        if let Err(e) = o.encode(sm, &Common::default()) {
-                            failures.push(format!(
-                                "SM{sm} {before:?}: legalized but does not encode: {e}"
-                            ));
+                    Ok(()) => match o.encode(sm, &Common::default()) {
+                        Err(e) => failures.push(format!(
+                            "SM{sm} {before:?}: legalized but does not encode: {e}"
+                        )),
+                        // The one-step path gives the same word.
+                        Ok(w) => {
+                            let mut one = before;
+                            let mut cx = Cx {
+                                next_gpr: 100,
+                                copies: 0,
+                            };
+                            let w1 = one.legalize_encode(sm, &Common::default(), &mut cx);
+                            if w1.as_ref().ok() != Some(&w) || one != o {
+                                failures.push(format!(
+                                    "SM{sm} {before:?}: legalize_encode gives {w1:x?}, not {w:#x}"
+                                ));
+                            }
                         }
-                    }
+                    },
                     Err(e) => failures.push(format!("SM{sm} {before:?}: {e}")),
                 }
             }
