@@ -1196,7 +1196,9 @@ impl LopOp {
     }
 }
 const _: LopOp = LopOp::And;
-/// Cache eviction hint of a global access on SM70..SM75 (bits 84..87); the default prints nothing.
+/// Cache hint of a global access; the default prints nothing. SM70..SM75
+/// (bits 84..87): .EF/.EL/.LU/.EU/.NA. Maxwell/Pascal (bits 46..48): loads
+/// .CG/.CI/.CV, stores .CG/.CS/.WT (codes set per encoding).
 ///
 /// Spec: isa-spec/spec/enums/mem_cache.toml (enum `mem_cache`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -1208,15 +1210,25 @@ pub enum MemCache {
     Lu,
     Eu,
     Na,
+    Cg,
+    Ci,
+    Cv,
+    Cs,
+    Wt,
 }
 impl MemCache {
-    pub const ALL: [MemCache; 6usize] = [
+    pub const ALL: [MemCache; 11usize] = [
         MemCache::None,
         MemCache::Ef,
         MemCache::El,
         MemCache::Lu,
         MemCache::Eu,
         MemCache::Na,
+        MemCache::Cg,
+        MemCache::Ci,
+        MemCache::Cv,
+        MemCache::Cs,
+        MemCache::Wt,
     ];
     pub const fn index(self) -> usize {
         match self {
@@ -1226,6 +1238,11 @@ impl MemCache {
             MemCache::Lu => 3,
             MemCache::Eu => 4,
             MemCache::Na => 5,
+            MemCache::Cg => 6,
+            MemCache::Ci => 7,
+            MemCache::Cv => 8,
+            MemCache::Cs => 9,
+            MemCache::Wt => 10,
         }
     }
     pub fn from_index(i: usize) -> Option<Self> {
@@ -1240,6 +1257,11 @@ impl MemCache {
             MemCache::Lu => ".LU",
             MemCache::Eu => ".EU",
             MemCache::Na => ".NA",
+            MemCache::Cg => ".CG",
+            MemCache::Ci => ".CI",
+            MemCache::Cv => ".CV",
+            MemCache::Cs => ".CS",
+            MemCache::Wt => ".WT",
         }
     }
     pub const fn name(self) -> &'static str {
@@ -1250,6 +1272,11 @@ impl MemCache {
             MemCache::Lu => "lu",
             MemCache::Eu => "eu",
             MemCache::Na => "na",
+            MemCache::Cg => "cg",
+            MemCache::Ci => "ci",
+            MemCache::Cv => "cv",
+            MemCache::Cs => "cs",
+            MemCache::Wt => "wt",
         }
     }
     /// Suffix text as the disassembler for `sm` prints it.
@@ -1499,6 +1526,7 @@ impl MemSem {
     pub fn text_sm(self, sm: u32) -> &'static str {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
+            (MemSem::WeakSys, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => "",
             _ => self.text(),
         }
     }
@@ -4164,6 +4192,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("ISETP", 90u32),
     ("ISETP", 100u32),
     ("ISETP", 120u32),
+    ("LDG", 50u32),
+    ("LDG", 52u32),
+    ("LDG", 60u32),
     ("LDG", 70u32),
     ("LDG", 75u32),
     ("LEA", 70u32),
@@ -4293,6 +4324,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("SHR", 50u32),
     ("SHR", 52u32),
     ("SHR", 60u32),
+    ("STG", 50u32),
+    ("STG", 52u32),
+    ("STG", 60u32),
     ("STG", 70u32),
     ("STG", 75u32),
     ("VIMNMX", 90u32),
@@ -7070,7 +7104,8 @@ static DISPATCH_SM50: [u16; 256] = dense_table(
         (0x5f, 24),
         (0xe2, 28),
         (0xe3, 29),
-        (0xf0, 30),
+        (0xee, 30),
+        (0xf0, 31),
     ],
 );
 ///Decode a sm50 instruction word.
@@ -7682,6 +7717,20 @@ pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
             }
         }
         30 => {
+            if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some(x) = OpLdg::decode_f2(w, sm) {
+                    return Some(x);
+                }
+            }
+            if w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60)
+            {
+                if let Some(x) = OpStg::decode_f1(w, sm) {
+                    return Some(x);
+                }
+            }
+        }
+        31 => {
             if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60)
             {
                 if let Some(x) = OpS2r::decode_f1(w, sm) {
@@ -11613,6 +11662,17 @@ pub const FORMS: &[FormInfo] = &[
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
+        op: "ldg",
+        form: "fixed",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfff8300000000000,
+        value: 0xeed0200000000000,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr)],
+    },
+    FormInfo {
         op: "lea",
         form: "rrr",
         id: 0,
@@ -12743,6 +12803,17 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[70, 75],
         mask: 0x1ffff8e01ff0000000000ff0fff,
         value: 0x1000000000000000386,
+        unknown: 0,
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "stg",
+        form: "fixed",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfff8300000000000,
+        value: 0xeed8200000000000,
         unknown: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },

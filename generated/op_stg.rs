@@ -4,7 +4,7 @@
 
 /// `STG.E`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off.
 ///
-/// Spec: isa-spec/spec/ops/stg.toml (op `stg`). SMs: 70, 75.
+/// Spec: isa-spec/spec/ops/stg.toml (op `stg`). SMs: 50, 52, 60, 70, 75.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStg {
     /// Source (u64). 64-bit address register pair.
@@ -25,7 +25,7 @@ impl OpStg {
     pub const MNEMONIC: &'static str = "STG.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo {
             name: "a",
@@ -117,12 +117,18 @@ impl OpStg {
         {
             return Some(0);
         }
+        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
+            && self.b.slot_kind() == SlotKind::Gpr
+        {
+            return Some(1);
+        }
         None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         match self.form_id(sm) {
             Some(0) => self.encode_f0(sm, c),
+            Some(1) => self.encode_f1(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -226,12 +232,128 @@ impl OpStg {
             } << 76;
         w
             |= {
-                const CODES: &[u128] = &[1, 0, 2, 3, 4, 5];
-                CODES[self.cache.index()]
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            EncodeError::cold(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             } << 84;
         w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    ///Form `fixed` on SM [50, 52, 60].
+    #[allow(clippy::identity_op, unused_variables)]
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    EncodeError::cold(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if self.sem != MemSem::WeakSys {
+            return Err(
+                EncodeError::cold(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "sem", sm),
+                ),
+            );
+        }
+        let mut w: u128 = 0xeed8200000000000;
+        w |= c.raw & 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 20;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(1),
+                    None,
+                    None,
+                    Some(2),
+                    Some(3),
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            EncodeError::cold(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 46;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(4),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(5),
+                    Some(6),
+                    None,
+                ];
+                match CODES[self.size.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            EncodeError::cold(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
+                                    sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 48;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
@@ -314,6 +436,57 @@ impl OpStg {
             },
         ))
     }
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let off: i32 = sext_field((((w >> 20) & 0xffffff)), 24u32) as i32;
+        let size: MemSize = match (((w >> 48) & 7)) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match (((w >> 46) & 3)) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Cs,
+            3 => MemCache::Wt,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        Some((
+            Op::Stg(Self {
+                a,
+                b,
+                off,
+                size,
+                cache,
+                sem,
+            }),
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
@@ -329,7 +502,7 @@ impl OpStg {
                 out.push_str(self.size.text_sm(sm));
                 out.push_str(self.sem.text_sm(sm));
                 out.push_str(" ");
-                write_mem(out, &self.a, reuse_a, self.off as i64);
+                write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
                 out.push_str(", ");
                 write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
             }
@@ -384,6 +557,26 @@ impl OpStg {
             && take_suffix(rest, &mut cur, MemCache::Na.text_sm(sm))
         {
             MemCache::Na
+        } else if !MemCache::Cg.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MemCache::Cg.text_sm(sm))
+        {
+            MemCache::Cg
+        } else if !MemCache::Ci.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MemCache::Ci.text_sm(sm))
+        {
+            MemCache::Ci
+        } else if !MemCache::Cv.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MemCache::Cv.text_sm(sm))
+        {
+            MemCache::Cv
+        } else if !MemCache::Cs.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MemCache::Cs.text_sm(sm))
+        {
+            MemCache::Cs
+        } else if !MemCache::Wt.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, MemCache::Wt.text_sm(sm))
+        {
+            MemCache::Wt
         } else if !MemCache::None.text_sm(sm).is_empty()
             && take_suffix(rest, &mut cur, MemCache::None.text_sm(sm))
         {
@@ -400,6 +593,16 @@ impl OpStg {
             MemCache::Eu
         } else if MemCache::Na.text_sm(sm).is_empty() {
             MemCache::Na
+        } else if MemCache::Cg.text_sm(sm).is_empty() {
+            MemCache::Cg
+        } else if MemCache::Ci.text_sm(sm).is_empty() {
+            MemCache::Ci
+        } else if MemCache::Cv.text_sm(sm).is_empty() {
+            MemCache::Cv
+        } else if MemCache::Cs.text_sm(sm).is_empty() {
+            MemCache::Cs
+        } else if MemCache::Wt.text_sm(sm).is_empty() {
+            MemCache::Wt
         } else {
             return None;
         };
@@ -680,7 +883,15 @@ impl OpStg {
             it += 1;
             match &tok.base {
                 Base::Mem(r, off) if (true && !r.file.is_pred()) => {
-                    match i32::try_from(*off) {
+                    match i32::try_from(
+                        if r.is_zero() && sm < 70 && *off >= 1i64 << (24u32 - 1)
+                            && *off < 1i64 << 24u32
+                        {
+                            *off - (1i64 << 24u32)
+                        } else {
+                            *off
+                        },
+                    ) {
                         Ok(off) => (Src::reg(*r), off),
                         Err(_) => {
                             return Some(

@@ -206,10 +206,21 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 } else {
                     quote!(true)
                 };
+                let bits = match op.modifiers[*o].ty {
+                    ModType::Int { bits, .. } => bits.min(63),
+                    _ => 63,
+                };
                 (
                     n.clone(),
                     quote!(match &tok.base {
-                        Base::Mem(r, off) if (#reg && !r.file.is_pred()) => match i32::try_from(*off) {
+                        // Maxwell prints an absolute address (RZ base) unsigned.
+                        Base::Mem(r, off) if (#reg && !r.file.is_pred()) => match i32::try_from(
+                            if r.is_zero() && sm < 70 && *off >= 1i64 << (#bits - 1) && *off < 1i64 << #bits {
+                                *off - (1i64 << #bits)
+                            } else {
+                                *off
+                            },
+                        ) {
                             Ok(off) => (Src::reg(*r), off),
                             Err(_) => return Some(Err(AsmError { col: tok.col, message: format!("offset of {} out of range", #n) })),
                         },
@@ -220,10 +231,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                         },
                         _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a memory address [R+offset]", #n) })),
                     }),
-                    {
-                        let _ = o;
-                        quote!(matches!(tok.base, Base::Mem(..) | Base::MemOther(..)))
-                    },
+                    quote!(matches!(tok.base, Base::Mem(..) | Base::MemOther(..))),
                 )
             }
         };

@@ -252,7 +252,11 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                 let f = field(&s.name);
                 let off = field(&op.modifiers[*o].name);
                 let r = crate::names::ident(&format!("reuse_{}", s.name));
-                quote!(write_mem(out, &self.#f, #r, self.#off as i64))
+                let bits = match op.modifiers[*o].ty {
+                    ModType::Int { bits, .. } => bits,
+                    _ => 64,
+                };
+                quote!(write_mem(out, &self.#f, #r, self.#off as i64, #bits, sm))
             }
         };
         // Modifiers printed right after the operand (`R2.CC`).

@@ -108,8 +108,10 @@ pub fn write_signed_hex(out: &mut String, v: i64) {
 }
 
 /// A memory address `[R4+0x10]` as nvdisasm prints it: `[R4]` without an
-/// offset, `[0x10]` on RZ, `[RZ]` for both, `[R4+-0x8]` below zero.
-pub fn write_mem(out: &mut String, base: &Src, reuse: bool, offset: i64) {
+/// offset, `[0x10]` on RZ, `[RZ]` for both, `[R4+-0x8]` below zero. On
+/// Maxwell/Pascal an absolute address (RZ base) is the offset field read
+/// unsigned (`bits` wide): nvdisasm 11 prints `[0xfffff0]`, not `[-0x10]`.
+pub fn write_mem(out: &mut String, base: &Src, reuse: bool, offset: i64, bits: u32, sm: u32) {
     out.push('[');
     let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
     if !rz || offset == 0 {
@@ -118,8 +120,12 @@ pub fn write_mem(out: &mut String, base: &Src, reuse: bool, offset: i64) {
     if offset != 0 {
         if !rz {
             out.push('+');
+            write_signed_hex(out, offset);
+        } else if sm < 70 && bits < 64 {
+            write_hex(out, offset as u64 & ((1u64 << bits) - 1));
+        } else {
+            write_signed_hex(out, offset);
         }
-        write_signed_hex(out, offset);
     }
     out.push(']');
 }
