@@ -715,6 +715,18 @@ impl OpF2f {
             )),
         )
     }
+    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
+    /// (`reads_cc`/`writes_cc` of its fold).
+    #[allow(unused_variables, clippy::all)]
+    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let ftz = self.ftz;
+        let dtype = self.dtype;
+        let stype = self.stype;
+        let rnd = self.rnd;
+        match family_of(sm) {
+            _ => (false, false),
+        }
+    }
     /// Whether this op has fold semantics on `sm`.
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
@@ -722,9 +734,20 @@ impl OpF2f {
         }
     }
     /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here).
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
+    /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+    /// may read (`None`: unknown); also returns the carry it writes.
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    pub fn fold_cc(
+        &self,
+        sm: u32,
+        srcs: &[Value],
+        cc_in: Option<bool>,
+    ) -> Result<(FoldOut, Option<bool>), FoldError> {
         if srcs.len() != 1usize {
             return Err(
                 FoldError::new(
@@ -752,8 +775,9 @@ impl OpF2f {
         let rnd = self.rnd;
         match family_of(sm) {
             _ => {
+                let cc_in: bool = false;
                 let out_d: f32 = f2f_f32(b, stype, dtype, rnd, ftz)?;
-                Ok(FoldOut::new(&[out_d.into_value()]))
+                Ok((FoldOut::new(&[out_d.into_value()]), None))
             }
         }
     }
@@ -773,7 +797,10 @@ impl OpF2f {
             return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
         }
         let mut t = *self;
-        fold_imm_mods(&mut t.b, ValueType::F32);
+        let (reads_cc, writes_cc) = self.cc_use(sm);
+        if !(reads_cc || writes_cc) {
+            fold_imm_mods(&mut t.b, ValueType::F32);
+        }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {

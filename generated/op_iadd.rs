@@ -565,6 +565,16 @@ impl OpIadd {
             )),
         )
     }
+    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
+    /// (`reads_cc`/`writes_cc` of its fold).
+    #[allow(unused_variables, clippy::all)]
+    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let cc = self.cc;
+        let x = self.x;
+        match family_of(sm) {
+            _ => (x, cc),
+        }
+    }
     /// Whether this op has fold semantics on `sm`.
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
@@ -572,9 +582,20 @@ impl OpIadd {
         }
     }
     /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here).
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
+    /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+    /// may read (`None`: unknown); also returns the carry it writes.
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    pub fn fold_cc(
+        &self,
+        sm: u32,
+        srcs: &[Value],
+        cc_in: Option<bool>,
+    ) -> Result<(FoldOut, Option<bool>), FoldError> {
         if srcs.len() != 2usize {
             return Err(
                 FoldError::new(
@@ -614,17 +635,27 @@ impl OpIadd {
         let x = self.x;
         match family_of(sm) {
             _ => {
-                if cc || x {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "iadd", sm, "cc || x"
+                let cc_in: bool = match (x, cc_in) {
+                    (true, None) => {
+                        return Err(
+                            FoldError::new(
+                                format!(
+                                    "{} reads the carry flag, which is not known", "iadd"
+                                ),
                             ),
-                        ),
-                    );
-                }
-                let out_d: u32 = a.wrapping_add(b);
-                Ok(FoldOut::new(&[out_d.into_value()]))
+                        );
+                    }
+                    (_, c) => c.unwrap_or(false),
+                };
+                let a1 = if a_neg { !a_raw } else { a_raw };
+                let b1 = if b_neg { !b_raw } else { b_raw };
+                let cin = if x { cc_in as u64 } else { a_neg as u64 + b_neg as u64 };
+                let sum = a1 as u64 + b1 as u64 + cin;
+                let out_d: u32 = sum as u32;
+                Ok((
+                    FoldOut::new(&[out_d.into_value()]),
+                    if cc { Some(sum >> 32 != 0) } else { None },
+                ))
             }
         }
     }
@@ -657,8 +688,11 @@ impl OpIadd {
             return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
         }
         let mut t = *self;
-        fold_imm_mods(&mut t.a, ValueType::U32);
-        fold_imm_mods(&mut t.b, ValueType::U32);
+        let (reads_cc, writes_cc) = self.cc_use(sm);
+        if !(reads_cc || writes_cc) {
+            fold_imm_mods(&mut t.a, ValueType::U32);
+            fold_imm_mods(&mut t.b, ValueType::U32);
+        }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {

@@ -1231,6 +1231,14 @@ impl OpIadd3x {
             )),
         )
     }
+    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
+    /// (`reads_cc`/`writes_cc` of its fold).
+    #[allow(unused_variables, clippy::all)]
+    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+        match family_of(sm) {
+            _ => (false, false),
+        }
+    }
     /// Whether this op has fold semantics on `sm`.
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
@@ -1238,9 +1246,20 @@ impl OpIadd3x {
         }
     }
     /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here).
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
+    /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+    /// may read (`None`: unknown); also returns the carry it writes.
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    pub fn fold_cc(
+        &self,
+        sm: u32,
+        srcs: &[Value],
+        cc_in: Option<bool>,
+    ) -> Result<(FoldOut, Option<bool>), FoldError> {
         if srcs.len() != 5usize {
             return Err(
                 FoldError::new(
@@ -1302,15 +1321,17 @@ impl OpIadd3x {
         let ci1: bool = ci1_raw ^ ci1_not;
         match family_of(sm) {
             _ => {
+                let cc_in: bool = false;
                 let sum = a as u64 + b as u64 + c as u64 + ci0 as u64 + ci1 as u64;
                 let out_d: u32 = sum as u32;
                 let out_co0: bool = sum >= (1u64 << 32);
                 let out_co1: bool = sum >= (1u64 << 33);
-                Ok(
+                Ok((
                     FoldOut::new(
                         &[out_d.into_value(), out_co0.into_value(), out_co1.into_value()],
                     ),
-                )
+                    None,
+                ))
             }
         }
     }
@@ -1330,11 +1351,14 @@ impl OpIadd3x {
             return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
         }
         let mut t = *self;
-        fold_imm_mods(&mut t.a, ValueType::U32);
-        fold_imm_mods(&mut t.b, ValueType::U32);
-        fold_imm_mods(&mut t.c, ValueType::U32);
-        fold_imm_mods(&mut t.ci0, ValueType::Pred);
-        fold_imm_mods(&mut t.ci1, ValueType::Pred);
+        let (reads_cc, writes_cc) = self.cc_use(sm);
+        if !(reads_cc || writes_cc) {
+            fold_imm_mods(&mut t.a, ValueType::U32);
+            fold_imm_mods(&mut t.b, ValueType::U32);
+            fold_imm_mods(&mut t.c, ValueType::U32);
+            fold_imm_mods(&mut t.ci0, ValueType::Pred);
+            fold_imm_mods(&mut t.ci1, ValueType::Pred);
+        }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {

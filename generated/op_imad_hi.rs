@@ -924,6 +924,15 @@ impl OpImadHi {
             )),
         )
     }
+    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
+    /// (`reads_cc`/`writes_cc` of its fold).
+    #[allow(unused_variables, clippy::all)]
+    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let ty = self.ty;
+        match family_of(sm) {
+            _ => (false, false),
+        }
+    }
     /// Whether this op has fold semantics on `sm`.
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
@@ -931,9 +940,20 @@ impl OpImadHi {
         }
     }
     /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here).
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
+    /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+    /// may read (`None`: unknown); also returns the carry it writes.
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    pub fn fold_cc(
+        &self,
+        sm: u32,
+        srcs: &[Value],
+        cc_in: Option<bool>,
+    ) -> Result<(FoldOut, Option<bool>), FoldError> {
         if srcs.len() != 3usize {
             return Err(
                 FoldError::new(
@@ -986,6 +1006,7 @@ impl OpImadHi {
         let ty = self.ty;
         match family_of(sm) {
             _ => {
+                let cc_in: bool = false;
                 let prod = if ty == IntType::S32 {
                     ((a as i32 as i64) * (b as i32 as i64)) as u64
                 } else {
@@ -995,7 +1016,7 @@ impl OpImadHi {
                 let sum = (prod >> 32) + term;
                 let out_d: u32 = sum as u32;
                 let out_co: bool = sum >= (1u64 << 32);
-                Ok(FoldOut::new(&[out_d.into_value(), out_co.into_value()]))
+                Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))
             }
         }
     }
@@ -1015,9 +1036,12 @@ impl OpImadHi {
             return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
         }
         let mut t = *self;
-        fold_imm_mods(&mut t.a, ValueType::U32);
-        fold_imm_mods(&mut t.b, ValueType::I32);
-        fold_imm_mods(&mut t.c, ValueType::U32);
+        let (reads_cc, writes_cc) = self.cc_use(sm);
+        if !(reads_cc || writes_cc) {
+            fold_imm_mods(&mut t.a, ValueType::U32);
+            fold_imm_mods(&mut t.b, ValueType::I32);
+            fold_imm_mods(&mut t.c, ValueType::U32);
+        }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {

@@ -1095,6 +1095,17 @@ impl OpImnmx {
             )),
         )
     }
+    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
+    /// (`reads_cc`/`writes_cc` of its fold).
+    #[allow(unused_variables, clippy::all)]
+    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let ty = self.ty;
+        let cc = self.cc;
+        let xmode = self.xmode;
+        match family_of(sm) {
+            _ => (false, cc),
+        }
+    }
     /// Whether this op has fold semantics on `sm`.
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
@@ -1102,9 +1113,20 @@ impl OpImnmx {
         }
     }
     /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here).
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
+    /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+    /// may read (`None`: unknown); also returns the carry it writes.
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    pub fn fold_cc(
+        &self,
+        sm: u32,
+        srcs: &[Value],
+        cc_in: Option<bool>,
+    ) -> Result<(FoldOut, Option<bool>), FoldError> {
         if srcs.len() != 3usize {
             return Err(
                 FoldError::new(
@@ -1160,13 +1182,14 @@ impl OpImnmx {
                         ),
                     );
                 }
+                let cc_in: bool = false;
                 let lt = if ty == IntType::S32 {
                     (a as i32) < (b as i32)
                 } else {
                     a < b
                 };
                 let out_d: u32 = if lt == p { a } else { b };
-                Ok(FoldOut::new(&[out_d.into_value()]))
+                Ok((FoldOut::new(&[out_d.into_value()]), None))
             }
         }
     }
@@ -1186,9 +1209,12 @@ impl OpImnmx {
             return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
         }
         let mut t = *self;
-        fold_imm_mods(&mut t.a, ValueType::U32);
-        fold_imm_mods(&mut t.b, ValueType::U32);
-        fold_imm_mods(&mut t.p, ValueType::Pred);
+        let (reads_cc, writes_cc) = self.cc_use(sm);
+        if !(reads_cc || writes_cc) {
+            fold_imm_mods(&mut t.a, ValueType::U32);
+            fold_imm_mods(&mut t.b, ValueType::U32);
+            fold_imm_mods(&mut t.p, ValueType::Pred);
+        }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {

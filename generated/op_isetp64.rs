@@ -958,6 +958,18 @@ impl OpIsetp64 {
             )),
         )
     }
+    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
+    /// (`reads_cc`/`writes_cc` of its fold).
+    #[allow(unused_variables, clippy::all)]
+    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let cmp = self.cmp;
+        let ty = self.ty;
+        let setop = self.setop;
+        let ex = self.ex;
+        match family_of(sm) {
+            _ => (false, false),
+        }
+    }
     /// Whether this op has fold semantics on `sm`.
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
@@ -965,9 +977,20 @@ impl OpIsetp64 {
         }
     }
     /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here).
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
+    /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+    /// may read (`None`: unknown); also returns the carry it writes.
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    pub fn fold_cc(
+        &self,
+        sm: u32,
+        srcs: &[Value],
+        cc_in: Option<bool>,
+    ) -> Result<(FoldOut, Option<bool>), FoldError> {
         if srcs.len() != 4usize {
             return Err(
                 FoldError::new(
@@ -1019,6 +1042,7 @@ impl OpIsetp64 {
         let ex = self.ex;
         match family_of(sm) {
             _ => {
+                let cc_in: bool = false;
                 let signed = ty == IsetpType64::S64;
                 let lt = if signed { a < b } else { (a as u64) < (b as u64) };
                 let eq = a == b;
@@ -1048,7 +1072,7 @@ impl OpIsetp64 {
                 };
                 let out_d: bool = comb(r);
                 let out_d2: bool = comb(!r);
-                Ok(FoldOut::new(&[out_d.into_value(), out_d2.into_value()]))
+                Ok((FoldOut::new(&[out_d.into_value(), out_d2.into_value()]), None))
             }
         }
     }
@@ -1068,10 +1092,13 @@ impl OpIsetp64 {
             return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
         }
         let mut t = *self;
-        fold_imm_mods(&mut t.a, ValueType::I64);
-        fold_imm_mods(&mut t.b, ValueType::I64);
-        fold_imm_mods(&mut t.acc, ValueType::Pred);
-        fold_imm_mods(&mut t.lc, ValueType::Pred);
+        let (reads_cc, writes_cc) = self.cc_use(sm);
+        if !(reads_cc || writes_cc) {
+            fold_imm_mods(&mut t.a, ValueType::I64);
+            fold_imm_mods(&mut t.b, ValueType::I64);
+            fold_imm_mods(&mut t.acc, ValueType::Pred);
+            fold_imm_mods(&mut t.lc, ValueType::Pred);
+        }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {

@@ -753,6 +753,18 @@ impl OpLop {
             )),
         )
     }
+    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
+    /// (`reads_cc`/`writes_cc` of its fold).
+    #[allow(unused_variables, clippy::all)]
+    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let op = self.op;
+        let pop = self.pop;
+        let cc = self.cc;
+        let x = self.x;
+        match family_of(sm) {
+            _ => (false, cc),
+        }
+    }
     /// Whether this op has fold semantics on `sm`.
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
@@ -760,9 +772,20 @@ impl OpLop {
         }
     }
     /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here).
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
+    /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+    /// may read (`None`: unknown); also returns the carry it writes.
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    pub fn fold_cc(
+        &self,
+        sm: u32,
+        srcs: &[Value],
+        cc_in: Option<bool>,
+    ) -> Result<(FoldOut, Option<bool>), FoldError> {
         if srcs.len() != 2usize {
             return Err(
                 FoldError::new(
@@ -813,6 +836,7 @@ impl OpLop {
                         ),
                     );
                 }
+                let cc_in: bool = false;
                 let r = match op {
                     LopOp::And => a & b,
                     LopOp::Or => a | b,
@@ -826,7 +850,7 @@ impl OpLop {
                     PredOp::Nz => r != 0,
                 };
                 let out_d: u32 = r;
-                Ok(FoldOut::new(&[out_pd.into_value(), out_d.into_value()]))
+                Ok((FoldOut::new(&[out_pd.into_value(), out_d.into_value()]), None))
             }
         }
     }
@@ -866,8 +890,11 @@ impl OpLop {
             return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
         }
         let mut t = *self;
-        fold_imm_mods(&mut t.a, ValueType::B32);
-        fold_imm_mods(&mut t.b, ValueType::B32);
+        let (reads_cc, writes_cc) = self.cc_use(sm);
+        if !(reads_cc || writes_cc) {
+            fold_imm_mods(&mut t.a, ValueType::B32);
+            fold_imm_mods(&mut t.b, ValueType::B32);
+        }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {

@@ -1714,6 +1714,20 @@ impl OpLop3 {
             )),
         )
     }
+    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
+    /// (`reads_cc`/`writes_cc` of its fold).
+    #[allow(unused_variables, clippy::all)]
+    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let lut = self.lut;
+        let pop = self.pop;
+        let pand = self.pand;
+        let cc = self.cc;
+        let x = self.x;
+        match family_of(sm) {
+            Some(Family::Sm50) => (false, false),
+            _ => (false, cc),
+        }
+    }
     /// Whether this op has fold semantics on `sm`.
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
@@ -1722,9 +1736,20 @@ impl OpLop3 {
         }
     }
     /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here).
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
+    /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+    /// may read (`None`: unknown); also returns the carry it writes.
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    pub fn fold_cc(
+        &self,
+        sm: u32,
+        srcs: &[Value],
+        cc_in: Option<bool>,
+    ) -> Result<(FoldOut, Option<bool>), FoldError> {
         if srcs.len() != 4usize {
             return Err(
                 FoldError::new(
@@ -1795,6 +1820,7 @@ impl OpLop3 {
                         ),
                     );
                 }
+                let cc_in: bool = false;
                 let r = lut3_u32(lut, a, b, c);
                 let out_pd: bool = match pop {
                     PredOp::F => false,
@@ -1803,13 +1829,14 @@ impl OpLop3 {
                     PredOp::Nz => r != 0,
                 };
                 let out_d: u32 = r;
-                Ok(FoldOut::new(&[out_pd.into_value(), out_d.into_value()]))
+                Ok((FoldOut::new(&[out_pd.into_value(), out_d.into_value()]), None))
             }
             _ => {
+                let cc_in: bool = false;
                 let r = lut3_u32(lut, a, b, c);
                 let out_pd: bool = if pand { (r != 0) && pc } else { (r != 0) || pc };
                 let out_d: u32 = r;
-                Ok(FoldOut::new(&[out_pd.into_value(), out_d.into_value()]))
+                Ok((FoldOut::new(&[out_pd.into_value(), out_d.into_value()]), None))
             }
         }
     }
@@ -1829,10 +1856,13 @@ impl OpLop3 {
             return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
         }
         let mut t = *self;
-        fold_imm_mods(&mut t.a, ValueType::B32);
-        fold_imm_mods(&mut t.b, ValueType::B32);
-        fold_imm_mods(&mut t.c, ValueType::B32);
-        fold_imm_mods(&mut t.pc, ValueType::Pred);
+        let (reads_cc, writes_cc) = self.cc_use(sm);
+        if !(reads_cc || writes_cc) {
+            fold_imm_mods(&mut t.a, ValueType::B32);
+            fold_imm_mods(&mut t.b, ValueType::B32);
+            fold_imm_mods(&mut t.c, ValueType::B32);
+            fold_imm_mods(&mut t.pc, ValueType::Pred);
+        }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {

@@ -1349,6 +1349,19 @@ impl OpShf {
             )),
         )
     }
+    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
+    /// (`reads_cc`/`writes_cc` of its fold).
+    #[allow(unused_variables, clippy::all)]
+    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let dir = self.dir;
+        let wrap = self.wrap;
+        let ty = self.ty;
+        let hi = self.hi;
+        match family_of(sm) {
+            Some(Family::Sm50) => (false, false),
+            _ => (false, false),
+        }
+    }
     /// Whether this op has fold semantics on `sm`.
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
@@ -1357,9 +1370,20 @@ impl OpShf {
         }
     }
     /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here).
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
+    /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+    /// may read (`None`: unknown); also returns the carry it writes.
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    pub fn fold_cc(
+        &self,
+        sm: u32,
+        srcs: &[Value],
+        cc_in: Option<bool>,
+    ) -> Result<(FoldOut, Option<bool>), FoldError> {
         if srcs.len() != 3usize {
             return Err(
                 FoldError::new(
@@ -1415,6 +1439,7 @@ impl OpShf {
         let hi = self.hi;
         match family_of(sm) {
             Some(Family::Sm50) => {
+                let cc_in: bool = false;
                 let bits = match ty {
                     ShfType::S64 | ShfType::U64 => 64,
                     _ => 32,
@@ -1435,9 +1460,10 @@ impl OpShf {
                 } else {
                     r as u32
                 };
-                Ok(FoldOut::new(&[out_d.into_value()]))
+                Ok((FoldOut::new(&[out_d.into_value()]), None))
             }
             _ => {
+                let cc_in: bool = false;
                 let bits = match ty {
                     ShfType::S64 | ShfType::U64 => 64,
                     _ => 32,
@@ -1456,7 +1482,7 @@ impl OpShf {
                     }
                 };
                 let out_d: u32 = if hi { (r >> 32) as u32 } else { r as u32 };
-                Ok(FoldOut::new(&[out_d.into_value()]))
+                Ok((FoldOut::new(&[out_d.into_value()]), None))
             }
         }
     }
@@ -1476,9 +1502,12 @@ impl OpShf {
             return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
         }
         let mut t = *self;
-        fold_imm_mods(&mut t.a, ValueType::B32);
-        fold_imm_mods(&mut t.b, ValueType::B32);
-        fold_imm_mods(&mut t.c, ValueType::B32);
+        let (reads_cc, writes_cc) = self.cc_use(sm);
+        if !(reads_cc || writes_cc) {
+            fold_imm_mods(&mut t.a, ValueType::B32);
+            fold_imm_mods(&mut t.b, ValueType::B32);
+            fold_imm_mods(&mut t.c, ValueType::B32);
+        }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {

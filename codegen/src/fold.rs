@@ -32,7 +32,7 @@ fn parse_err(e: syn::Error, fe: &FoldExpr) -> Error {
 
 fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
     if op.dsts.is_empty() {
-        return Ok(quote!(Ok(FoldOut::new(&[]))));
+        return Ok(quote!(Ok((FoldOut::new(&[]), None))));
     }
     if fold.dsts.iter().any(Option::is_none) {
         let name = &op.name;
@@ -60,6 +60,29 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
         }
         None => quote!(),
     };
+    let parse_bool = |fe: &Option<FoldExpr>| -> Result<TokenStream, Error> {
+        match fe {
+            Some(e) => {
+                let x: syn::Expr = syn::parse_str(&e.text).map_err(|er| parse_err(er, e))?;
+                Ok(quote!(#x))
+            }
+            None => Ok(quote!(false)),
+        }
+    };
+    let reads = parse_bool(&fold.reads_cc)?;
+    let writes = parse_bool(&fold.writes_cc)?;
+    let cc_out = parse_bool(&fold.cc_out)?;
+    let name = &op.name;
+    let carry_in = if fold.reads_cc.is_some() {
+        quote! {
+            let cc_in: bool = match (#reads, cc_in) {
+                (true, None) => return Err(FoldError::new(format!("{} reads the carry flag, which is not known", #name))),
+                (_, c) => c.unwrap_or(false),
+            };
+        }
+    } else {
+        quote!(let cc_in: bool = false;)
+    };
     let mut outs = Vec::new();
     let mut vals = Vec::new();
     for (d, e) in op.dsts.iter().zip(&fold.dsts) {
@@ -70,7 +93,12 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
         outs.push(quote!(let #v: #t = #expr;));
         vals.push(quote!(#v.into_value()));
     }
-    Ok(quote!({ #refuse #lets #(#outs)* Ok(FoldOut::new(&[#(#vals),*])) }))
+    let carry_out = if fold.cc_out.is_some() {
+        quote!(if #writes { Some(#cc_out) } else { None })
+    } else {
+        quote!(None)
+    };
+    Ok(quote!({ #refuse #carry_in #lets #(#outs)* Ok((FoldOut::new(&[#(#vals),*]), #carry_out)) }))
 }
 
 pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
@@ -125,16 +153,60 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         has_arms.push(quote!(Some(Family::#fam) => #has));
     }
     let default_has = !op.fold.is_empty() || op.dsts.is_empty();
+    // Carry use from the modifiers alone (no source values needed).
+    let cc_pair = |fold: &Fold| -> Result<TokenStream, Error> {
+        let e = |fe: &Option<FoldExpr>| -> Result<TokenStream, Error> {
+            match fe {
+                Some(x) => {
+                    let t: syn::Expr = syn::parse_str(&x.text).map_err(|er| parse_err(er, x))?;
+                    Ok(quote!(#t))
+                }
+                None => Ok(quote!(false)),
+            }
+        };
+        let (r, w) = (e(&fold.reads_cc)?, e(&fold.writes_cc)?);
+        Ok(quote!((#r, #w)))
+    };
+    let mut cc_arms = Vec::new();
+    for (fi, fold) in &op.fold_family {
+        let fam = enum_variant(&spec.families[*fi].name);
+        let p = cc_pair(fold)?;
+        cc_arms.push(quote!(Some(Family::#fam) => #p));
+    }
+    let cc_default = cc_pair(&op.fold)?;
+    let mod_binds: Vec<TokenStream> = op
+        .modifiers
+        .iter()
+        .map(|m| {
+            let f = field(&m.name);
+            quote!(let #f = self.#f;)
+        })
+        .collect();
     Ok(quote! {
+        /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
+        /// (`reads_cc`/`writes_cc` of its fold).
+        #[allow(unused_variables, clippy::all)]
+        pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+            #(#mod_binds)*
+            match family_of(sm) { #(#cc_arms,)* _ => #cc_default }
+        }
+
         /// Whether this op has fold semantics on `sm`.
         pub fn has_fold(&self, sm: u32) -> bool {
             match family_of(sm) { #(#has_arms,)* _ => #default_has }
         }
 
         /// Compute the destination values from source values (raw register
-        /// bits; the op's source modifiers are applied here).
-        #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+        /// bits; the op's source modifiers are applied here). An op that
+        /// reads Maxwell's carry flag refuses: use `fold_cc`.
         pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+            self.fold_cc(sm, srcs, None).map(|x| x.0)
+        }
+
+        /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+        /// may read (`None`: unknown); also returns the carry it writes.
+        #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+        pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> Result<(FoldOut, Option<bool>), FoldError> {
             if srcs.len() != #nsrc {
                 return Err(FoldError::new(format!("{} takes {} sources, got {}", #name, #nsrc, srcs.len())));
             }

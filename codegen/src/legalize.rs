@@ -160,7 +160,10 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                 return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
             }
             let mut t = *self;
-            #(#fold_imms)*
+            // Folding a negation into an immediate keeps the sum but not the
+        // carry of Maxwell's adder (a + ~b + 1 vs a + (-b)): not with CC.
+        let (reads_cc, writes_cc) = self.cc_use(sm);
+        if !(reads_cc || writes_cc) { #(#fold_imms)* }
             let mut cands: Vec<Self> = vec![t];
             cands.extend(t.swapped());
             for cand in &cands {

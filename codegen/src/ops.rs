@@ -613,6 +613,14 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
                 match self { #(Op::#variants(o) => o.fold(sm, srcs)),* }
             }
+            /// `fold` with Maxwell's carry flag in (`None`: unknown) and out.
+            pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> Result<(FoldOut, Option<bool>), FoldError> {
+                match self { #(Op::#variants(o) => o.fold_cc(sm, srcs, cc_in)),* }
+            }
+            /// Whether the op reads and writes Maxwell's carry flag on `sm`.
+            pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+                match self { #(Op::#variants(o) => o.cc_use(sm)),* }
+            }
             /// Whether the op has fold semantics on `sm`'s family.
             pub fn has_fold(&self, sm: u32) -> bool {
                 match self { #(Op::#variants(o) => o.has_fold(sm)),* }

@@ -108,6 +108,7 @@ pub const CODES: &[Code] = &[
         "a fold type mismatch (e.g. a number for a predicate, `u32 + u64`)",
     ),
     c("S0905", E, "a fold expression in a basic (escaped) string"),
+    c("S0908", E, "a fold with `cc_out` but no `writes_cc`"),
     c(
         "S0906",
         E,

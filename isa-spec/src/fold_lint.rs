@@ -1000,7 +1000,7 @@ fn check_bool_expr(
                 report.push(
                     Diagnostic::error("S0904", format!("fold `{what}` computes {}", t.name()))
                         .at(loc)
-                        .help("`refuse` needs a bool expression".to_string()),
+                        .help(format!("`{what}` needs a bool expression")),
                 );
             }
         }
@@ -1040,6 +1040,27 @@ fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report
     if let Some(fe) = &fold.refuse {
         check_bool_expr(fe, &scope, enums, report, "refuse");
     }
+    // `reads_cc`/`writes_cc` are asked without source values: modifiers only.
+    let mods_only: HashMap<String, Binding> = scope
+        .iter()
+        .filter(|(k, _)| op.modifiers.iter().any(|m| &m.name == *k) || k.as_str() == "sm")
+        .map(|(k, v)| (k.clone(), *v))
+        .collect();
+    for (fe, what) in [(&fold.reads_cc, "reads_cc"), (&fold.writes_cc, "writes_cc")] {
+        if let Some(fe) = fe {
+            check_bool_expr(fe, &mods_only, enums, report, what);
+        }
+    }
+    // `writes_cc` alone says the op writes a carry the fold does not
+    // compute (its `refuse` must cover that case).
+    if let (None, Some(c)) = (&fold.writes_cc, &fold.cc_out) {
+        report.push(
+            Diagnostic::error("S0908", "`cc_out` without `writes_cc`: when is it written?")
+                .at(c.loc.clone()),
+        );
+    }
+    // The carry read is in scope everywhere after the checks above.
+    scope.insert("cc_in".into(), Binding::Value(Ty::Bool));
     if let Some(l) = &fold.lets {
         let base = l.loc.span.start as isize - 1;
         match syn::parse_str::<syn::Block>(&format!("{{{}}}", l.text)) {
@@ -1067,6 +1088,9 @@ fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report
                 return;
             }
         }
+    }
+    if let Some(fe) = &fold.cc_out {
+        check_bool_expr(fe, &scope, enums, report, "cc_out");
     }
     for (d, fe) in op.dsts.iter().zip(&fold.dsts) {
         let Some(fe) = fe else { continue };

@@ -286,6 +286,12 @@ pub struct Fold {
     /// A bool expression (`refuse`): when it holds, the fold returns an
     /// error (the op reads or writes state the fold does not see).
     pub refuse: Option<FoldExpr>,
+    /// Maxwell's CC carry flag: when the op reads it (`reads_cc`, over the
+    /// modifiers; the fold sees it as `cc_in`), when it writes it
+    /// (`writes_cc`), and the carry written (`cc_out`, after `let`).
+    pub reads_cc: Option<FoldExpr>,
+    pub writes_cc: Option<FoldExpr>,
+    pub cc_out: Option<FoldExpr>,
     /// Expression per destination, in destination order (None: no fold).
     pub dsts: Vec<Option<FoldExpr>>,
 }

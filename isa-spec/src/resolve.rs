@@ -635,6 +635,9 @@ pub(crate) fn resolve_op(
         let mut fold = Fold {
             lets: None,
             refuse: None,
+            reads_cc: None,
+            writes_cc: None,
+            cc_out: None,
             dsts: vec![None; op.dsts.len()],
         };
         for (k, v) in t {
@@ -654,6 +657,12 @@ pub(crate) fn resolve_op(
                 fold.lets = Some(e);
             } else if k.get_ref() == "refuse" {
                 fold.refuse = Some(e);
+            } else if k.get_ref() == "reads_cc" {
+                fold.reads_cc = Some(e);
+            } else if k.get_ref() == "writes_cc" {
+                fold.writes_cc = Some(e);
+            } else if k.get_ref() == "cc_out" {
+                fold.cc_out = Some(e);
             } else if let Some(i) = op.dst(k.get_ref()) {
                 fold.dsts[i] = Some(e);
             } else {

@@ -384,9 +384,9 @@ fn ffma32i_addend_is_the_destination() {
 }
 
 #[test]
-fn cc_register_forms_encode_but_do_not_fold() {
-    // .CC (carry-out) and .X (carry-in) need the CC register, which folds
-    // do not see: the fold refuses them, the encoder takes them.
+fn cc_register_forms_encode_and_fold_through_the_carry() {
+    // IADD's .CC writes the adder's carry, .X reads it: `fold` (no carry
+    // known) refuses .X, `fold_cc` takes the carry in and gives it out.
     let u = Value::U32;
     let base = OpIadd {
         d: Reg::gpr(0),
@@ -397,10 +397,27 @@ fn cc_register_forms_encode_but_do_not_fold() {
     };
     for (cc, x) in [(true, false), (false, true), (true, true)] {
         let o = OpIadd { cc, x, ..base };
-        assert!(o.fold(50, &[u(1), u(2)]).is_err(), "cc {cc} x {x}");
+        assert_eq!(o.fold(50, &[u(1), u(2)]).is_err(), x, "cc {cc} x {x}");
+        assert_eq!(o.cc_use(50), (x, cc));
         assert!(o.encode(50, &Common::default()).is_ok());
     }
     assert_eq!(base.fold(50, &[u(1), u(2)]).unwrap().as_slice(), &[u(3)]);
+    let cc = OpIadd { cc: true, ..base };
+    let (out, carry) = cc.fold_cc(50, &[u(u32::MAX), u(2)], None).unwrap();
+    assert_eq!((out.as_slice(), carry), (&[u(1)][..], Some(true)));
+    let x = OpIadd { x: true, ..base };
+    let (out, carry) = x.fold_cc(50, &[u(5), u(6)], Some(true)).unwrap();
+    assert_eq!((out.as_slice(), carry), (&[u(12)][..], None));
+    // Subtraction: a + ~b + 1, the carry out being "no borrow".
+    let sub = OpIadd {
+        cc: true,
+        b: r(2).with_neg(true),
+        ..base
+    };
+    let (out, carry) = sub.fold_cc(50, &[u(5), u(6)], None).unwrap();
+    assert_eq!((out.as_slice(), carry), (&[u(u32::MAX)][..], Some(false)));
+    let (out, carry) = sub.fold_cc(50, &[u(6), u(0)], None).unwrap();
+    assert_eq!((out.as_slice(), carry), (&[u(6)][..], Some(true)));
     let m = OpImnmx {
         d: Reg::gpr(0),
         a: r(1),

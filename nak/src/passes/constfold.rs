@@ -3,6 +3,11 @@
 //! copy in the same block set to a constant) becomes copies of its results,
 //! predicate and carry outputs included. A guard known false deletes the
 //! instruction; a guard known true is dropped.
+//!
+//! Maxwell's CC carry flag is followed through the block too: an op that
+//! reads it folds when the carry is known. An op that writes it stays (a
+//! later reader that does not fold still needs the flag), but its results
+//! and the carry it writes become known.
 
 use crate::fold::Value;
 use crate::instr::ValueType;
@@ -56,6 +61,8 @@ pub fn fold_constants(f: &mut Function) -> usize {
     let mut count = 0;
     for b in &mut f.blocks {
         let mut known = Known::new();
+        // Maxwell's carry flag, when known.
+        let mut carry: Option<bool> = None;
         let mut out = Vec::with_capacity(b.instrs.len());
         for mut i in std::mem::take(&mut b.instrs) {
             match known_guard(&i.guard, &known) {
@@ -68,6 +75,10 @@ pub fn fold_constants(f: &mut Function) -> usize {
             }
             let unguarded = i.guard.is_zero();
             let mut replaced: Option<Vec<Instr>> = None;
+            // Results of an op kept because it writes the carry.
+            let mut kept_results: Option<Vec<(Reg, VSrc, u8)>> = None;
+            let writes_cc = matches!(&i.op, VOp::Hw(op) if op.cc_use(sm).1);
+            let mut carry_after: Option<bool> = None;
             if let VOp::Hw(op) = &i.op
                 && op.has_fold(sm)
                 && !op.src_info().is_empty()
@@ -83,8 +94,9 @@ pub fn fold_constants(f: &mut Function) -> usize {
                     .map(|(k, info)| known_src(op.src(k), info.ty, &known))
                     .collect();
                 if let Some(vals) = vals
-                    && let Ok(res) = op.fold(sm, &vals)
+                    && let Ok((res, written)) = op.fold_cc(sm, &vals, carry)
                 {
+                    carry_after = written;
                     let mut copies = Vec::new();
                     for (k, info) in op.dst_info().iter().enumerate() {
                         let d = *op.dst(k);
@@ -109,8 +121,23 @@ pub fn fold_constants(f: &mut Function) -> usize {
                             .with_guard(i.guard),
                         );
                     }
-                    replaced = Some(copies);
+                    if writes_cc {
+                        kept_results = Some(
+                            copies
+                                .iter()
+                                .filter_map(|c| match &c.op {
+                                    VOp::Copy { dst, src } => Some((dst.reg, *src, dst.comps)),
+                                    _ => None,
+                                })
+                                .collect(),
+                        );
+                    } else {
+                        replaced = Some(copies);
+                    }
                 }
+            }
+            if writes_cc {
+                carry = if unguarded { carry_after } else { None };
             }
             let new = match replaced {
                 Some(v) => {
@@ -151,6 +178,24 @@ pub fn fold_constants(f: &mut Function) -> usize {
                     }
                 }
                 out.push(n);
+            }
+            // A kept carry writer: its results are known all the same.
+            if unguarded && let Some(rs) = kept_results {
+                for (reg, src, comps) in rs {
+                    for k in 0..comps {
+                        let d = comp_reg(reg, k);
+                        let v = match src.comp(k).kind {
+                            SrcKind::Imm(x) => Some(x as u64),
+                            _ => None,
+                        };
+                        if let Some(v) = v
+                            && !d.is_zero()
+                            && !d.file.is_pred()
+                        {
+                            known.insert(d, v);
+                        }
+                    }
+                }
             }
         }
         b.instrs = out;

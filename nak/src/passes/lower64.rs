@@ -17,10 +17,9 @@
 //!   `LOP.AND t, b, 0x3f` (a constant one at lowering time): `shl`: hi =
 //!   `SHF.L.U64 a.lo, t, a.hi`, lo = `SHL a.lo, t` (three instructions);
 //!   `shr`: lo = `SHF.R.{U64,S64} a.lo, t, a.hi`, hi = `SHR[.U32] a.hi, t`.
-//! * SM50 add/sub: the CC register (IADD.CC / IADD.X) is not in the spec
-//!   yet, so the carry goes through a predicate: lo = `IADD a.lo, ±b.lo`,
-//!   carry (borrow) = `ISETP.LT.U32` of the low words, hi = `IADD a.hi,
-//!   ±b.hi`, then `SEL` of 1 (-1) or 0 and an `IADD` into hi.
+//! * SM50 add/sub: the carry goes through the CC register: lo = `IADD.CC
+//!   a.lo, ±b.lo`, hi = `IADD.X a.hi, ±b.hi` (a negated source enters the
+//!   adder as ~x, so the subtraction is a + ~b + 1 across both words).
 //! * SM50 compares without ISETP.X: the low-word compare (unsigned), then
 //!   `ISETP.EQ.AND` of the high words with it, then the strict high-word
 //!   compare `.OR`ed in; min/max: a compare and two SEL.
@@ -361,41 +360,32 @@ fn sm50(
             missing("SHF, SHL, SHR and LOP")
         }
         Op64::Add | Op64::Sub => {
-            #[cfg(all(nak_op = "iadd", nak_op = "isetp", nak_op = "sel"))]
+            #[cfg(nak_op = "iadd")]
             {
-                use crate::isa::{Icmp, IsetpType, OpIadd, OpIsetp, OpSel, Setop};
+                use crate::isa::OpIadd;
                 let sub = op == Op64::Sub;
-                let p = pool
-                    .alloc(RegFile::Pred, 1, 1)
-                    .ok_or_else(|| PassError::new("no free predicate for the carry"))?;
-                let t = pool
-                    .alloc(RegFile::Gpr, 1, 1)
-                    .ok_or_else(|| PassError::new("no free register for the carry"))?;
+                // A negated immediate would be folded into its value by the
+                // legalizer, which changes the adder's carry (a + ~b + 1 is
+                // not a + (-b) for b = 0): subtract a register instead.
+                let b = match b {
+                    VSrc::Reg { .. } => b,
+                    other if sub => {
+                        let t = pool
+                            .alloc(RegFile::Gpr, 2, 2)
+                            .ok_or_else(|| PassError::new("no free register pair"))?;
+                        out.push(Instr::new(crate::ir::VOp::Copy {
+                            dst: VReg::new(t, 2),
+                            src: other,
+                        }));
+                        VSrc::wide(VReg::new(t, 2))
+                    }
+                    other => other,
+                };
                 out.push(Instr::hw(OpIadd {
                     d: d.comp(0),
                     a: a.comp(0),
                     b: b.comp(0).with_neg(sub),
-                    cc: false,
-                    x: false,
-                }));
-                // Carry out of the low add: the sum wrapped below a.lo.
-                // Borrow of the low subtraction: a.lo < b.lo.
-                let (x, y) = if sub {
-                    (a.comp(0), b.comp(0))
-                } else {
-                    (Src::reg(d.comp(0)), a.comp(0))
-                };
-                out.push(Instr::hw(OpIsetp {
-                    d: p,
-                    d2: Reg::PT,
-                    a: x,
-                    b: y,
-                    acc: Src::PT,
-                    lc: Src::PT,
-                    cmp: Icmp::Lt,
-                    ty: IsetpType::U32,
-                    setop: Setop::And,
-                    ex: false,
+                    cc: true,
                     x: false,
                 }));
                 out.push(Instr::hw(OpIadd {
@@ -403,24 +393,11 @@ fn sm50(
                     a: a.comp(1),
                     b: b.comp(1).with_neg(sub),
                     cc: false,
-                    x: false,
-                }));
-                out.push(Instr::hw(OpSel {
-                    d: t,
-                    a: Src::imm(if sub { u32::MAX } else { 1 }),
-                    b: Src::RZ,
-                    cond: Src::reg(p),
-                }));
-                out.push(Instr::hw(OpIadd {
-                    d: d.comp(1),
-                    a: Src::reg(d.comp(1)),
-                    b: Src::reg(t),
-                    cc: false,
-                    x: false,
+                    x: true,
                 }));
                 return Ok(());
             }
-            missing("IADD, ISETP and SEL")
+            missing("IADD")
         }
         Op64::Setp { cmp, signed } => {
             #[cfg(nak_op = "isetp")]

@@ -28,6 +28,8 @@ pub struct WarpState {
     pub pred: Vec<[bool; 8]>,
     pub ugpr: [u32; 256],
     pub upred: [bool; 8],
+    /// Per lane: Maxwell's CC carry flag (`.CC` writes it, `.X` reads it).
+    pub cc: Vec<bool>,
     /// Constant buffers by index.
     pub cbuf: Vec<Vec<u8>>,
     pub global: Vec<u8>,
@@ -42,6 +44,7 @@ impl Default for WarpState {
             pred: vec![[false; 8]; LANES],
             ugpr: [0; 256],
             upred: [false; 8],
+            cc: vec![false; LANES],
             cbuf: Vec::new(),
             global: Vec::new(),
             active: u32::MAX,
@@ -298,12 +301,15 @@ impl CpuRunner {
                 .map(|(k, i)| st.src_value(l, op.src(k), i.ty))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|m| err(addr, m))?;
-            let out = op
-                .fold(sm, &vals)
+            let (out, carry) = op
+                .fold_cc(sm, &vals, Some(st.cc[l]))
                 .map_err(|e| err(addr, format!("{}: {e}", op.name())))?;
-            results.push((l, out));
+            results.push((l, out, carry));
         }
-        for (l, out) in results {
+        for (l, out, carry) in results {
+            if let Some(c) = carry {
+                st.cc[l] = c;
+            }
             for (k, v) in out.as_slice().iter().enumerate() {
                 if let Some(info) = dinfo.get(k) {
                     st.set_value(l, *op.dst(k), info.ty, *v);
