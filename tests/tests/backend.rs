@@ -120,6 +120,7 @@ fn encoded_src(name: &str, sm: u32, k: usize) -> bool {
 
 fn randomize(op: &mut Op, rng: &mut Rng, sm: u32) {
     let name = op.name();
+    let decoded = *op;
     for (k, info) in op.src_info().iter().enumerate() {
         if encoded_src(name, sm, k) {
             *op.src_mut(k) = random_src(rng, sm, info.ty, info.neg, info.abs, info.not);
@@ -141,6 +142,15 @@ fn randomize(op: &mut Op, rng: &mut Rng, sm: u32) {
             next_gpr += n;
             Reg::gpr(next_gpr - n)
         };
+        // A destination this SM cannot write (Maxwell's FLO has no
+        // predicate result) keeps the decoded value, as a source no form
+        // encodes does: no compiler asks for it there.
+        let mut only_dst = decoded;
+        *only_dst.dst_mut(k) = r;
+        let c = nak::instr::Common::default();
+        if decoded.encode(sm, &c).is_ok() && only_dst.encode(sm, &c).is_err() {
+            continue;
+        }
         *op.dst_mut(k) = r;
     }
 }
