@@ -96,6 +96,11 @@ impl OpPrmt {
     pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
         None
     }
+    /// Whether this access may be combined with another: a memory op
+    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
+    pub fn mem_combinable(&self) -> bool {
+        false
+    }
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {

@@ -109,6 +109,11 @@ impl OpStg {
         o.b = Src::reg(data);
         Some(o)
     }
+    /// Whether this access may be combined with another: a memory op
+    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
+    pub fn mem_combinable(&self) -> bool {
+        self.sem == Default::default()
+    }
     /// The encoding form that takes the current operand kinds on `sm`.
     #[allow(unused_variables)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {

@@ -132,6 +132,31 @@ fn with_mem_bytes(spec: &Spec, op: &Op) -> TokenStream {
     }
 }
 
+/// `mem_combinable()`: the `ordered` modifiers all hold their defaults.
+fn mem_combinable(op: &Op) -> TokenStream {
+    let conds: Vec<TokenStream> = match &op.memory {
+        Some(m) => m
+            .ordered
+            .iter()
+            .map(|&i| {
+                let f = field(&op.modifiers[i].name);
+                quote!(self.#f == Default::default())
+            })
+            .collect(),
+        None => vec![quote!(false)],
+    };
+    let conds = if conds.is_empty() {
+        vec![quote!(true)]
+    } else {
+        conds
+    };
+    quote! {
+        /// Whether this access may be combined with another: a memory op
+        /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
+        pub fn mem_combinable(&self) -> bool { #(#conds)&&* }
+    }
+}
+
 /// `with_mem_at()`: the op with another offset and data register.
 fn with_mem_at(op: &Op) -> TokenStream {
     let body = match &op.memory {
@@ -328,6 +353,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let low_bits_srcs = low_bits_srcs(op);
     let with_mem_bytes = with_mem_bytes(spec, op);
     let with_mem_at = with_mem_at(op);
+    let mem_combinable = mem_combinable(op);
 
     let encode = crate::encode::op_encode(spec, op)?;
     let decode = crate::decode::op_decode(spec, op)?;
@@ -360,6 +386,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             #low_bits_srcs
             #with_mem_bytes
             #with_mem_at
+            #mem_combinable
 
             #encode
             #decode
@@ -603,6 +630,10 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             /// such a zero-extending size.
             pub fn with_mem_bytes(&self, bytes: u32) -> Option<Op> {
                 match self { #(Op::#variants(o) => o.with_mem_bytes(bytes).map(Op::#variants)),* }
+            }
+            /// Whether the memory access may be combined with another one.
+            pub fn mem_combinable(&self) -> bool {
+                match self { #(Op::#variants(o) => o.mem_combinable()),* }
             }
             /// The same memory access at another offset with another data
             /// register.

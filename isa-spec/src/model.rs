@@ -269,6 +269,8 @@ pub struct Memory {
     pub size: MemSize,
     /// Required alignment in bytes; None: the access size.
     pub align: Option<u32>,
+    /// Modifier indices that must be at their default to combine accesses.
+    pub ordered: Vec<usize>,
     pub loc: Loc,
 }
 

@@ -913,6 +913,13 @@ fn resolve_memory(
     {
         bad!(a, "align must be a power of two".to_string());
     }
+    let mut ordered = Vec::new();
+    for n in &r.ordered {
+        match op.modifier(n.get_ref()) {
+            Some(i) => ordered.push(i),
+            None => bad!(n, format!("`{}` is not a modifier", n.get_ref())),
+        }
+    }
     ok.then(|| Memory {
         kind,
         addr,
@@ -920,6 +927,7 @@ fn resolve_memory(
         data,
         size,
         align,
+        ordered,
         loc: cx.loc(m),
     })
 }

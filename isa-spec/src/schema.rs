@@ -221,6 +221,10 @@ pub struct MemoryDef {
     /// Values of the `size` enum whose loads sign-extend.
     #[serde(default)]
     pub signed: Vec<S<String>>,
+    /// Modifiers (ordering, volatility) that must hold their default value
+    /// for two accesses to be combined into one.
+    #[serde(default)]
+    pub ordered: Vec<S<String>>,
 }
 
 #[derive(Debug, Deserialize)]

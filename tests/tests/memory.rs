@@ -215,8 +215,9 @@ fn three_id_stores_are_not_combined() {
 }
 
 /// Loads combine the same way, and the combined load reads what the four
-/// did; a load that overwrites the next one's address, loads under
-/// different guards and narrow (sign-extending) loads stay apart.
+/// did; a load that overwrites the next one's address, ordered (strong)
+/// loads, loads under different guards and narrow (sign-extending) loads
+/// stay apart.
 #[test]
 fn loads_combine_and_read_the_same_data() {
     let mut rng = Rng::new(0x1d);
@@ -253,6 +254,19 @@ fn loads_combine_and_read_the_same_data() {
         );
         let (_, text) = run(&f, &st);
         assert_eq!(count(&text, "LDG"), 2, "SM{}:\n{text}", t.sm);
+        // Ordered (strong) accesses are never combined.
+        if t.sm >= 70 {
+            let f = parse(
+                t.sm,
+                Some(16),
+                &[
+                    "LDG.E.STRONG.GPU R16, [R4]".to_string(),
+                    "LDG.E.STRONG.GPU R17, [R4+0x4]".to_string(),
+                ],
+            );
+            let (_, text) = run(&f, &st);
+            assert_eq!(count(&text, "LDG"), 2, "SM{}:\n{text}", t.sm);
+        }
         // Different guards.
         let f = parse(
             t.sm,

@@ -54,7 +54,8 @@ fn pair(sm: u32, kb: &KnownBits, x: &Instr, y: &Instr) -> Option<Instr> {
     let (VOp::Hw(a), VOp::Hw(b)) = (&x.op, &y.op) else {
         return None;
     };
-    if x.guard != y.guard {
+    // Ordered or volatile accesses (`[memory] ordered` not at default) stay.
+    if x.guard != y.guard || !a.mem_combinable() || !b.mem_combinable() {
         return None;
     }
     let (ma, mb) = (a.mem_access()?, b.mem_access()?);
