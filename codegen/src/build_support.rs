@@ -63,7 +63,7 @@ pub fn run(spec_dir: &Path, shown: &str, out_dir: &Path) -> Result<BuildOutput, 
         out.cargo
             .push(format!("cargo::rustc-cfg=nak_op=\"{}\"", op.name));
     }
-    match crate::generate(&spec) {
+    match crate::generate_compact(&spec) {
         Ok(files) => {
             for f in files {
                 if let Err(e) = write_if_changed(&out_dir.join(&f.name), &f.contents) {

@@ -1,4 +1,4 @@
-//! `generated/` is a checked-in copy of what the build generates from the
+//! `generated/` is a checked-in, formatted copy of what the build generates from the
 //! spec, for review; this test fails when it is stale and says how to
 //! refresh it. `NAK_UPDATE_GENERATED=1` rewrites it.
 
