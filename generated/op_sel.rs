@@ -635,7 +635,7 @@ impl OpSel {
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
-    pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
+    pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut TextBuf) {
         let form = self.form_id(sm);
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_a = match form {
@@ -671,9 +671,7 @@ impl OpSel {
                 write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
             }
         }
-        while out.ends_with(' ') {
-            out.pop();
-        }
+        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(

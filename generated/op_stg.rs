@@ -494,7 +494,7 @@ impl OpStg {
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
-    pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
+    pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut TextBuf) {
         let form = self.form_id(sm);
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_a = false;
@@ -512,9 +512,7 @@ impl OpStg {
                 write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
             }
         }
-        while out.ends_with(' ') {
-            out.pop();
-        }
+        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(

@@ -11,7 +11,7 @@ source .oracle/env.sh
 tool=$NVDISASM_13; [ "$sm" -lt 75 ] && tool=$NVDISASM_11
 cargo build -q --release -p nak
 nak=target/release/nak
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=${BENCH_TMP:-$(mktemp -d)}; [ -z "${BENCH_TMP:-}" ] && trap 'rm -rf "$tmp"' EXIT
 # Covered corpus words of this SM (those nak decodes), repeated to N.
 python3 - "$sm" "$n" "$tmp" <<'PY'
 import gzip, subprocess, sys

@@ -614,8 +614,14 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
                 match self { #(Op::#variants(o) => o.form_id(sm)),* }
             }
             /// Write nvdisasm's text for the instruction at byte address `addr`.
-            pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut String) {
+            pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut TextBuf) {
                 match self { #(Op::#variants(o) => o.print(c, sm, addr, out)),* }
+            }
+            /// nvdisasm's text for the instruction at byte address `addr`.
+            pub fn text(&self, c: &Common, sm: u32, addr: u64) -> String {
+                let mut out = TextBuf::new();
+                self.print(c, sm, addr, &mut out);
+                out.into_string()
             }
             /// The memory access of a load or store (`[memory]` in its spec file).
             pub fn mem_access(&self) -> Option<MemAccess> {

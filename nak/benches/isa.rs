@@ -70,7 +70,7 @@ fn encode(bencher: divan::Bencher, sm: u32) {
 #[divan::bench(args = [50, 75])]
 fn decode_print(bencher: divan::Bencher, sm: u32) {
     let words = stream(sm);
-    let mut out = String::with_capacity(64 << 20);
+    let mut out = nak::text_buf::TextBuf::with_capacity(64 << 20);
     bencher
         .counter(divan::counter::ItemsCount::new(words.len()))
         .bench_local(|| {

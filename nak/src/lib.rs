@@ -27,4 +27,5 @@ pub mod isa {
 pub mod lint_cmd;
 pub mod sample;
 pub mod stream;
+pub mod text_buf;
 pub mod tool;

@@ -3,6 +3,7 @@
 
 use crate::fmt_float;
 use crate::operand::{Reg, Src, SrcKind};
+use crate::text_buf::TextBuf;
 
 /// How an immediate source is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,13 +35,15 @@ impl ImmStyle {
     }
 }
 
-#[inline]
-pub fn write_reg(out: &mut String, r: Reg) {
-    out.push_str(crate::reg_names::reg_name(r));
+/// A register name: one 8-byte store from the padded name table.
+#[inline(always)]
+pub fn write_reg(out: &mut TextBuf, r: Reg) {
+    let c = crate::reg_names::reg_name_chunk(r);
+    out.push_chunk(c, c[7] as usize);
 }
 
 /// Decimal digits without going through `core::fmt` (hot in `nak dis`).
-pub fn write_dec(out: &mut String, mut v: u64) {
+pub fn write_dec(out: &mut TextBuf, mut v: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -51,7 +54,7 @@ pub fn write_dec(out: &mut String, mut v: u64) {
             break;
         }
     }
-    push_ascii(out, &buf[i..]);
+    out.push_ascii(&buf[i..]);
 }
 
 /// The 8 lower-case hex digits of the little-endian bytes of `v`, two per
@@ -83,26 +86,22 @@ pub fn hex_digits(v: u64) -> [u8; 16] {
 }
 
 /// `0x` and lower-case hex digits, no leading zeros (`{:#x}`).
-pub fn write_hex(out: &mut String, v: u64) {
+/// The digits are written as one 16-byte store and the text shortened to
+/// the significant ones, so no length-dependent copy is made.
+#[inline]
+pub fn write_hex(out: &mut TextBuf, v: u64) {
     let digits = hex_digits(v.swap_bytes());
-    let skip = ((v | 1).leading_zeros() / 4) as usize;
-    out.push_str("0x");
-    if let Ok(s) = std::str::from_utf8(&digits[skip.min(15)..]) {
-        out.push_str(s);
-    }
+    let n = 16 - ((v | 1).leading_zeros() / 4) as usize;
+    out.push_ascii(b"0x");
+    // Right-align the significant digits: rotate them to the front.
+    let shifted = u128::from_le_bytes(digits) >> (8 * (16 - n));
+    out.push_chunk(&shifted.to_le_bytes(), n);
 }
 
-/// Append bytes known to be ASCII (digits and letters built above).
-fn push_ascii(out: &mut String, bytes: &[u8]) {
-    // Few bytes each call: pushing them one by one beats validating.
-    for &b in bytes {
-        out.push(b as char);
-    }
-}
-
-pub fn write_signed_hex(out: &mut String, v: i64) {
+#[inline]
+pub fn write_signed_hex(out: &mut TextBuf, v: i64) {
     if v < 0 {
-        out.push('-');
+        out.push_byte(b'-');
     }
     write_hex(out, v.unsigned_abs());
 }
@@ -111,7 +110,7 @@ pub fn write_signed_hex(out: &mut String, v: i64) {
 /// offset, `[0x10]` on RZ, `[RZ]` for both, `[R4+-0x8]` below zero. On
 /// Maxwell/Pascal an absolute address (RZ base) is the offset field read
 /// unsigned (`bits` wide): nvdisasm 11 prints `[0xfffff0]`, not `[-0x10]`.
-pub fn write_mem(out: &mut String, base: &Src, reuse: bool, offset: i64, bits: u32, sm: u32) {
+pub fn write_mem(out: &mut TextBuf, base: &Src, reuse: bool, offset: i64, bits: u32, sm: u32) {
     out.push('[');
     let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
     if !rz || offset == 0 {
@@ -130,7 +129,7 @@ pub fn write_mem(out: &mut String, base: &Src, reuse: bool, offset: i64, bits: u
     out.push(']');
 }
 
-fn write_imm(out: &mut String, v: u32, style: ImmStyle) {
+fn write_imm(out: &mut TextBuf, v: u32, style: ImmStyle) {
     match style {
         ImmStyle::Hex => write_hex(out, v as u64),
         ImmStyle::SignedHex => write_signed_hex(out, v as i32 as i64),
@@ -144,18 +143,18 @@ fn write_imm(out: &mut String, v: u32, style: ImmStyle) {
 /// Modifiers of an immediate print as suffixes (`1.5.NEG`), as nvdisasm
 /// writes Maxwell's float immediates.
 #[inline]
-pub fn write_src(out: &mut String, s: &Src, reuse: bool, style: ImmStyle) {
+pub fn write_src(out: &mut TextBuf, s: &Src, reuse: bool, style: ImmStyle) {
     // Most sources are plain registers: one table copy.
     if let SrcKind::Reg(r) = s.kind
         && !(s.neg | s.abs | s.not | reuse)
     {
-        out.push_str(crate::reg_names::reg_name(r));
+        write_reg(out, r);
         return;
     }
     write_src_general(out, s, reuse, style);
 }
 
-fn write_src_general(out: &mut String, s: &Src, reuse: bool, style: ImmStyle) {
+fn write_src_general(out: &mut TextBuf, s: &Src, reuse: bool, style: ImmStyle) {
     if let SrcKind::Imm(v) = s.kind {
         if s.not {
             out.push('~');
@@ -206,7 +205,8 @@ fn write_src_general(out: &mut String, s: &Src, reuse: bool, style: ImmStyle) {
 }
 
 /// `@P0 `, `@!P1 `; nothing for an always-true guard.
-pub fn write_guard(out: &mut String, g: &Src) {
+#[inline]
+pub fn write_guard(out: &mut TextBuf, g: &Src) {
     if g.is_zero() {
         return;
     }
@@ -254,9 +254,22 @@ mod tests {
             vals.push(x >> (x % 64));
         }
         for v in vals {
-            let mut s = String::new();
+            let mut s = TextBuf::new();
             write_hex(&mut s, v);
-            assert_eq!(s, format!("{v:#x}"));
+            assert_eq!(s.as_str(), format!("{v:#x}"));
+            let mut s = TextBuf::new();
+            write_signed_hex(&mut s, v as i64);
+            assert_eq!(
+                s.as_str(),
+                format!(
+                    "{}{:#x}",
+                    if (v as i64) < 0 { "-" } else { "" },
+                    (v as i64).unsigned_abs()
+                )
+            );
+            let mut s = TextBuf::new();
+            write_dec(&mut s, v);
+            assert_eq!(s.as_str(), v.to_string());
             let d = hex_digits(v);
             let want: String = v.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect();
             assert_eq!(std::str::from_utf8(&d).unwrap(), want);

@@ -67,6 +67,19 @@ static UGPR: [&str; 256] = strs(&UGPR_BYTES);
 static PRED: [&str; 256] = strs(&PRED_BYTES);
 static UPRED: [&str; 256] = strs(&UPRED_BYTES);
 
+/// The register's name padded to 8 bytes, its length in the last byte:
+/// printed as one fixed-size store (see `TextBuf::push_chunk`).
+#[inline(always)]
+pub fn reg_name_chunk(r: Reg) -> &'static [u8; W] {
+    let t = match r.file {
+        RegFile::Gpr => &GPR_BYTES,
+        RegFile::UGpr => &UGPR_BYTES,
+        RegFile::Pred => &PRED_BYTES,
+        RegFile::UPred => &UPRED_BYTES,
+    };
+    &t[r.idx as usize]
+}
+
 /// The register's name as nvdisasm prints it.
 #[inline]
 pub fn reg_name(r: Reg) -> &'static str {
@@ -89,6 +102,8 @@ mod tests {
             for idx in 0..=255u8 {
                 let r = Reg { file, idx };
                 assert_eq!(reg_name(r), r.to_string(), "{file:?} {idx}");
+                let c = reg_name_chunk(r);
+                assert_eq!(&c[..c[7] as usize], r.to_string().as_bytes());
             }
         }
     }

@@ -87,8 +87,7 @@ pub fn sample_words(sm: u32, ops: &[&str], per_form: usize, seed: u64) -> Vec<u1
             // without reuse, such as a memory op) is a word nvdisasm
             // rejects: keep only words whose text shows every flag set.
             if reuse_flags != 0 {
-                let mut text = String::new();
-                op.print(&c, sm, 0, &mut text);
+                let text = op.text(&c, sm, 0);
                 if text.matches(".reuse").count() != reuse_flags.count_ones() as usize {
                     continue;
                 }

@@ -4,6 +4,7 @@
 
 use crate::instr::Common;
 use crate::isa::{self, Family, Op, family_of};
+use crate::text_buf::TextBuf;
 
 /// One decoded (or undecodable) instruction of a stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,17 +50,14 @@ pub fn word_hex(word: u128, family: Family) -> String {
         .collect()
 }
 
-/// Append the word's first `nbytes` little-endian bytes as lower-case hex.
-pub fn push_hex(out: &mut String, word: u128, nbytes: usize) {
-    let n = nbytes.min(16);
+/// Append the word's first `nbytes` little-endian bytes as lower-case hex:
+/// all 32 digits are stored at once and the text keeps `2 * nbytes`.
+#[inline]
+pub fn push_hex(out: &mut TextBuf, word: u128, nbytes: usize) {
     let mut buf = [0u8; 32];
     buf[..16].copy_from_slice(&crate::print::hex_digits(word as u64));
     buf[16..].copy_from_slice(&crate::print::hex_digits((word >> 64) as u64));
-    // Only ASCII digits were written, so the check cannot fail; one
-    // validated `push_str` is cheaper than 32 single-char pushes.
-    if let Ok(s) = std::str::from_utf8(&buf[..2 * n]) {
-        out.push_str(s);
-    }
+    out.push_chunk(&buf, 2 * nbytes.min(16));
 }
 
 /// Parse a corpus HEX field into a word.

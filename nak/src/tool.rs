@@ -4,12 +4,12 @@ use crate::asm;
 use crate::isa::{self, family_of};
 use crate::print::normalize_in_place;
 use crate::stream::{self, Decoded};
+use crate::text_buf::TextBuf;
 
 /// Text of one decoded instruction, as the corpus writes it.
 pub fn instr_text(d: &Decoded, sm: u32) -> Option<String> {
     let (op, c) = d.instr.as_ref()?;
-    let mut s = String::new();
-    op.print(c, sm, d.addr, &mut s);
+    let mut s = op.text(c, sm, d.addr);
     normalize_in_place(&mut s);
     Some(s)
 }
@@ -53,7 +53,7 @@ pub fn disassemble_to(
         .map(|(i, b)| (i * block, b))
         .collect();
     let mut unknown = 0;
-    let mut bufs: Vec<String> = (0..threads).map(|_| String::new()).collect();
+    let mut bufs: Vec<TextBuf> = (0..threads).map(|_| TextBuf::new()).collect();
     for round in blocks.chunks(threads) {
         if round.len() == 1 || threads == 1 {
             for (&(base, piece), buf) in round.iter().zip(bufs.iter_mut()) {
@@ -83,14 +83,14 @@ pub fn disassemble_to(
 
 /// Decode and print one block of whole instructions into `buf` (cleared
 /// first); returns how many had an encoding the spec does not know.
-fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut String) -> usize {
+fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBuf) -> usize {
     buf.clear();
     buf.reserve(piece.len() * 4);
     let mut unknown = 0;
     // The caller checked the stream, so this walk cannot fail.
     let _ = stream::for_each_word_at(sm, piece, base, |addr, word, ctrl| {
         stream::push_hex(buf, word, nbytes);
-        buf.push('\t');
+        buf.push_str("\t");
         // Printed where it was decoded (matching by value would copy it).
         let decoded = stream::decode_with_ctrl(word, sm, ctrl);
         match &decoded {
@@ -101,7 +101,7 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut String
                 buf.push_str("<unknown>");
             }
         }
-        buf.push('\n');
+        buf.push_str("\n");
     });
     unknown
 }
@@ -246,8 +246,7 @@ pub fn check_corpus_line(
     } else {
         0
     };
-    let mut s = String::new();
-    op.print(&c, sm, addr, &mut s);
+    let mut s = op.text(&c, sm, addr);
     normalize_in_place(&mut s);
     if s == text {
         CorpusOutcome::Ok

@@ -11,8 +11,7 @@ fn printed_text_parses_back() {
     for &sm in isa::ALL_SMS {
         for w in nak::sample::sample_words(sm, &[], 8, 99) {
             let (op, c) = isa::decode(w, sm).expect("sampled word decodes");
-            let mut text = String::new();
-            op.print(&c, sm, 0, &mut text);
+            let text = op.text(&c, sm, 0);
             checked += 1;
             let line = match nak::asm::tokenize(&text) {
                 Ok(l) => l,
@@ -23,8 +22,7 @@ fn printed_text_parses_back() {
             };
             match isa::parse(&line, sm, 0) {
                 Ok((op2, c2)) => {
-                    let mut again = String::new();
-                    op2.print(&c2, sm, 0, &mut again);
+                    let again = op2.text(&c2, sm, 0);
                     if again != text {
                         failures.push(format!("SM{sm} `{text}` parsed back as `{again}`"));
                     } else if let Err(e) = op2.encode(sm, &c2) {

@@ -70,8 +70,7 @@ fn every_form_matches_nvdisasm() {
             let e = per
                 .entry((op.name().to_string(), form.to_string()))
                 .or_default();
-            let mut ours = String::new();
-            op.print(&c, sm, address_of(sm, i), &mut ours);
+            let mut ours = op.text(&c, sm, address_of(sm, i));
             nak::print::normalize_in_place(&mut ours);
             e.0 += 1;
             total += 1;

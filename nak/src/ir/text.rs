@@ -29,6 +29,7 @@ use crate::instr::{Common, ValueType};
 use crate::isa::{self, Icmp, Op};
 use crate::operand::{Reg, RegFile, Src};
 use crate::print::{ImmStyle, write_guard};
+use crate::text_buf::TextBuf;
 use std::fmt::Write as _;
 
 fn vreg_text(v: &VReg) -> String {
@@ -69,10 +70,9 @@ fn op64_name(op: &Op64) -> String {
 
 /// One instruction as text (without indentation).
 pub fn instr_text(i: &Instr, sm: u32) -> String {
-    let mut out = String::new();
+    let mut out = TextBuf::new();
     if let VOp::Hw(op) = &i.op {
-        op.print(&i.common(), sm, 0, &mut out);
-        return out;
+        return op.text(&i.common(), sm, 0);
     }
     write_guard(&mut out, &i.guard);
     match &i.op {
@@ -115,7 +115,7 @@ pub fn instr_text(i: &Instr, sm: u32) -> String {
             );
         }
     }
-    out
+    out.into_string()
 }
 
 /// The whole function as text.

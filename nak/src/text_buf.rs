@@ -1,0 +1,187 @@
+//! The printers' output buffer: a byte buffer that keeps initialized room
+//! past the text, so that short pieces are written as fixed-size chunks
+//! (a register name is one 8-byte store, the hex column four) instead of
+//! a length-checked `memcpy` call each, as `String::push_str` does.
+//!
+//! Every piece written is ASCII or a whole `&str`, so the text is always
+//! UTF-8; it is checked once when taken out as a `String`, never per piece.
+
+use std::fmt;
+
+/// Room grown past the requested end, so growth is rare.
+const SLACK: usize = 4096;
+
+/// Text being printed; `nak dis` fills one per block of instructions.
+#[derive(Clone, Default)]
+pub struct TextBuf {
+    /// Initialized bytes; the text is `buf[..len]`, the rest is room.
+    buf: Vec<u8>,
+    len: usize,
+}
+
+impl TextBuf {
+    pub fn new() -> Self {
+        TextBuf::default()
+    }
+
+    /// A buffer with `n` bytes of room already made.
+    pub fn with_capacity(n: usize) -> Self {
+        TextBuf {
+            buf: vec![0; n],
+            len: 0,
+        }
+    }
+
+    /// Make sure `n` more bytes fit without growing while they are written.
+    pub fn reserve(&mut self, n: usize) {
+        let end = self.len.saturating_add(n);
+        if end > self.buf.len() {
+            self.grow(end);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, end: usize) {
+        let want = end.saturating_add(SLACK).max(self.buf.len() * 2);
+        self.buf.resize(want, 0);
+    }
+
+    /// The `n` bytes after the text, made when missing.
+    #[inline(always)]
+    fn room(&mut self, n: usize) -> &mut [u8] {
+        let end = self.len + n;
+        if end > self.buf.len() {
+            self.grow(end);
+        }
+        &mut self.buf[self.len..end]
+    }
+
+    #[inline(always)]
+    pub fn push_str(&mut self, s: &str) {
+        let b = s.as_bytes();
+        self.room(b.len()).copy_from_slice(b);
+        self.len += b.len();
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, c: char) {
+        if c.is_ascii() {
+            self.push_byte(c as u8);
+        } else {
+            let mut tmp = [0u8; 4];
+            self.push_str(c.encode_utf8(&mut tmp));
+        }
+    }
+
+    /// One ASCII byte (callers pass ASCII only: the text stays UTF-8).
+    #[inline(always)]
+    pub(crate) fn push_byte(&mut self, b: u8) {
+        debug_assert!(b.is_ascii());
+        self.room(1)[0] = b;
+        self.len += 1;
+    }
+
+    /// Write all `N` bytes of `chunk` (ASCII) but keep only the first `n`:
+    /// one fixed-size store for a piece whose length varies.
+    #[inline(always)]
+    pub(crate) fn push_chunk<const N: usize>(&mut self, chunk: &[u8; N], n: usize) {
+        debug_assert!(n <= N && chunk[..n].is_ascii());
+        self.room(N).copy_from_slice(chunk);
+        self.len += n.min(N);
+    }
+
+    /// Bytes known to be ASCII.
+    #[inline(always)]
+    pub(crate) fn push_ascii(&mut self, b: &[u8]) {
+        debug_assert!(b.is_ascii());
+        self.room(b.len()).copy_from_slice(b);
+        self.len += b.len();
+    }
+
+    /// Drop trailing blanks (a printer's last operand may have printed none).
+    #[inline]
+    pub fn trim_end_spaces(&mut self) {
+        while self.len > 0 && self.buf[self.len - 1] == b' ' {
+            self.len -= 1;
+        }
+    }
+
+    pub fn ends_with(&self, s: &str) -> bool {
+        self.as_bytes().ends_with(s.as_bytes())
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
+    /// The text (UTF-8 by construction; checked here, once).
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).unwrap_or("")
+    }
+
+    /// The text as a `String`.
+    pub fn into_string(self) -> String {
+        let mut b = self.buf;
+        b.truncate(self.len);
+        String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+}
+
+impl fmt::Write for TextBuf {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+}
+
+impl fmt::Display for TextBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for TextBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_grow_and_trim() {
+        let mut t = TextBuf::new();
+        for i in 0..3000 {
+            t.push_str("IADD3 ");
+            t.push_chunk(b"R12\0\0\0\0\x03", 3);
+            t.push('é');
+            t.push_byte(b' ');
+            if i % 7 == 0 {
+                t.push_ascii(b"  ");
+            }
+            t.trim_end_spaces();
+            t.push_byte(b'\n');
+        }
+        let want: String = (0..3000).map(|_| "IADD3 R12é\n").collect();
+        assert_eq!(t.as_str(), want);
+        assert!(t.ends_with("é\n"));
+        assert_eq!(t.clone().into_string(), want);
+        t.clear();
+        assert!(t.is_empty() && t.as_str().is_empty());
+    }
+}
