@@ -456,9 +456,8 @@ impl OpIadd3 {
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
-    pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut TextBuf) {
-        let form = self.form_id(sm);
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+    pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
         let reuse_a = match form {
             Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
             _ => false,

@@ -494,9 +494,7 @@ impl OpStg {
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
-    pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut TextBuf) {
-        let form = self.form_id(sm);
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+    pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);

@@ -615,13 +615,20 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             }
             /// Write nvdisasm's text for the instruction at byte address `addr`.
             pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut TextBuf) {
-                match self { #(Op::#variants(o) => o.print(c, sm, addr, out)),* }
+                let mut line = LineBuf::new();
+                self.print_line(c, sm, addr, &mut line);
+                out.push_line(&line);
+            }
+            /// Write nvdisasm's text for the instruction at byte address
+            /// `addr` into a line buffer (the fast path of `nak dis`).
+            pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+                match self { #(Op::#variants(o) => o.print_line(c, sm, addr, out)),* }
             }
             /// nvdisasm's text for the instruction at byte address `addr`.
             pub fn text(&self, c: &Common, sm: u32, addr: u64) -> String {
-                let mut out = TextBuf::new();
-                self.print(c, sm, addr, &mut out);
-                out.into_string()
+                let mut line = LineBuf::new();
+                self.print_line(c, sm, addr, &mut line);
+                line.as_str().to_string()
             }
             /// The memory access of a load or store (`[memory]` in its spec file).
             pub fn mem_access(&self) -> Option<MemAccess> {

@@ -127,11 +127,14 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let fs = forms(op);
     // `.reuse` flag per source: the control bit for its register field in the chosen form.
     let mut reuse_lets = Vec::new();
+    // Every control bit that is some source's reuse flag in some form.
+    let mut reuse_mask = 0u32;
     for (i, s) in op.srcs.iter().enumerate() {
         // Forms that keep this source's reuse flag in the same bit share an arm.
         let mut by_bit: std::collections::BTreeMap<u32, Vec<Literal>> = Default::default();
         for f in &fs {
             if let Some(bit) = f.form.reuse[i] {
+                reuse_mask |= 1 << bit;
                 by_bit
                     .entry(bit)
                     .or_default()
@@ -152,6 +155,20 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             reuse_lets.push(quote!(let #v = match form { #(#arms,)* _ => false };));
         }
     }
+    // The form (a chain of operand-kind tests) is only needed to read reuse
+    // flags, and most instructions set none.
+    let form = if reuse_mask == 0 {
+        quote!()
+    } else {
+        let mask = Literal::u32_unsuffixed(reuse_mask);
+        quote!(let form = if c.ctrl & #mask != 0 { self.form_id(sm) } else { None };)
+    };
+    let uses_next = op.modifiers.iter().any(|m| matches!(m.ty, ModType::Rel));
+    let next = if uses_next {
+        quote!(let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);)
+    } else {
+        quote!()
+    };
     let bodies = std::iter::once((None, &op.asm))
         .chain(op.asm.variants.iter().map(|(sms, a)| (Some(sms), a)))
         .map(|(sms, asm)| (sms, print_body(spec, op, asm)))
@@ -170,9 +187,9 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     Ok(quote! {
         /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
         #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
-        pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut TextBuf) {
-            let form = self.form_id(sm);
-            let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+        pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+            #form
+            #next
             #(#reuse_lets)*
             write_guard(out, &c.guard);
             match sm {

@@ -44,7 +44,7 @@
 //! would print `+INF ` for that value.
 
 /// Text nvdisasm prints for an f32 immediate with these bits (e.g. "1", "-1", "0.5", "1.175494350822287508e-38", "+INF ", "-INF ", "+QNAN ", ...).
-pub fn fmt_f32(bits: u32, out: &mut crate::text_buf::TextBuf) {
+pub fn fmt_f32(bits: u32, out: &mut crate::line_buf::LineBuf) {
     let neg = bits >> 31 != 0;
     let exp = (bits >> 23) & 0xff;
     let frac = bits & 0x7f_ffff;
@@ -59,7 +59,7 @@ pub fn fmt_f32(bits: u32, out: &mut crate::text_buf::TextBuf) {
 /// SM50..SM70): the same except that it shows every f32 NaN as `±QNAN `,
 /// signalling ones included (it apparently classifies the value after
 /// widening it to f64, which quiets it).  Its f64 texts match [`fmt_f64`].
-pub fn fmt_f32_nvdisasm11(bits: u32, out: &mut crate::text_buf::TextBuf) {
+pub fn fmt_f32_nvdisasm11(bits: u32, out: &mut crate::line_buf::LineBuf) {
     let quiet_bit = if f32::from_bits(bits).is_nan() {
         0x40_0000
     } else {
@@ -69,7 +69,7 @@ pub fn fmt_f32_nvdisasm11(bits: u32, out: &mut crate::text_buf::TextBuf) {
 }
 
 /// Same for an f64 immediate (64-bit pattern; on some ops only the high 32 bits are encoded, low bits zero).
-pub fn fmt_f64(bits: u64, out: &mut crate::text_buf::TextBuf) {
+pub fn fmt_f64(bits: u64, out: &mut crate::line_buf::LineBuf) {
     let neg = bits >> 63 != 0;
     let exp = (bits >> 52) & 0x7ff;
     let frac = bits & ((1 << 52) - 1);
@@ -119,7 +119,7 @@ pub fn parse_f64(text: &str) -> Option<u64> {
 // ---------------------------------------------------------------------------
 // Specials
 
-fn fmt_special(neg: bool, nan: bool, quiet: bool, out: &mut crate::text_buf::TextBuf) {
+fn fmt_special(neg: bool, nan: bool, quiet: bool, out: &mut crate::line_buf::LineBuf) {
     out.push(if neg { '-' } else { '+' });
     out.push_str(match (nan, quiet) {
         (false, _) => "INF ",
@@ -342,12 +342,12 @@ impl Decimal {
     }
 }
 
-fn push_digit(out: &mut crate::text_buf::TextBuf, d: u8) {
+fn push_digit(out: &mut crate::line_buf::LineBuf, d: u8) {
     out.push(char::from(b'0' + d));
 }
 
 /// `e+09`, `e-324`: C's exponent, at least two digits.
-fn push_exp(out: &mut crate::text_buf::TextBuf, exp: i32) {
+fn push_exp(out: &mut crate::line_buf::LineBuf, exp: i32) {
     out.push('e');
     out.push(if exp < 0 { '-' } else { '+' });
     let e = exp.unsigned_abs();
@@ -358,7 +358,7 @@ fn push_exp(out: &mut crate::text_buf::TextBuf, exp: i32) {
     push_digit(out, (e % 10) as u8);
 }
 
-fn fmt_finite(x: f64, out: &mut crate::text_buf::TextBuf) {
+fn fmt_finite(x: f64, out: &mut crate::line_buf::LineBuf) {
     if x == 0.0 {
         out.push_str(if x.is_sign_negative() { "-0.0 " } else { "0" });
         return;
@@ -440,18 +440,18 @@ mod tests {
 
     const VECTORS: &str = include_str!("../tests/data/float_vectors.txt");
 
-    use crate::text_buf::TextBuf;
+    use crate::line_buf::LineBuf;
 
     fn f32s(bits: u32) -> String {
-        let mut s = TextBuf::new();
+        let mut s = LineBuf::new();
         fmt_f32(bits, &mut s);
-        s.into_string()
+        s.as_str().to_string()
     }
 
     fn f64s(bits: u64) -> String {
-        let mut s = TextBuf::new();
+        let mut s = LineBuf::new();
         fmt_f64(bits, &mut s);
-        s.into_string()
+        s.as_str().to_string()
     }
 
     /// (kind, bits, text) from the nvdisasm vectors; text keeps its blanks.
@@ -586,7 +586,7 @@ mod tests {
 
     #[test]
     fn nvdisasm11_snan() {
-        let mut s = TextBuf::new();
+        let mut s = LineBuf::new();
         fmt_f32_nvdisasm11(0x7f80_0001, &mut s);
         assert_eq!(s.as_str(), "+QNAN ");
         s.clear();
@@ -639,7 +639,7 @@ mod tests {
     #[test]
     fn round_trip() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut s = TextBuf::new();
+        let mut s = LineBuf::new();
         for _ in 0..20_000 {
             // splitmix64
             x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);

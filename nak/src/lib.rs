@@ -13,6 +13,7 @@ mod generated;
 pub mod instr;
 pub mod ir;
 pub mod legalize_support;
+pub mod line_buf;
 pub mod mem;
 pub mod operand;
 pub mod passes;

@@ -240,16 +240,25 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let bytes = match std::fs::read(&file) {
-                Ok(b) => b,
+            // Read as it is printed (see `disassemble_reader`), after a
+            // length check so a truncated file fails before any output.
+            let mut input = match std::fs::File::open(&file) {
+                Ok(f) => f,
                 Err(e) => {
                     eprintln!("error: cannot read {}: {e}", file.display());
                     return ExitCode::from(2);
                 }
             };
+            if let Ok(m) = input.metadata()
+                && m.is_file()
+                && let Err(e) = nak::stream::check_stream_len(sm, m.len())
+            {
+                eprintln!("error: {}: {e}", file.display());
+                return ExitCode::from(1);
+            }
             let stdout = std::io::stdout();
             let mut lock = stdout.lock();
-            match nak::tool::disassemble_to(sm, &bytes, &mut lock) {
+            match nak::tool::disassemble_reader(sm, &mut input, &mut lock) {
                 Ok(unknown) => {
                     if unknown > 0 {
                         eprintln!(

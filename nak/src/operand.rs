@@ -229,7 +229,7 @@ impl SlotKind {
 
 impl fmt::Display for Src {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = crate::text_buf::TextBuf::new();
+        let mut s = crate::line_buf::LineBuf::new();
         crate::print::write_src(&mut s, self, false, crate::print::ImmStyle::Hex);
         f.write_str(s.as_str())
     }

@@ -2,8 +2,8 @@
 //! writes them, into one reusable buffer.
 
 use crate::fmt_float;
+use crate::line_buf::LineBuf;
 use crate::operand::{Reg, Src, SrcKind};
-use crate::text_buf::TextBuf;
 
 /// How an immediate source is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,13 +37,13 @@ impl ImmStyle {
 
 /// A register name: one 8-byte store from the padded name table.
 #[inline(always)]
-pub fn write_reg(out: &mut TextBuf, r: Reg) {
+pub fn write_reg(out: &mut LineBuf, r: Reg) {
     let c = crate::reg_names::reg_name_chunk(r);
     out.push_chunk(c, c[7] as usize);
 }
 
 /// Decimal digits without going through `core::fmt` (hot in `nak dis`).
-pub fn write_dec(out: &mut TextBuf, mut v: u64) {
+pub fn write_dec(out: &mut LineBuf, mut v: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -89,7 +89,7 @@ pub fn hex_digits(v: u64) -> [u8; 16] {
 /// The digits are written as one 16-byte store and the text shortened to
 /// the significant ones, so no length-dependent copy is made.
 #[inline]
-pub fn write_hex(out: &mut TextBuf, v: u64) {
+pub fn write_hex(out: &mut LineBuf, v: u64) {
     let digits = hex_digits(v.swap_bytes());
     let n = 16 - ((v | 1).leading_zeros() / 4) as usize;
     out.push_ascii(b"0x");
@@ -99,7 +99,7 @@ pub fn write_hex(out: &mut TextBuf, v: u64) {
 }
 
 #[inline]
-pub fn write_signed_hex(out: &mut TextBuf, v: i64) {
+pub fn write_signed_hex(out: &mut LineBuf, v: i64) {
     if v < 0 {
         out.push_byte(b'-');
     }
@@ -110,7 +110,7 @@ pub fn write_signed_hex(out: &mut TextBuf, v: i64) {
 /// offset, `[0x10]` on RZ, `[RZ]` for both, `[R4+-0x8]` below zero. On
 /// Maxwell/Pascal an absolute address (RZ base) is the offset field read
 /// unsigned (`bits` wide): nvdisasm 11 prints `[0xfffff0]`, not `[-0x10]`.
-pub fn write_mem(out: &mut TextBuf, base: &Src, reuse: bool, offset: i64, bits: u32, sm: u32) {
+pub fn write_mem(out: &mut LineBuf, base: &Src, reuse: bool, offset: i64, bits: u32, sm: u32) {
     out.push('[');
     let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
     if !rz || offset == 0 {
@@ -129,7 +129,7 @@ pub fn write_mem(out: &mut TextBuf, base: &Src, reuse: bool, offset: i64, bits: 
     out.push(']');
 }
 
-fn write_imm(out: &mut TextBuf, v: u32, style: ImmStyle) {
+fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
     match style {
         ImmStyle::Hex => write_hex(out, v as u64),
         ImmStyle::SignedHex => write_signed_hex(out, v as i32 as i64),
@@ -143,7 +143,7 @@ fn write_imm(out: &mut TextBuf, v: u32, style: ImmStyle) {
 /// Modifiers of an immediate print as suffixes (`1.5.NEG`), as nvdisasm
 /// writes Maxwell's float immediates.
 #[inline]
-pub fn write_src(out: &mut TextBuf, s: &Src, reuse: bool, style: ImmStyle) {
+pub fn write_src(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
     // Most sources are plain registers: one table copy.
     if let SrcKind::Reg(r) = s.kind
         && !(s.neg | s.abs | s.not | reuse)
@@ -154,7 +154,7 @@ pub fn write_src(out: &mut TextBuf, s: &Src, reuse: bool, style: ImmStyle) {
     write_src_general(out, s, reuse, style);
 }
 
-fn write_src_general(out: &mut TextBuf, s: &Src, reuse: bool, style: ImmStyle) {
+fn write_src_general(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
     if let SrcKind::Imm(v) = s.kind {
         if s.not {
             out.push('~');
@@ -206,7 +206,7 @@ fn write_src_general(out: &mut TextBuf, s: &Src, reuse: bool, style: ImmStyle) {
 
 /// `@P0 `, `@!P1 `; nothing for an always-true guard.
 #[inline]
-pub fn write_guard(out: &mut TextBuf, g: &Src) {
+pub fn write_guard(out: &mut LineBuf, g: &Src) {
     if g.is_zero() {
         return;
     }
@@ -254,10 +254,10 @@ mod tests {
             vals.push(x >> (x % 64));
         }
         for v in vals {
-            let mut s = TextBuf::new();
+            let mut s = LineBuf::new();
             write_hex(&mut s, v);
             assert_eq!(s.as_str(), format!("{v:#x}"));
-            let mut s = TextBuf::new();
+            let mut s = LineBuf::new();
             write_signed_hex(&mut s, v as i64);
             assert_eq!(
                 s.as_str(),
@@ -267,7 +267,7 @@ mod tests {
                     (v as i64).unsigned_abs()
                 )
             );
-            let mut s = TextBuf::new();
+            let mut s = LineBuf::new();
             write_dec(&mut s, v);
             assert_eq!(s.as_str(), v.to_string());
             let d = hex_digits(v);

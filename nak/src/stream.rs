@@ -4,7 +4,7 @@
 
 use crate::instr::Common;
 use crate::isa::{self, Family, Op, family_of};
-use crate::text_buf::TextBuf;
+use crate::line_buf::LineBuf;
 
 /// One decoded (or undecodable) instruction of a stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +53,7 @@ pub fn word_hex(word: u128, family: Family) -> String {
 /// Append the word's first `nbytes` little-endian bytes as lower-case hex:
 /// all 32 digits are stored at once and the text keeps `2 * nbytes`.
 #[inline]
-pub fn push_hex(out: &mut TextBuf, word: u128, nbytes: usize) {
+pub fn push_hex(out: &mut LineBuf, word: u128, nbytes: usize) {
     let mut buf = [0u8; 32];
     buf[..16].copy_from_slice(&crate::print::hex_digits(word as u64));
     buf[16..].copy_from_slice(&crate::print::hex_digits((word >> 64) as u64));
@@ -113,14 +113,18 @@ pub fn decode_with_ctrl(word: u128, sm: u32, ctrl: Option<u32>) -> Option<(Op, C
 /// The SM is covered and the stream is whole words; the error names the
 /// offset of the trailing bytes.
 pub fn check_length(sm: u32, bytes: &[u8]) -> Result<(), String> {
+    check_stream_len(sm, bytes.len() as u64)
+}
+
+/// [`check_length`] for a stream of `len` bytes not read yet.
+pub fn check_stream_len(sm: u32, len: u64) -> Result<(), String> {
     let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
-    let wb = (family.width() / 8) as usize;
-    if !bytes.len().is_multiple_of(wb) {
+    let wb = family.width() as u64 / 8;
+    if !len.is_multiple_of(wb) {
         return Err(format!(
-            "stream length {} is not a multiple of {wb} bytes; {} trailing bytes at offset {:#x}",
-            bytes.len(),
-            bytes.len() % wb,
-            bytes.len() - bytes.len() % wb
+            "stream length {len} is not a multiple of {wb} bytes; {} trailing bytes at offset {:#x}",
+            len % wb,
+            len - len % wb
         ));
     }
     Ok(())

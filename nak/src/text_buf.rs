@@ -86,17 +86,25 @@ impl TextBuf {
     /// one fixed-size store for a piece whose length varies.
     #[inline(always)]
     pub(crate) fn push_chunk<const N: usize>(&mut self, chunk: &[u8; N], n: usize) {
-        debug_assert!(n <= N && chunk[..n].is_ascii());
+        debug_assert!(n <= N && std::str::from_utf8(&chunk[..n]).is_ok());
         self.room(N).copy_from_slice(chunk);
         self.len += n.min(N);
     }
 
-    /// Bytes known to be ASCII.
+    /// Append a printed line: one fixed-size copy (128 or 256 bytes) of its
+    /// padded array rather than a `memcpy` call of its length.
     #[inline(always)]
-    pub(crate) fn push_ascii(&mut self, b: &[u8]) {
-        debug_assert!(b.is_ascii());
-        self.room(b.len()).copy_from_slice(b);
-        self.len += b.len();
+    pub fn push_line(&mut self, line: &crate::line_buf::LineBuf) {
+        let n = line.len();
+        match line.padded() {
+            Some(p) if n <= 128 => {
+                if let Some(half) = p.first_chunk::<128>() {
+                    self.push_chunk(half, n);
+                }
+            }
+            Some(p) => self.push_chunk(p, n),
+            None => self.push_str(crate::line_buf::LineBuf::TOO_LONG),
+        }
     }
 
     /// Drop trailing blanks (a printer's last operand may have printed none).
@@ -172,7 +180,7 @@ mod tests {
             t.push('é');
             t.push_byte(b' ');
             if i % 7 == 0 {
-                t.push_ascii(b"  ");
+                t.push_str("  ");
             }
             t.trim_end_spaces();
             t.push_byte(b'\n');

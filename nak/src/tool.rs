@@ -2,6 +2,7 @@
 
 use crate::asm;
 use crate::isa::{self, family_of};
+use crate::line_buf::LineBuf;
 use crate::print::normalize_in_place;
 use crate::stream::{self, Decoded};
 use crate::text_buf::TextBuf;
@@ -25,14 +26,31 @@ pub fn disassemble(sm: u32, bytes: &[u8]) -> Result<(String, usize), String> {
     ))
 }
 
-/// `nak dis` streaming into `sink`: the stream is cut into blocks of
-/// whole instructions (bundles on families with scheduling words); the
-/// machine's cores print blocks side by side into their own buffers, which
-/// are written out in order, so memory stays bounded whatever the input
-/// size. Returns the count of unknown encodings.
+/// `nak dis` of bytes in memory, streaming into `sink` (see
+/// [`disassemble_reader`]).
 pub fn disassemble_to(
     sm: u32,
     bytes: &[u8],
+    sink: &mut impl std::io::Write,
+) -> std::io::Result<usize> {
+    // Check the whole stream first, so no block can fail halfway.
+    let invalid = |m: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, m);
+    stream::check_length(sm, bytes).map_err(invalid)?;
+    disassemble_reader(sm, &mut &bytes[..], sink)
+}
+
+/// `nak dis` streaming from `input` into `sink`. The stream is read in
+/// blocks of whole instructions (bundles on families with scheduling
+/// words). One worker per core prints every n-th block into a buffer;
+/// this thread reads the blocks, writes the printed buffers out in order
+/// and hands both back for reuse, two blocks in flight per worker, so
+/// reading, printing and writing overlap and memory stays bounded
+/// whatever the input size. Returns the count of unknown encodings. A
+/// stream that ends inside a word is an error naming the offset, after
+/// the whole words before it were written.
+pub fn disassemble_reader(
+    sm: u32,
+    input: &mut impl std::io::Read,
     sink: &mut impl std::io::Write,
 ) -> std::io::Result<usize> {
     let invalid = |m: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, m);
@@ -40,68 +58,157 @@ pub fn disassemble_to(
     let wb = (family.width() / 8) as usize;
     let per_unit = family.bundle().map_or(1, |n| n as usize);
     let unit = wb * family.bundle().map_or(1, |n| n as usize + 1);
-    // Check the whole stream first, so no block can fail halfway.
-    stream::check_length(sm, bytes).map_err(invalid)?;
-    const BLOCK_INSTRS: usize = 1 << 15;
+    const BLOCK_INSTRS: usize = 1 << 12;
     let block = unit * (BLOCK_INSTRS / per_unit);
-    let threads = std::thread::available_parallelism()
+    let mut reader = BlockReader {
+        input,
+        block,
+        wb,
+        offset: 0,
+        trailing: None,
+    };
+    let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
-    let blocks: Vec<(usize, &[u8])> = bytes
-        .chunks(block)
-        .enumerate()
-        .map(|(i, b)| (i * block, b))
-        .collect();
     let mut unknown = 0;
-    let mut bufs: Vec<TextBuf> = (0..threads).map(|_| TextBuf::new()).collect();
-    for round in blocks.chunks(threads) {
-        if round.len() == 1 || threads == 1 {
-            for (&(base, piece), buf) in round.iter().zip(bufs.iter_mut()) {
-                unknown += print_block(sm, wb, piece, base as u64, buf);
-            }
-        } else {
-            unknown += std::thread::scope(|s| {
-                let handles: Vec<_> = round
-                    .iter()
-                    .zip(bufs.iter_mut())
-                    .map(|(&(base, piece), buf)| {
-                        s.spawn(move || print_block(sm, wb, piece, base as u64, buf))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or(0))
-                    .sum::<usize>()
-            });
-        }
-        for buf in bufs.iter().take(round.len()) {
+    if workers == 1 {
+        let (mut data, mut buf) = (Vec::new(), TextBuf::new());
+        while let Some(at) = reader.next(&mut data)? {
+            unknown += print_block(sm, wb, &data, at as u64, &mut buf);
             sink.write_all(buf.as_bytes())?;
         }
+        return reader.finish(unknown);
     }
-    Ok(unknown)
+    /// A block to print: its bytes, its offset, and the buffer to print into.
+    type Job = (Vec<u8>, usize, TextBuf);
+    std::thread::scope(|s| {
+        let mut jobs = Vec::with_capacity(workers);
+        let mut done = Vec::with_capacity(workers);
+        for _ in 0..workers {
+            let (job_tx, job_rx) = std::sync::mpsc::channel::<Job>();
+            let (done_tx, done_rx) = std::sync::mpsc::channel::<(Job, usize)>();
+            s.spawn(move || {
+                // Ends when this thread stops sending (done or failed).
+                while let Ok((data, at, mut buf)) = job_rx.recv() {
+                    let n = print_block(sm, wb, &data, at as u64, &mut buf);
+                    if done_tx.send(((data, at, buf), n)).is_err() {
+                        return;
+                    }
+                }
+            });
+            jobs.push(job_tx);
+            done.push(done_rx);
+        }
+        let stopped = || std::io::Error::other("a disassembly worker stopped");
+        // Block i goes to worker i % workers; `sent` blocks are in flight.
+        let mut sent = 0usize;
+        let mut eof = false;
+        let mut send = |sent: &mut usize, eof: &mut bool, (mut data, _, buf): Job| {
+            if *eof {
+                return Ok(());
+            }
+            let Some(at) = reader.next(&mut data)? else {
+                *eof = true;
+                return Ok(());
+            };
+            jobs[*sent % workers]
+                .send((data, at, buf))
+                .map_err(|_| stopped())?;
+            *sent += 1;
+            std::io::Result::Ok(())
+        };
+        for _ in 0..2 * workers {
+            send(&mut sent, &mut eof, (Vec::new(), 0, TextBuf::new()))?;
+        }
+        let mut next = 0;
+        while next < sent {
+            let (job, n) = done[next % workers].recv().map_err(|_| stopped())?;
+            unknown += n;
+            sink.write_all(job.2.as_bytes())?;
+            next += 1;
+            send(&mut sent, &mut eof, job)?;
+        }
+        reader.finish(unknown)
+    })
 }
 
-/// Decode and print one block of whole instructions into `buf` (cleared
-/// first); returns how many had an encoding the spec does not know.
+/// Reads a stream block by block for [`disassemble_reader`].
+struct BlockReader<'a, R> {
+    input: &'a mut R,
+    /// Bytes per block (whole bundles) and per word.
+    block: usize,
+    wb: usize,
+    /// Bytes read so far.
+    offset: usize,
+    /// The error for bytes after the last whole word, reported at the end.
+    trailing: Option<String>,
+}
+
+impl<R: std::io::Read> BlockReader<'_, R> {
+    /// Fill `v` with the next block's whole words and return its offset;
+    /// `None` at the end. Bytes after the last whole word are dropped and
+    /// reported by [`Self::finish`], after every whole word was printed.
+    fn next(&mut self, v: &mut Vec<u8>) -> std::io::Result<Option<usize>> {
+        v.clear();
+        v.reserve(self.block);
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut *self.input, self.block as u64),
+            v,
+        )?;
+        let at = self.offset;
+        self.offset += v.len();
+        let extra = v.len() % self.wb;
+        if extra != 0 {
+            self.trailing = Some(format!(
+                "stream length {} is not a multiple of {} bytes; {extra} trailing bytes at offset {:#x}",
+                self.offset,
+                self.wb,
+                self.offset - extra
+            ));
+            v.truncate(v.len() - extra);
+        }
+        Ok((!v.is_empty()).then_some(at))
+    }
+
+    /// The unknown count, or the trailing-bytes error.
+    fn finish(&self, unknown: usize) -> std::io::Result<usize> {
+        match &self.trailing {
+            Some(m) => Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                m.clone(),
+            )),
+            None => Ok(unknown),
+        }
+    }
+}
+
+/// Print one block into `buf` (cleared first); returns its unknown count.
+/// Each line is built in a [`LineBuf`] on the stack, then copied out whole.
 fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBuf) -> usize {
     buf.clear();
     buf.reserve(piece.len() * 4);
     let mut unknown = 0;
+    let mut line = LineBuf::new();
     // The caller checked the stream, so this walk cannot fail.
     let _ = stream::for_each_word_at(sm, piece, base, |addr, word, ctrl| {
-        stream::push_hex(buf, word, nbytes);
-        buf.push_str("\t");
-        // Printed where it was decoded (matching by value would copy it).
-        let decoded = stream::decode_with_ctrl(word, sm, ctrl);
-        match &decoded {
-            // The printer writes normalized text directly into the buffer.
-            Some((op, c)) => op.print(c, sm, addr, buf),
+        line.clear();
+        stream::push_hex(&mut line, word, nbytes);
+        line.push_byte(b'\t');
+        // Decoded and printed in place (moving the op out would copy it).
+        match &mut isa::decode(word, sm) {
+            Some((op, c)) => {
+                if let Some(ctrl) = ctrl {
+                    c.ctrl = ctrl;
+                }
+                op.print_line(c, sm, addr, &mut line);
+            }
             None => {
                 unknown += 1;
-                buf.push_str("<unknown>");
+                line.push_str("<unknown>");
             }
         }
-        buf.push_str("\n");
+        line.push_byte(b'\n');
+        buf.push_line(&line);
     });
     unknown
 }

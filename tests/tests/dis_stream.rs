@@ -6,7 +6,7 @@
 use isa_tests::corpus;
 use nak::isa::family_of;
 use nak::stream::{decode_stream, encode_stream, parse_word_hex, word_hex};
-use nak::tool::{disassemble, instr_text};
+use nak::tool::{disassemble, disassemble_reader, instr_text};
 
 /// A stream of `n` corpus words of `stem` (repeated), laid out as in memory.
 fn stream_of(stem: &str, sm: u32, n: usize) -> Vec<u8> {
@@ -30,7 +30,8 @@ fn stream_of(stem: &str, sm: u32, n: usize) -> Vec<u8> {
 }
 
 fn check(stem: &str, sm: u32) {
-    // More than two 32K-instruction blocks, not a multiple of the block.
+    // Many 4K-instruction blocks (more than two per core), not a multiple
+    // of the block.
     let bytes = stream_of(stem, sm, 70_001);
     let (text, unknown) = disassemble(sm, &bytes).expect("dis");
     let family = family_of(sm).expect("family");
@@ -74,4 +75,31 @@ fn blocked_dis_equals_one_by_one_sm50() {
 fn ragged_stream_is_an_error_naming_the_offset() {
     let e = disassemble(75, &[0u8; 20]).expect_err("20 bytes is not whole words");
     assert!(e.contains("0x10"), "{e}");
+}
+
+/// A reader that hands out at most 7 bytes per read, as a pipe may.
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(7).min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn streamed_input_prints_every_whole_word_then_names_the_trailing_bytes() {
+    let mut bytes = stream_of("sm_75", 75, 9_000);
+    let (want, _) = disassemble(75, &bytes).expect("dis");
+    bytes.extend_from_slice(&[0xab; 5]);
+    let mut out = Vec::new();
+    let e = disassemble_reader(75, &mut Trickle(&bytes), &mut out).expect_err("ragged");
+    assert_eq!(String::from_utf8(out).expect("utf-8"), want);
+    let m = e.to_string();
+    assert!(
+        m.contains("5 trailing bytes") && m.contains(&format!("{:#x}", 9_000 * 16)),
+        "{m}"
+    );
 }
