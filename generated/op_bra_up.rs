@@ -80,33 +80,46 @@ impl OpBraUp {
     pub fn mem_combinable(&self) -> bool {
         false
     }
-    /// The encoding form that takes the current operand kinds on `sm`.
-    #[allow(unused_variables)]
+    /// The encoding form that takes the current operand kinds on `sm`:
+    /// the first in spec order whose slots fit (one decision tree on
+    /// the kinds, not a test per form).
+    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 80 | 86 | 89) && self.cond.slot_kind() == SlotKind::Pred
-            && self.ucond.slot_kind() == SlotKind::UPred
-        {
-            return Some(0);
+        match (self.cond.slot_kind(), self.ucond.slot_kind()) {
+            (SlotKind::Pred, SlotKind::UPred) if matches!(sm, 80 | 86 | 89) => Some(0),
+            (SlotKind::Pred, SlotKind::UPred) if matches!(sm, 90 | 100 | 120) => Some(1),
+            _ => None,
         }
-        if matches!(sm, 90 | 100 | 120) && self.cond.slot_kind() == SlotKind::Pred
-            && self.ucond.slot_kind() == SlotKind::UPred
-        {
-            return Some(1);
-        }
-        None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(self.encode_error(sm, c)),
+        }
+    }
+    /// Why [`Self::encode`] refused: the same checks, run again to
+    /// build the message.
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+        match self.encode_as::<EncodeError>(sm, c) {
+            Err(e) => e,
+            Ok(_) => {
+                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
+            }
+        }
+    }
+    /// The encoder, generic over how a failed check is reported.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         match self.form_id(sm) {
-            Some(0) => self.encode_f0(sm, c),
-            Some(1) => self.encode_f1(sm, c),
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("no encoding on SM{sm}"),
-                        ),
+                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -114,7 +127,7 @@ impl OpBraUp {
                     self.ucond.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "no form on SM{sm} takes sources of kinds {kinds:?}"
@@ -126,12 +139,12 @@ impl OpBraUp {
     }
     ///Form `fixed` on SM [80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods::<E>(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
         if self.any != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "any", sm),
                 ),
@@ -140,59 +153,69 @@ impl OpBraUp {
         let mut w: u128 = 0x80000000000000100000547;
         w |= c.raw & 0;
         w
-            |= src_field(Self::NAME, "ucond", &self.ucond, RegFile::UPred, 3u32, sm)?
-                << 24;
+            |= src_field::<
+                E,
+            >(Self::NAME, "ucond", &self.ucond, RegFile::UPred, 3u32, sm)? << 24;
         w |= u128::from(self.ucond.not) << 27;
         w
             |= {
                 if self.target % 4i64 != 0 {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "target", 4i64),
                         ),
                     );
                 }
-                fit_signed(Self::NAME, "target", self.target / 4i64, 48u32)?
+                fit_signed::<E>(Self::NAME, "target", self.target / 4i64, 48u32)?
             } << 34;
-        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
+        w
+            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
+                << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `fixed` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods::<E>(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000100000547;
         w |= c.raw & 0;
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "target", 4i64),
                         ),
                     );
                 }
-                fit_signed(Self::NAME, "target", self.target / 4i64, 56u32)?
+                fit_signed::<E>(Self::NAME, "target", self.target / 4i64, 56u32)?
             };
             w |= (v & 0xff) << 16;
             w |= ((v >> 8) & 0xffffffffffff) << 34;
         }
         w
-            |= src_field(Self::NAME, "ucond", &self.ucond, RegFile::UPred, 3u32, sm)?
-                << 24;
+            |= src_field::<
+                E,
+            >(Self::NAME, "ucond", &self.ucond, RegFile::UPred, 3u32, sm)? << 24;
         w |= u128::from(self.ucond.not) << 27;
         w |= u128::from(self.any) << 84;
-        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
+        w
+            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
+                << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

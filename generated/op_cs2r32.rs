@@ -67,30 +67,49 @@ impl OpCs2r32 {
     pub fn mem_combinable(&self) -> bool {
         false
     }
-    /// The encoding form that takes the current operand kinds on `sm`.
-    #[allow(unused_variables)]
+    /// The encoding form that takes the current operand kinds on `sm`:
+    /// the first in spec order whose slots fit (one decision tree on
+    /// the kinds, not a test per form).
+    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) {
-            return Some(0);
+        match () {
+            () if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(0),
+            _ => None,
         }
-        None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(self.encode_error(sm, c)),
+        }
+    }
+    /// Why [`Self::encode`] refused: the same checks, run again to
+    /// build the message.
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+        match self.encode_as::<EncodeError>(sm, c) {
+            Err(e) => e,
+            Ok(_) => {
+                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
+            }
+        }
+    }
+    /// The encoder, generic over how a failed check is reported.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         match self.form_id(sm) {
-            Some(0) => self.encode_f0(sm, c),
+            Some(0) => self.encode_f0::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("no encoding on SM{sm}"),
-                        ),
+                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
                     );
                 }
                 let kinds: &[&str] = &[];
                 Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "no form on SM{sm} takes sources of kinds {kinds:?}"
@@ -102,10 +121,10 @@ impl OpCs2r32 {
     }
     ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x805;
         w |= c.raw & 0;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[
@@ -135,8 +154,10 @@ impl OpCs2r32 {
                 ];
                 CODES[self.sr.index()]
             } << 72;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

@@ -85,50 +85,61 @@ impl OpF2f64 {
     pub fn mem_combinable(&self) -> bool {
         false
     }
-    /// The encoding form that takes the current operand kinds on `sm`.
-    #[allow(unused_variables)]
+    /// The encoding form that takes the current operand kinds on `sm`:
+    /// the first in spec order whose slots fit (one decision tree on
+    /// the kinds, not a test per form).
+    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            && self.b.slot_kind() == SlotKind::Gpr
-        {
-            return Some(0);
+        match (self.b.slot_kind(),) {
+            (SlotKind::Gpr,) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => {
+                Some(0)
+            }
+            (SlotKind::Imm,) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => {
+                Some(1)
+            }
+            (SlotKind::CBuf,) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90) => Some(2),
+            (SlotKind::UGpr,) if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120) => {
+                Some(3)
+            }
+            _ => None,
         }
-        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            && self.b.slot_kind() == SlotKind::Imm
-        {
-            return Some(1);
-        }
-        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            && self.b.slot_kind() == SlotKind::CBuf
-        {
-            return Some(2);
-        }
-        if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            && self.b.slot_kind() == SlotKind::UGpr
-        {
-            return Some(3);
-        }
-        None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(self.encode_error(sm, c)),
+        }
+    }
+    /// Why [`Self::encode`] refused: the same checks, run again to
+    /// build the message.
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+        match self.encode_as::<EncodeError>(sm, c) {
+            Err(e) => e,
+            Ok(_) => {
+                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
+            }
+        }
+    }
+    /// The encoder, generic over how a failed check is reported.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         match self.form_id(sm) {
-            Some(0) => self.encode_f0(sm, c),
-            Some(1) => self.encode_f1(sm, c),
-            Some(2) => self.encode_f2(sm, c),
-            Some(3) => self.encode_f3(sm, c),
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("no encoding on SM{sm}"),
-                        ),
+                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
                     );
                 }
                 let kinds: &[&str] = &[self.b.slot_kind().name()];
                 Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "no form on SM{sm} takes sources of kinds {kinds:?}"
@@ -140,14 +151,14 @@ impl OpF2f64 {
     }
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x310;
         w |= c.raw & 0x3000000000000000;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[2, 1, 4, 3];
@@ -164,19 +175,21 @@ impl OpF2f64 {
                 const CODES: &[u128] = &[2, 1, 4, 3];
                 CODES[self.stype.index()]
             } << 84;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x910;
         w |= c.raw & 0;
-        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[2, 1, 4, 3];
@@ -193,15 +206,17 @@ impl OpF2f64 {
                 const CODES: &[u128] = &[2, 1, 4, 3];
                 CODES[self.stype.index()]
             } << 84;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0xb10;
         w |= c.raw & 0;
         w
@@ -209,7 +224,7 @@ impl OpF2f64 {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
@@ -218,16 +233,13 @@ impl OpF2f64 {
                             ),
                         );
                     }
-                    fit_signed(
-                        Self::NAME,
-                        "b",
-                        (c.offset as i32 / 4u32 as i32) as i64,
-                        14u32,
-                    )?
+                    fit_signed::<
+                        E,
+                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
                 }
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -236,10 +248,10 @@ impl OpF2f64 {
             } << 40;
         w
             |= match self.b.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -248,7 +260,7 @@ impl OpF2f64 {
             } << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[2, 1, 4, 3];
@@ -265,21 +277,23 @@ impl OpF2f64 {
                 const CODES: &[u128] = &[2, 1, 4, 3];
                 CODES[self.stype.index()]
             } << 84;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d10;
         w |= c.raw & 0x3000000000000000;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[2, 1, 4, 3];
@@ -296,8 +310,10 @@ impl OpF2f64 {
                 const CODES: &[u128] = &[2, 1, 4, 3];
                 CODES[self.stype.index()]
             } << 84;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

@@ -105,126 +105,112 @@ impl OpFmnmx {
     pub fn mem_combinable(&self) -> bool {
         false
     }
-    /// The encoding form that takes the current operand kinds on `sm`.
-    #[allow(unused_variables)]
+    /// The encoding form that takes the current operand kinds on `sm`:
+    /// the first in spec order whose slots fit (one decision tree on
+    /// the kinds, not a test per form).
+    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 70 | 75) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Gpr
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(0);
+        match (self.a.slot_kind(), self.b.slot_kind(), self.p.slot_kind()) {
+            (SlotKind::Gpr, SlotKind::Gpr, SlotKind::Pred) if matches!(sm, 70 | 75) => {
+                Some(0)
+            }
+            (SlotKind::Gpr, SlotKind::Imm, SlotKind::Pred) if matches!(sm, 70 | 75) => {
+                Some(1)
+            }
+            (SlotKind::Gpr, SlotKind::CBuf, SlotKind::Pred) if matches!(sm, 70 | 75) => {
+                Some(2)
+            }
+            (SlotKind::Gpr, SlotKind::UGpr, SlotKind::Pred) if matches!(sm, 75) => {
+                Some(3)
+            }
+            (SlotKind::Gpr, SlotKind::Gpr, SlotKind::Pred) if matches!(sm, 80) => Some(4),
+            (SlotKind::Gpr, SlotKind::Imm, SlotKind::Pred) if matches!(sm, 80) => Some(5),
+            (SlotKind::Gpr, SlotKind::CBuf, SlotKind::Pred) if matches!(sm, 80) => {
+                Some(6)
+            }
+            (SlotKind::Gpr, SlotKind::UGpr, SlotKind::Pred) if matches!(sm, 80) => {
+                Some(7)
+            }
+            (
+                SlotKind::Gpr,
+                SlotKind::Gpr,
+                SlotKind::Pred,
+            ) if matches!(sm, 86 | 89 | 90 | 100 | 120) => Some(8),
+            (
+                SlotKind::Gpr,
+                SlotKind::Imm,
+                SlotKind::Pred,
+            ) if matches!(sm, 86 | 89 | 90 | 100 | 120) => Some(9),
+            (
+                SlotKind::Gpr,
+                SlotKind::CBuf,
+                SlotKind::Pred,
+            ) if matches!(sm, 86 | 89 | 90) => Some(10),
+            (
+                SlotKind::Gpr,
+                SlotKind::UGpr,
+                SlotKind::Pred,
+            ) if matches!(sm, 86 | 89 | 90 | 100 | 120) => Some(11),
+            (
+                SlotKind::Gpr,
+                SlotKind::Gpr,
+                SlotKind::Pred,
+            ) if matches!(sm, 50 | 52 | 60) => Some(12),
+            (
+                SlotKind::Gpr,
+                SlotKind::Imm,
+                SlotKind::Pred,
+            ) if matches!(sm, 50 | 52 | 60) => Some(13),
+            (
+                SlotKind::Gpr,
+                SlotKind::CBuf,
+                SlotKind::Pred,
+            ) if matches!(sm, 50 | 52 | 60) => Some(14),
+            _ => None,
         }
-        if matches!(sm, 70 | 75) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Imm
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(1);
-        }
-        if matches!(sm, 70 | 75) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::CBuf
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(2);
-        }
-        if matches!(sm, 75) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::UGpr
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(3);
-        }
-        if matches!(sm, 80) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Gpr
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(4);
-        }
-        if matches!(sm, 80) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Imm
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(5);
-        }
-        if matches!(sm, 80) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::CBuf
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(6);
-        }
-        if matches!(sm, 80) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::UGpr
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(7);
-        }
-        if matches!(sm, 86 | 89 | 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Gpr
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(8);
-        }
-        if matches!(sm, 86 | 89 | 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Imm
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(9);
-        }
-        if matches!(sm, 86 | 89 | 90) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::CBuf
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(10);
-        }
-        if matches!(sm, 86 | 89 | 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::UGpr
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(11);
-        }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Gpr
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(12);
-        }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Imm
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(13);
-        }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::CBuf
-            && self.p.slot_kind() == SlotKind::Pred
-        {
-            return Some(14);
-        }
-        None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(self.encode_error(sm, c)),
+        }
+    }
+    /// Why [`Self::encode`] refused: the same checks, run again to
+    /// build the message.
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+        match self.encode_as::<EncodeError>(sm, c) {
+            Err(e) => e,
+            Ok(_) => {
+                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
+            }
+        }
+    }
+    /// The encoder, generic over how a failed check is reported.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         match self.form_id(sm) {
-            Some(0) => self.encode_f0(sm, c),
-            Some(1) => self.encode_f1(sm, c),
-            Some(2) => self.encode_f2(sm, c),
-            Some(3) => self.encode_f3(sm, c),
-            Some(4) => self.encode_f4(sm, c),
-            Some(5) => self.encode_f5(sm, c),
-            Some(6) => self.encode_f6(sm, c),
-            Some(7) => self.encode_f7(sm, c),
-            Some(8) => self.encode_f8(sm, c),
-            Some(9) => self.encode_f9(sm, c),
-            Some(10) => self.encode_f10(sm, c),
-            Some(11) => self.encode_f11(sm, c),
-            Some(12) => self.encode_f12(sm, c),
-            Some(13) => self.encode_f13(sm, c),
-            Some(14) => self.encode_f14(sm, c),
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            Some(7) => self.encode_f7::<E>(sm, c),
+            Some(8) => self.encode_f8::<E>(sm, c),
+            Some(9) => self.encode_f9::<E>(sm, c),
+            Some(10) => self.encode_f10::<E>(sm, c),
+            Some(11) => self.encode_f11::<E>(sm, c),
+            Some(12) => self.encode_f12::<E>(sm, c),
+            Some(13) => self.encode_f13::<E>(sm, c),
+            Some(14) => self.encode_f14::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("no encoding on SM{sm}"),
-                        ),
+                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -233,7 +219,7 @@ impl OpFmnmx {
                     self.p.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "no form on SM{sm} takes sources of kinds {kinds:?}"
@@ -245,13 +231,13 @@ impl OpFmnmx {
     }
     ///Form `rrr` on SM [70, 75].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         if self.nan != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
@@ -259,7 +245,7 @@ impl OpFmnmx {
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
@@ -267,30 +253,32 @@ impl OpFmnmx {
         }
         let mut w: u128 = 0x209;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [70, 75].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         if self.nan != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
@@ -298,7 +286,7 @@ impl OpFmnmx {
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
@@ -306,28 +294,30 @@ impl OpFmnmx {
         }
         let mut w: u128 = 0x809;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [70, 75].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         if self.nan != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
@@ -335,7 +325,7 @@ impl OpFmnmx {
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
@@ -343,13 +333,13 @@ impl OpFmnmx {
         }
         let mut w: u128 = 0xa09;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w
             |= match self.b.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
@@ -358,16 +348,13 @@ impl OpFmnmx {
                             ),
                         );
                     }
-                    fit_signed(
-                        Self::NAME,
-                        "b",
-                        (c.offset as i32 / 4u32 as i32) as i64,
-                        14u32,
-                    )?
+                    fit_signed::<
+                        E,
+                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
                 }
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -376,10 +363,10 @@ impl OpFmnmx {
             } << 40;
         w
             |= match self.b.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -390,24 +377,26 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [75].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         if self.nan != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
@@ -415,7 +404,7 @@ impl OpFmnmx {
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
@@ -423,30 +412,32 @@ impl OpFmnmx {
         }
         let mut w: u128 = 0x80000000000000000000c09;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rrr` on SM [80].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         if self.xorsign != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
@@ -454,31 +445,33 @@ impl OpFmnmx {
         }
         let mut w: u128 = 0x209;
         w |= c.raw & 0x400000000000000000000;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
         w |= u128::from(self.nan) << 81;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [80].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         if self.xorsign != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
@@ -486,29 +479,31 @@ impl OpFmnmx {
         }
         let mut w: u128 = 0x809;
         w |= c.raw & 0x400000000000000000000;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
         w |= u128::from(self.nan) << 81;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [80].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         if self.xorsign != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
@@ -516,13 +511,13 @@ impl OpFmnmx {
         }
         let mut w: u128 = 0xa09;
         w |= c.raw & 0x400000000000000000000;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w
             |= match self.b.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
@@ -531,16 +526,13 @@ impl OpFmnmx {
                             ),
                         );
                     }
-                    fit_signed(
-                        Self::NAME,
-                        "b",
-                        (c.offset as i32 / 4u32 as i32) as i64,
-                        14u32,
-                    )?
+                    fit_signed::<
+                        E,
+                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
                 }
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -549,10 +541,10 @@ impl OpFmnmx {
             } << 40;
         w
             |= match self.b.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -563,25 +555,27 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
         w |= u128::from(self.nan) << 81;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [80].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         if self.xorsign != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
@@ -589,85 +583,91 @@ impl OpFmnmx {
         }
         let mut w: u128 = 0x80000000000000000000c09;
         w |= c.raw & 0x400000000000000000000;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
         w |= u128::from(self.nan) << 81;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rrr` on SM [86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x209;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
         w |= u128::from(self.nan) << 81;
         w |= u128::from(self.xorsign) << 82;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x809;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
         w |= u128::from(self.nan) << 81;
         w |= u128::from(self.xorsign) << 82;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0xa09;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w
             |= match self.b.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
@@ -676,16 +676,13 @@ impl OpFmnmx {
                             ),
                         );
                     }
-                    fit_signed(
-                        Self::NAME,
-                        "b",
-                        (c.offset as i32 / 4u32 as i32) as i64,
-                        14u32,
-                    )?
+                    fit_signed::<
+                        E,
+                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
                 }
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -694,10 +691,10 @@ impl OpFmnmx {
             } << 40;
         w
             |= match self.b.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -708,51 +705,55 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
         w |= u128::from(self.nan) << 81;
         w |= u128::from(self.xorsign) << 82;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000c09;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
         w |= u128::from(self.nan) << 81;
         w |= u128::from(self.xorsign) << 82;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `r` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         if self.nan != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
@@ -760,7 +761,7 @@ impl OpFmnmx {
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
@@ -768,29 +769,31 @@ impl OpFmnmx {
         }
         let mut w: u128 = 0x5c60000000000000;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.p.not) << 42;
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.a.abs) << 46;
         w |= u128::from(self.a.neg) << 48;
         w |= u128::from(self.b.abs) << 49;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     ///Form `i` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         if self.nan != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
@@ -798,7 +801,7 @@ impl OpFmnmx {
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
@@ -807,32 +810,36 @@ impl OpFmnmx {
         let mut w: u128 = 0x3860000000000000;
         w |= c.raw & 0;
         {
-            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            let v: u128 = imm_src_field::<
+                E,
+            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.p.not) << 42;
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.a.abs) << 46;
         w |= u128::from(self.a.neg) << 48;
         w |= u128::from(self.b.abs) << 49;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     ///Form `c` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         if self.nan != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "nan", sm),
                 ),
@@ -840,7 +847,7 @@ impl OpFmnmx {
         }
         if self.xorsign != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
                 ),
@@ -853,7 +860,7 @@ impl OpFmnmx {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
@@ -862,16 +869,13 @@ impl OpFmnmx {
                             ),
                         );
                     }
-                    fit_signed(
-                        Self::NAME,
-                        "b",
-                        (c.offset as i32 / 4u32 as i32) as i64,
-                        14u32,
-                    )?
+                    fit_signed::<
+                        E,
+                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
                 }
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -880,26 +884,28 @@ impl OpFmnmx {
             } << 20;
         w
             |= match self.b.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
             } << 34;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.p.not) << 42;
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.a.abs) << 46;
         w |= u128::from(self.a.neg) << 48;
         w |= u128::from(self.b.abs) << 49;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }

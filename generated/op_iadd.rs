@@ -92,39 +92,48 @@ impl OpIadd {
     pub fn mem_combinable(&self) -> bool {
         false
     }
-    /// The encoding form that takes the current operand kinds on `sm`.
-    #[allow(unused_variables)]
+    /// The encoding form that takes the current operand kinds on `sm`:
+    /// the first in spec order whose slots fit (one decision tree on
+    /// the kinds, not a test per form).
+    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Gpr
-        {
-            return Some(0);
+        match (self.a.slot_kind(), self.b.slot_kind()) {
+            (SlotKind::Gpr, SlotKind::Gpr) if matches!(sm, 50 | 52 | 60) => Some(0),
+            (SlotKind::Gpr, SlotKind::Imm) if matches!(sm, 50 | 52 | 60) => Some(1),
+            (SlotKind::Gpr, SlotKind::CBuf) if matches!(sm, 50 | 52 | 60) => Some(2),
+            _ => None,
         }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Imm
-        {
-            return Some(1);
-        }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::CBuf
-        {
-            return Some(2);
-        }
-        None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(self.encode_error(sm, c)),
+        }
+    }
+    /// Why [`Self::encode`] refused: the same checks, run again to
+    /// build the message.
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+        match self.encode_as::<EncodeError>(sm, c) {
+            Err(e) => e,
+            Ok(_) => {
+                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
+            }
+        }
+    }
+    /// The encoder, generic over how a failed check is reported.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         match self.form_id(sm) {
-            Some(0) => self.encode_f0(sm, c),
-            Some(1) => self.encode_f1(sm, c),
-            Some(2) => self.encode_f2(sm, c),
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("no encoding on SM{sm}"),
-                        ),
+                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -132,7 +141,7 @@ impl OpIadd {
                     self.b.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "no form on SM{sm} takes sources of kinds {kinds:?}"
@@ -144,23 +153,25 @@ impl OpIadd {
     }
     ///Form `r` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x5c10000000000000;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.x) << 43;
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.a.neg) << 49;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
         w |= u128::from(c.guard.not) << 19;
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -172,26 +183,30 @@ impl OpIadd {
     }
     ///Form `i` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x3810000000000000;
         w |= c.raw & 0;
         {
-            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
+            let v: u128 = imm_src_field::<
+                E,
+            >(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.x) << 43;
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.a.neg) << 49;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
         w |= u128::from(c.guard.not) << 19;
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -203,9 +218,9 @@ impl OpIadd {
     }
     ///Form `c` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x4c10000000000000;
         w |= c.raw & 0;
         w
@@ -213,7 +228,7 @@ impl OpIadd {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
@@ -222,16 +237,13 @@ impl OpIadd {
                             ),
                         );
                     }
-                    fit_signed(
-                        Self::NAME,
-                        "b",
-                        (c.offset as i32 / 4u32 as i32) as i64,
-                        14u32,
-                    )?
+                    fit_signed::<
+                        E,
+                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
                 }
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -240,27 +252,29 @@ impl OpIadd {
             } << 20;
         w
             |= match self.b.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
             } << 34;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.x) << 43;
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.a.neg) << 49;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
         w |= u128::from(c.guard.not) << 19;
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

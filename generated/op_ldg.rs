@@ -117,38 +117,53 @@ impl OpLdg {
     pub fn mem_combinable(&self) -> bool {
         self.sem == Default::default()
     }
-    /// The encoding form that takes the current operand kinds on `sm`.
-    #[allow(unused_variables)]
+    /// The encoding form that takes the current operand kinds on `sm`:
+    /// the first in spec order whose slots fit (one decision tree on
+    /// the kinds, not a test per form).
+    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 75) && self.a.slot_kind() == SlotKind::Gpr {
-            return Some(0);
+        match (self.a.slot_kind(),) {
+            (SlotKind::Gpr,) if matches!(sm, 75) => Some(0),
+            (SlotKind::Gpr,) if matches!(sm, 70) => Some(1),
+            (SlotKind::Gpr,) if matches!(sm, 50 | 52 | 60) => Some(2),
+            _ => None,
         }
-        if matches!(sm, 70) && self.a.slot_kind() == SlotKind::Gpr {
-            return Some(1);
-        }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr {
-            return Some(2);
-        }
-        None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(self.encode_error(sm, c)),
+        }
+    }
+    /// Why [`Self::encode`] refused: the same checks, run again to
+    /// build the message.
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+        match self.encode_as::<EncodeError>(sm, c) {
+            Err(e) => e,
+            Ok(_) => {
+                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
+            }
+        }
+    }
+    /// The encoder, generic over how a failed check is reported.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         match self.form_id(sm) {
-            Some(0) => self.encode_f0(sm, c),
-            Some(1) => self.encode_f1(sm, c),
-            Some(2) => self.encode_f2(sm, c),
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("no encoding on SM{sm}"),
-                        ),
+                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
                     );
                 }
                 let kinds: &[&str] = &[self.a.slot_kind().name()];
                 Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "no form on SM{sm} takes sources of kinds {kinds:?}"
@@ -160,12 +175,12 @@ impl OpLdg {
     }
     ///Form `fixed` on SM [75].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -176,9 +191,9 @@ impl OpLdg {
         }
         let mut w: u128 = 0xe01000000000000000381;
         w |= c.raw & 0;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2];
@@ -217,7 +232,7 @@ impl OpLdg {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{} `{}` does not exist on SM{}", "cache", self.cache
@@ -228,19 +243,21 @@ impl OpLdg {
                     }
                 }
             } << 84;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `fixed` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -251,7 +268,7 @@ impl OpLdg {
         }
         if self.ltc != MemLtc::None {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "ltc", sm),
                 ),
@@ -259,9 +276,9 @@ impl OpLdg {
         }
         let mut w: u128 = 0xe01000000000000000381;
         w |= c.raw & 0;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w
             |= {
                 const CODES: &[u128] = &[4, 0, 1, 2, 3, 5, 6, 7];
@@ -295,7 +312,7 @@ impl OpLdg {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{} `{}` does not exist on SM{}", "cache", self.cache
@@ -306,19 +323,21 @@ impl OpLdg {
                     }
                 }
             } << 84;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `fixed` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -329,7 +348,7 @@ impl OpLdg {
         }
         if self.ltc != MemLtc::None {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "ltc", sm),
                 ),
@@ -337,7 +356,7 @@ impl OpLdg {
         }
         if self.sem != MemSem::WeakSys {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "sem", sm),
                 ),
@@ -345,8 +364,8 @@ impl OpLdg {
         }
         let mut w: u128 = 0xeed0200000000000;
         w |= c.raw & 0;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 20;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -366,7 +385,7 @@ impl OpLdg {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{} `{}` does not exist on SM{}", "cache", self.cache
@@ -382,8 +401,10 @@ impl OpLdg {
                 const CODES: &[u128] = &[4, 0, 1, 2, 3, 5, 6, 7];
                 CODES[self.size.index()]
             } << 48;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }

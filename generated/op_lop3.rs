@@ -131,76 +131,96 @@ impl OpLop3 {
     pub fn mem_combinable(&self) -> bool {
         false
     }
-    /// The encoding form that takes the current operand kinds on `sm`.
-    #[allow(unused_variables)]
+    /// The encoding form that takes the current operand kinds on `sm`:
+    /// the first in spec order whose slots fit (one decision tree on
+    /// the kinds, not a test per form).
+    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            && self.a.slot_kind() == SlotKind::Gpr && self.b.slot_kind() == SlotKind::Gpr
-            && self.c.slot_kind() == SlotKind::Gpr
-            && self.pc.slot_kind() == SlotKind::Pred
-        {
-            return Some(0);
+        match (
+            self.a.slot_kind(),
+            self.b.slot_kind(),
+            self.c.slot_kind(),
+            self.pc.slot_kind(),
+        ) {
+            (
+                SlotKind::Gpr,
+                SlotKind::Gpr,
+                SlotKind::Gpr,
+                SlotKind::Pred,
+            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(0),
+            (
+                SlotKind::Gpr,
+                SlotKind::Imm,
+                SlotKind::Gpr,
+                SlotKind::Pred,
+            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(1),
+            (
+                SlotKind::Gpr,
+                SlotKind::CBuf,
+                SlotKind::Gpr,
+                SlotKind::Pred,
+            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90) => Some(2),
+            (
+                SlotKind::Gpr,
+                SlotKind::UGpr,
+                SlotKind::Gpr,
+                SlotKind::Pred,
+            ) if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(3),
+            (
+                SlotKind::Gpr,
+                SlotKind::Gpr,
+                SlotKind::Gpr,
+                _,
+            ) if matches!(sm, 50 | 52 | 60) && self.pc == Src::FALSE => Some(4),
+            (
+                SlotKind::Gpr,
+                SlotKind::Imm,
+                SlotKind::Gpr,
+                _,
+            ) if matches!(sm, 50 | 52 | 60) && self.pc == Src::FALSE => Some(5),
+            (
+                SlotKind::Gpr,
+                SlotKind::CBuf,
+                SlotKind::Gpr,
+                _,
+            ) if matches!(sm, 50 | 52 | 60) && self.pc == Src::FALSE => Some(6),
+            _ => None,
         }
-        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            && self.a.slot_kind() == SlotKind::Gpr && self.b.slot_kind() == SlotKind::Imm
-            && self.c.slot_kind() == SlotKind::Gpr
-            && self.pc.slot_kind() == SlotKind::Pred
-        {
-            return Some(1);
-        }
-        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::CBuf
-            && self.c.slot_kind() == SlotKind::Gpr
-            && self.pc.slot_kind() == SlotKind::Pred
-        {
-            return Some(2);
-        }
-        if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::UGpr
-            && self.c.slot_kind() == SlotKind::Gpr
-            && self.pc.slot_kind() == SlotKind::Pred
-        {
-            return Some(3);
-        }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Gpr && self.c.slot_kind() == SlotKind::Gpr
-            && self.pc == Src::FALSE
-        {
-            return Some(4);
-        }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Imm && self.c.slot_kind() == SlotKind::Gpr
-            && self.pc == Src::FALSE
-        {
-            return Some(5);
-        }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::CBuf
-            && self.c.slot_kind() == SlotKind::Gpr && self.pc == Src::FALSE
-        {
-            return Some(6);
-        }
-        None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(self.encode_error(sm, c)),
+        }
+    }
+    /// Why [`Self::encode`] refused: the same checks, run again to
+    /// build the message.
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+        match self.encode_as::<EncodeError>(sm, c) {
+            Err(e) => e,
+            Ok(_) => {
+                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
+            }
+        }
+    }
+    /// The encoder, generic over how a failed check is reported.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         match self.form_id(sm) {
-            Some(0) => self.encode_f0(sm, c),
-            Some(1) => self.encode_f1(sm, c),
-            Some(2) => self.encode_f2(sm, c),
-            Some(3) => self.encode_f3(sm, c),
-            Some(4) => self.encode_f4(sm, c),
-            Some(5) => self.encode_f5(sm, c),
-            Some(6) => self.encode_f6(sm, c),
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("no encoding on SM{sm}"),
-                        ),
+                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -210,7 +230,7 @@ impl OpLop3 {
                     self.pc.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "no form on SM{sm} takes sources of kinds {kinds:?}"
@@ -222,14 +242,14 @@ impl OpLop3 {
     }
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
         if self.pop != PredOp::F {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pop", sm),
                 ),
@@ -237,7 +257,7 @@ impl OpLop3 {
         }
         if self.cc != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "cc", sm),
                 ),
@@ -245,7 +265,7 @@ impl OpLop3 {
         }
         if self.x != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
@@ -253,30 +273,32 @@ impl OpLop3 {
         }
         let mut w: u128 = 0x212;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
         w |= u128::from(self.pand) << 80;
-        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= src_field(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
+        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
         if self.pop != PredOp::F {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pop", sm),
                 ),
@@ -284,7 +306,7 @@ impl OpLop3 {
         }
         if self.cc != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "cc", sm),
                 ),
@@ -292,7 +314,7 @@ impl OpLop3 {
         }
         if self.x != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
@@ -300,30 +322,32 @@ impl OpLop3 {
         }
         let mut w: u128 = 0x812;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
         w |= u128::from(self.pand) << 80;
-        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= src_field(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
+        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
         if self.pop != PredOp::F {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pop", sm),
                 ),
@@ -331,7 +355,7 @@ impl OpLop3 {
         }
         if self.cc != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "cc", sm),
                 ),
@@ -339,7 +363,7 @@ impl OpLop3 {
         }
         if self.x != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
@@ -347,13 +371,13 @@ impl OpLop3 {
         }
         let mut w: u128 = 0xa12;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w
             |= match self.b.kind {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
@@ -362,16 +386,13 @@ impl OpLop3 {
                             ),
                         );
                     }
-                    fit_signed(
-                        Self::NAME,
-                        "b",
-                        (c.offset as i32 / 4u32 as i32) as i64,
-                        14u32,
-                    )?
+                    fit_signed::<
+                        E,
+                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
                 }
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -380,38 +401,40 @@ impl OpLop3 {
             } << 40;
         w
             |= match self.b.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
             } << 54;
-        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
         w |= u128::from(self.pand) << 80;
-        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= src_field(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
+        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
         if self.pop != PredOp::F {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pop", sm),
                 ),
@@ -419,7 +442,7 @@ impl OpLop3 {
         }
         if self.cc != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "cc", sm),
                 ),
@@ -427,7 +450,7 @@ impl OpLop3 {
         }
         if self.x != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
@@ -435,29 +458,31 @@ impl OpLop3 {
         }
         let mut w: u128 = 0x80000000000000000000c12;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
         w |= u128::from(self.pand) << 80;
-        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= src_field(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
+        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `r` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if self.pc != Src::FALSE {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("{} is not encodable on SM{}", "pc", sm),
                 ),
@@ -465,7 +490,7 @@ impl OpLop3 {
         }
         if self.pand != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pand", sm),
                 ),
@@ -473,32 +498,34 @@ impl OpLop3 {
         }
         let mut w: u128 = 0x5be0000000000000;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 28;
+        w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 28;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.pop.index()]
             } << 36;
         w |= u128::from(self.x) << 38;
-        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     ///Form `i` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if self.pc != Src::FALSE {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("{} is not encodable on SM{}", "pc", sm),
                 ),
@@ -506,7 +533,7 @@ impl OpLop3 {
         }
         if self.pd != Reg::PT {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("{} is not encodable on SM{}", "pd", sm),
                 ),
@@ -514,7 +541,7 @@ impl OpLop3 {
         }
         if self.pop != PredOp::F {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pop", sm),
                 ),
@@ -522,7 +549,7 @@ impl OpLop3 {
         }
         if self.pand != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pand", sm),
                 ),
@@ -530,7 +557,7 @@ impl OpLop3 {
         }
         if self.x != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
@@ -539,28 +566,32 @@ impl OpLop3 {
         let mut w: u128 = 0x3c00000000000000;
         w |= c.raw & 0;
         {
-            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
+            let v: u128 = imm_src_field::<
+                E,
+            >(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     ///Form `c` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if self.pc != Src::FALSE {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("{} is not encodable on SM{}", "pc", sm),
                 ),
@@ -568,7 +599,7 @@ impl OpLop3 {
         }
         if self.pd != Reg::PT {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("{} is not encodable on SM{}", "pd", sm),
                 ),
@@ -576,7 +607,7 @@ impl OpLop3 {
         }
         if self.pop != PredOp::F {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pop", sm),
                 ),
@@ -584,7 +615,7 @@ impl OpLop3 {
         }
         if self.pand != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "pand", sm),
                 ),
@@ -592,7 +623,7 @@ impl OpLop3 {
         }
         if self.x != false {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "x", sm),
                 ),
@@ -605,7 +636,7 @@ impl OpLop3 {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "b", c
@@ -614,16 +645,13 @@ impl OpLop3 {
                             ),
                         );
                     }
-                    fit_signed(
-                        Self::NAME,
-                        "b",
-                        (c.offset as i32 / 4u32 as i32) as i64,
-                        14u32,
-                    )?
+                    fit_signed::<
+                        E,
+                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
                 }
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
@@ -632,22 +660,24 @@ impl OpLop3 {
             } << 20;
         w
             |= match self.b.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "b", c.index as u128, 5u32)?,
+                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "b"),
                         ),
                     );
                 }
             } << 34;
-        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }

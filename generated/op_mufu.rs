@@ -81,70 +81,69 @@ impl OpMufu {
     pub fn mem_combinable(&self) -> bool {
         false
     }
-    /// The encoding form that takes the current operand kinds on `sm`.
-    #[allow(unused_variables)]
+    /// The encoding form that takes the current operand kinds on `sm`:
+    /// the first in spec order whose slots fit (one decision tree on
+    /// the kinds, not a test per form).
+    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 70) && self.a.slot_kind() == SlotKind::Gpr {
-            return Some(0);
+        match (self.a.slot_kind(),) {
+            (SlotKind::Gpr,) if matches!(sm, 70) => Some(0),
+            (SlotKind::Imm,) if matches!(sm, 70) => Some(1),
+            (SlotKind::CBuf,) if matches!(sm, 70) => Some(2),
+            (SlotKind::Gpr,) if matches!(sm, 75 | 80 | 86 | 89) => Some(3),
+            (SlotKind::Imm,) if matches!(sm, 75 | 80 | 86 | 89) => Some(4),
+            (SlotKind::CBuf,) if matches!(sm, 75 | 80 | 86 | 89) => Some(5),
+            (SlotKind::UGpr,) if matches!(sm, 75 | 80 | 86 | 89) => Some(6),
+            (SlotKind::Gpr,) if matches!(sm, 90 | 100 | 120) => Some(7),
+            (SlotKind::Imm,) if matches!(sm, 90 | 100 | 120) => Some(8),
+            (SlotKind::CBuf,) if matches!(sm, 90) => Some(9),
+            (SlotKind::UGpr,) if matches!(sm, 90 | 100 | 120) => Some(10),
+            _ => None,
         }
-        if matches!(sm, 70) && self.a.slot_kind() == SlotKind::Imm {
-            return Some(1);
-        }
-        if matches!(sm, 70) && self.a.slot_kind() == SlotKind::CBuf {
-            return Some(2);
-        }
-        if matches!(sm, 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::Gpr {
-            return Some(3);
-        }
-        if matches!(sm, 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::Imm {
-            return Some(4);
-        }
-        if matches!(sm, 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::CBuf {
-            return Some(5);
-        }
-        if matches!(sm, 75 | 80 | 86 | 89) && self.a.slot_kind() == SlotKind::UGpr {
-            return Some(6);
-        }
-        if matches!(sm, 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Gpr {
-            return Some(7);
-        }
-        if matches!(sm, 90 | 100 | 120) && self.a.slot_kind() == SlotKind::Imm {
-            return Some(8);
-        }
-        if matches!(sm, 90) && self.a.slot_kind() == SlotKind::CBuf {
-            return Some(9);
-        }
-        if matches!(sm, 90 | 100 | 120) && self.a.slot_kind() == SlotKind::UGpr {
-            return Some(10);
-        }
-        None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(self.encode_error(sm, c)),
+        }
+    }
+    /// Why [`Self::encode`] refused: the same checks, run again to
+    /// build the message.
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+        match self.encode_as::<EncodeError>(sm, c) {
+            Err(e) => e,
+            Ok(_) => {
+                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
+            }
+        }
+    }
+    /// The encoder, generic over how a failed check is reported.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         match self.form_id(sm) {
-            Some(0) => self.encode_f0(sm, c),
-            Some(1) => self.encode_f1(sm, c),
-            Some(2) => self.encode_f2(sm, c),
-            Some(3) => self.encode_f3(sm, c),
-            Some(4) => self.encode_f4(sm, c),
-            Some(5) => self.encode_f5(sm, c),
-            Some(6) => self.encode_f6(sm, c),
-            Some(7) => self.encode_f7(sm, c),
-            Some(8) => self.encode_f8(sm, c),
-            Some(9) => self.encode_f9(sm, c),
-            Some(10) => self.encode_f10(sm, c),
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            Some(7) => self.encode_f7::<E>(sm, c),
+            Some(8) => self.encode_f8::<E>(sm, c),
+            Some(9) => self.encode_f9::<E>(sm, c),
+            Some(10) => self.encode_f10::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("no encoding on SM{sm}"),
-                        ),
+                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
                     );
                 }
                 let kinds: &[&str] = &[self.a.slot_kind().name()];
                 Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "no form on SM{sm} takes sources of kinds {kinds:?}"
@@ -156,11 +155,11 @@ impl OpMufu {
     }
     ///Form `rrr` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if self.fmt != MufuFmt::F32 {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
                 ),
@@ -168,27 +167,29 @@ impl OpMufu {
         }
         let mut w: u128 = 0x308;
         w |= c.raw & 0x3003000000000000000;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if self.fmt != MufuFmt::F32 {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
                 ),
@@ -196,25 +197,27 @@ impl OpMufu {
         }
         let mut w: u128 = 0x908;
         w |= c.raw & 0x3000000000000000000;
-        w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if self.fmt != MufuFmt::F32 {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
                 ),
@@ -227,7 +230,7 @@ impl OpMufu {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "a", c
@@ -236,16 +239,13 @@ impl OpMufu {
                             ),
                         );
                     }
-                    fit_signed(
-                        Self::NAME,
-                        "a",
-                        (c.offset as i32 / 4u32 as i32) as i64,
-                        14u32,
-                    )?
+                    fit_signed::<
+                        E,
+                    >(Self::NAME, "a", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
                 }
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "a"),
                         ),
@@ -254,10 +254,10 @@ impl OpMufu {
             } << 40;
         w
             |= match self.a.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "a", c.index as u128, 5u32)?,
+                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "a", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "a"),
                         ),
@@ -266,27 +266,29 @@ impl OpMufu {
             } << 54;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rrr` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308;
         w |= c.raw & 0x1003000000000000000;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
@@ -294,7 +296,7 @@ impl OpMufu {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
@@ -309,19 +311,21 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x908;
         w |= c.raw & 0x1000000000000000000;
-        w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
@@ -329,7 +333,7 @@ impl OpMufu {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
@@ -344,15 +348,17 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0xb08;
         w |= c.raw & 0x1000000000000000000;
         w
@@ -360,7 +366,7 @@ impl OpMufu {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "a", c
@@ -369,16 +375,13 @@ impl OpMufu {
                             ),
                         );
                     }
-                    fit_signed(
-                        Self::NAME,
-                        "a",
-                        (c.offset as i32 / 4u32 as i32) as i64,
-                        14u32,
-                    )?
+                    fit_signed::<
+                        E,
+                    >(Self::NAME, "a", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
                 }
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "a"),
                         ),
@@ -387,10 +390,10 @@ impl OpMufu {
             } << 40;
         w
             |= match self.a.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "a", c.index as u128, 5u32)?,
+                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "a", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "a"),
                         ),
@@ -399,7 +402,7 @@ impl OpMufu {
             } << 54;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
@@ -407,7 +410,7 @@ impl OpMufu {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
@@ -422,21 +425,23 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d08;
         w |= c.raw & 0x1000000000000000000;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
@@ -444,7 +449,7 @@ impl OpMufu {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
@@ -459,21 +464,23 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rrr` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308;
         w |= c.raw & 0x3000000000000000;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2];
@@ -484,19 +491,21 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rir` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x908;
         w |= c.raw & 0;
-        w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2];
@@ -507,15 +516,17 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rcr` on SM [90].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0xb08;
         w |= c.raw & 0;
         w
@@ -523,7 +534,7 @@ impl OpMufu {
                 SrcKind::CBuf(c) => {
                     if c.offset % 4u32 != 0 {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{}: constant offset {:#x} is not a multiple of {}", "a", c
@@ -532,16 +543,13 @@ impl OpMufu {
                             ),
                         );
                     }
-                    fit_signed(
-                        Self::NAME,
-                        "a",
-                        (c.offset as i32 / 4u32 as i32) as i64,
-                        14u32,
-                    )?
+                    fit_signed::<
+                        E,
+                    >(Self::NAME, "a", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
                 }
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "a"),
                         ),
@@ -550,10 +558,10 @@ impl OpMufu {
             } << 40;
         w
             |= match self.a.kind {
-                SrcKind::CBuf(c) => fit(Self::NAME, "a", c.index as u128, 5u32)?,
+                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "a", c.index as u128, 5u32)?,
                 _ => {
                     return Err(
-                        EncodeError::cold(
+                        E::fail(
                             Self::NAME,
                             format_args!("{} must be a constant buffer", "a"),
                         ),
@@ -562,7 +570,7 @@ impl OpMufu {
             } << 54;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2];
@@ -573,21 +581,23 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `rur` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d08;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 const CODES: &[u128] = &[0, 1, 2];
@@ -598,8 +608,10 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

@@ -114,37 +114,54 @@ impl OpPlop3 {
     pub fn mem_combinable(&self) -> bool {
         false
     }
-    /// The encoding form that takes the current operand kinds on `sm`.
-    #[allow(unused_variables)]
+    /// The encoding form that takes the current operand kinds on `sm`:
+    /// the first in spec order whose slots fit (one decision tree on
+    /// the kinds, not a test per form).
+    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            && self.a.slot_kind() == SlotKind::Pred
-            && self.b.slot_kind() == SlotKind::Pred
-            && self.c.slot_kind() == SlotKind::Pred
-        {
-            return Some(0);
+        match (self.a.slot_kind(), self.b.slot_kind(), self.c.slot_kind()) {
+            (
+                SlotKind::Pred,
+                SlotKind::Pred,
+                SlotKind::Pred,
+            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(0),
+            (
+                SlotKind::Pred,
+                SlotKind::Pred,
+                SlotKind::UPred,
+            ) if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(1),
+            _ => None,
         }
-        if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            && self.a.slot_kind() == SlotKind::Pred
-            && self.b.slot_kind() == SlotKind::Pred
-            && self.c.slot_kind() == SlotKind::UPred
-        {
-            return Some(1);
-        }
-        None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(self.encode_error(sm, c)),
+        }
+    }
+    /// Why [`Self::encode`] refused: the same checks, run again to
+    /// build the message.
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+        match self.encode_as::<EncodeError>(sm, c) {
+            Err(e) => e,
+            Ok(_) => {
+                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
+            }
+        }
+    }
+    /// The encoder, generic over how a failed check is reported.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         match self.form_id(sm) {
-            Some(0) => self.encode_f0(sm, c),
-            Some(1) => self.encode_f1(sm, c),
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("no encoding on SM{sm}"),
-                        ),
+                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -153,7 +170,7 @@ impl OpPlop3 {
                     self.c.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "no form on SM{sm} takes sources of kinds {kinds:?}"
@@ -165,55 +182,59 @@ impl OpPlop3 {
     }
     ///Form `p` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x81c;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.c.not) << 71;
-        w |= fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
+        w |= fit::<E>(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
         {
-            let v: u128 = fit(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
+            let v: u128 = fit::<E>(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
             w |= (v & 7) << 64;
             w |= ((v >> 3) & 0x1f) << 72;
         }
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Pred, 3u32, sm)? << 77;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Pred, 3u32, sm)? << 77;
         w |= u128::from(self.b.not) << 80;
-        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
+        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field::<E>(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.a.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `u` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x8000000000000081c;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
         w |= u128::from(self.c.not) << 71;
-        w |= fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
+        w |= fit::<E>(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
         {
-            let v: u128 = fit(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
+            let v: u128 = fit::<E>(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
             w |= (v & 7) << 64;
             w |= ((v >> 3) & 0x1f) << 72;
         }
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Pred, 3u32, sm)? << 77;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Pred, 3u32, sm)? << 77;
         w |= u128::from(self.b.not) << 80;
-        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
+        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field::<E>(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.a.not) << 90;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

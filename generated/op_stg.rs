@@ -114,33 +114,46 @@ impl OpStg {
     pub fn mem_combinable(&self) -> bool {
         self.sem == Default::default()
     }
-    /// The encoding form that takes the current operand kinds on `sm`.
-    #[allow(unused_variables)]
+    /// The encoding form that takes the current operand kinds on `sm`:
+    /// the first in spec order whose slots fit (one decision tree on
+    /// the kinds, not a test per form).
+    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        if matches!(sm, 70 | 75) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Gpr
-        {
-            return Some(0);
+        match (self.a.slot_kind(), self.b.slot_kind()) {
+            (SlotKind::Gpr, SlotKind::Gpr) if matches!(sm, 70 | 75) => Some(0),
+            (SlotKind::Gpr, SlotKind::Gpr) if matches!(sm, 50 | 52 | 60) => Some(1),
+            _ => None,
         }
-        if matches!(sm, 50 | 52 | 60) && self.a.slot_kind() == SlotKind::Gpr
-            && self.b.slot_kind() == SlotKind::Gpr
-        {
-            return Some(1);
-        }
-        None
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(self.encode_error(sm, c)),
+        }
+    }
+    /// Why [`Self::encode`] refused: the same checks, run again to
+    /// build the message.
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+        match self.encode_as::<EncodeError>(sm, c) {
+            Err(e) => e,
+            Ok(_) => {
+                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
+            }
+        }
+    }
+    /// The encoder, generic over how a failed check is reported.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         match self.form_id(sm) {
-            Some(0) => self.encode_f0(sm, c),
-            Some(1) => self.encode_f1(sm, c),
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
-                        EncodeError::cold(
-                            Self::NAME,
-                            format_args!("no encoding on SM{sm}"),
-                        ),
+                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
                     );
                 }
                 let kinds: &[&str] = &[
@@ -148,7 +161,7 @@ impl OpStg {
                     self.b.slot_kind().name(),
                 ];
                 Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "no form on SM{sm} takes sources of kinds {kinds:?}"
@@ -160,12 +173,12 @@ impl OpStg {
     }
     ///Form `fixed` on SM [70, 75].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -174,12 +187,12 @@ impl OpStg {
                 );
             }
         }
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x1000000000000000386;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w
             |= {
                 const CODES: &[u128] = &[4, 0, 1, 2, 3, 5, 6, 7];
@@ -225,7 +238,7 @@ impl OpStg {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
@@ -254,7 +267,7 @@ impl OpStg {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{} `{}` does not exist on SM{}", "cache", self.cache
@@ -265,19 +278,21 @@ impl OpStg {
                     }
                 }
             } << 84;
-        w |= fit(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 12;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     ///Form `fixed` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
-    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
-                    EncodeError::cold(
+                    E::fail(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -286,10 +301,10 @@ impl OpStg {
                 );
             }
         }
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if self.sem != MemSem::WeakSys {
             return Err(
-                EncodeError::cold(
+                E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "sem", sm),
                 ),
@@ -297,8 +312,8 @@ impl OpStg {
         }
         let mut w: u128 = 0xeed8200000000000;
         w |= c.raw & 0;
-        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 20;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -318,7 +333,7 @@ impl OpStg {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{} `{}` does not exist on SM{}", "cache", self.cache
@@ -345,7 +360,7 @@ impl OpStg {
                     Some(c) => c,
                     None => {
                         return Err(
-                            EncodeError::cold(
+                            E::fail(
                                 Self::NAME,
                                 format_args!(
                                     "{} `{}` does not exist on SM{}", "size", self.size.name(),
@@ -356,8 +371,10 @@ impl OpStg {
                     }
                 }
             } << 48;
-        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }

@@ -65,24 +65,26 @@ pub(crate) fn file_tokens(k: SlotKindClass) -> TokenStream {
 }
 
 /// Condition under which a form takes the op's current operands.
-fn form_cond(op: &Op, f: &FormRef) -> TokenStream {
+/// One arm of `form_id`: the form's source kinds as a tuple pattern, and
+/// its SMs (and the defaults of sources it has no slot for) as the guard.
+fn form_arm(op: &Op, f: &FormRef) -> TokenStream {
     let pat = sm_pattern(&f.form.sms);
-    let mut conds = vec![quote!(matches!(sm, #pat))];
+    let mut guard = vec![quote!(matches!(sm, #pat))];
+    let mut kinds = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
         let fld = field(&s.name);
         match f.form.src_kinds[i] {
-            Some(k) => {
-                let kt = kind_tokens(k);
-                conds.push(quote!(self.#fld.slot_kind() == #kt));
-            }
+            Some(k) => kinds.push(kind_tokens(k)),
             None => {
+                kinds.push(quote!(_));
                 if let Some(d) = src_default(s) {
-                    conds.push(quote!(self.#fld == #d));
+                    guard.push(quote!(self.#fld == #d));
                 }
             }
         }
     }
-    quote!(#(#conds)&&*)
+    let id = Literal::u8_unsuffixed(f.id as u8);
+    quote!((#(#kinds,)*) if #(#guard)&&* => Some(#id))
 }
 
 /// Code that ORs `v` (an expression of type u128) into `w` at `bits`;
@@ -135,12 +137,12 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         if let Some(&(_, di)) = f.form.tied.iter().find(|&&(si, _)| si == i) {
             let d = field(&op.dsts[di].name);
             let dname = &op.dsts[di].name;
-            checks.push(quote!(if self.#fld.kind != SrcKind::Reg(self.#d) { return Err(EncodeError::cold(Self::NAME, format_args!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
+            checks.push(quote!(if self.#fld.kind != SrcKind::Reg(self.#d) { return Err(E::fail(Self::NAME, format_args!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
         }
         // A source this form does not encode must hold its default
         // (modifiers included).
         if !encoded && let Some(def) = src_default(s) {
-            checks.push(quote!(if self.#fld != #def { return Err(EncodeError::cold(Self::NAME, format_args!("{} is not encodable on SM{}", #sname, sm))); }));
+            checks.push(quote!(if self.#fld != #def { return Err(E::fail(Self::NAME, format_args!("{} is not encodable on SM{}", #sname, sm))); }));
             continue;
         }
         // Modifiers this form has no bit for must be off.
@@ -154,11 +156,12 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         .map(|(_, t)| t)
         .collect();
         if !forbid.is_empty() {
-            checks.push(quote!(forbid_mods(Self::NAME, #sname, &self.#fld, #(#forbid)|*, sm)?;));
+            checks
+                .push(quote!(forbid_mods::<E>(Self::NAME, #sname, &self.#fld, #(#forbid)|*, sm)?;));
         }
         if s.align > 1 {
             let al = Literal::u8_unsuffixed(s.align as u8);
-            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 { return Err(EncodeError::cold(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
+            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 { return Err(E::fail(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
         }
     }
     for (i, d) in op.dsts.iter().enumerate() {
@@ -167,12 +170,12 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         let encoded = has(&|t| matches!(t, FieldTarget::Dst { idx, .. } if *idx == i));
         if !encoded && let Some(def) = dst_default(d) {
             {
-                checks.push(quote!(if self.#fld != #def { return Err(EncodeError::cold(Self::NAME, format_args!("{} is not encodable on SM{}", #dname, sm))); }));
+                checks.push(quote!(if self.#fld != #def { return Err(E::fail(Self::NAME, format_args!("{} is not encodable on SM{}", #dname, sm))); }));
             }
         }
         if d.align > 1 {
             let al = Literal::u8_unsuffixed(d.align as u8);
-            checks.push(quote!(if self.#fld.file == RegFile::Gpr && !self.#fld.is_zero() && self.#fld.idx % #al != 0 { return Err(EncodeError::cold(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #dname, #al, self.#fld))); }));
+            checks.push(quote!(if self.#fld.file == RegFile::Gpr && !self.#fld.is_zero() && self.#fld.idx % #al != 0 { return Err(E::fail(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #dname, #al, self.#fld))); }));
         }
     }
     for (i, m) in op.modifiers.iter().enumerate() {
@@ -181,7 +184,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             let fld = field(&m.name);
             let def = mod_default(spec, m);
             let mname = &m.name;
-            checks.push(quote!(if self.#fld != #def { return Err(EncodeError::cold(Self::NAME, format_args!("modifier {} is not encodable on SM{}", #mname, sm))); }));
+            checks.push(quote!(if self.#fld != #def { return Err(E::fail(Self::NAME, format_args!("modifier {} is not encodable on SM{}", #mname, sm))); }));
         }
     }
     for fl in &f.form.fields {
@@ -193,14 +196,14 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let fld = field(&d.name);
                 let dname = &d.name;
                 let file = file_tokens(*kind);
-                Some(quote!(dst_field(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?))
+                Some(quote!(dst_field::<E>(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?))
             }
             FieldTarget::SrcReg { idx, kind } => {
                 let s = &op.srcs[*idx];
                 let fld = field(&s.name);
                 let sname = &s.name;
                 let file = file_tokens(*kind);
-                Some(quote!(src_field(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?))
+                Some(quote!(src_field::<E>(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?))
             }
             FieldTarget::SrcImm { idx, packing } => {
                 let s = &op.srcs[*idx];
@@ -208,24 +211,26 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let sname = &s.name;
                 let shift = packing.shift;
                 let sext = packing.sext;
-                Some(quote!(imm_src_field(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?))
+                Some(
+                    quote!(imm_src_field::<E>(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?),
+                )
             }
             FieldTarget::SrcCbuf { idx, part } => {
                 let s = &op.srcs[*idx];
                 let fld = field(&s.name);
                 let sname = &s.name;
                 let get = match part {
-                    CbufPart::Index => quote!(fit(Self::NAME, #sname, c.index as u128, #wdt)?),
+                    CbufPart::Index => quote!(fit::<E>(Self::NAME, #sname, c.index as u128, #wdt)?),
                     CbufPart::Offset { scale, signed } => {
                         let sc = *scale;
                         let fit_call = if *signed {
-                            quote!(fit_signed(Self::NAME, #sname, (c.offset as i32 / #sc as i32) as i64, #wdt)?)
+                            quote!(fit_signed::<E>(Self::NAME, #sname, (c.offset as i32 / #sc as i32) as i64, #wdt)?)
                         } else {
-                            quote!(fit(Self::NAME, #sname, (c.offset / #sc) as u128, #wdt)?)
+                            quote!(fit::<E>(Self::NAME, #sname, (c.offset / #sc) as u128, #wdt)?)
                         };
                         quote!({
                             if c.offset % #sc != 0 {
-                                return Err(EncodeError::cold(Self::NAME, format_args!("{}: constant offset {:#x} is not a multiple of {}", #sname, c.offset, #sc)));
+                                return Err(E::fail(Self::NAME, format_args!("{}: constant offset {:#x} is not a multiple of {}", #sname, c.offset, #sc)));
                             }
                             #fit_call
                         })
@@ -233,7 +238,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 };
                 Some(quote!(match self.#fld.kind {
                     SrcKind::CBuf(c) => #get,
-                    _ => return Err(EncodeError::cold(Self::NAME, format_args!("{} must be a constant buffer", #sname))),
+                    _ => return Err(E::fail(Self::NAME, format_args!("{} must be a constant buffer", #sname))),
                 }))
             }
             FieldTarget::SrcNeg(i) => {
@@ -271,34 +276,34 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                             const CODES: &[Option<u128>] = &[#(#c),*];
                             match CODES[self.#fld.index()] {
                                 Some(c) => c,
-                                None => return Err(EncodeError::cold(Self::NAME, format_args!("{} `{}` does not exist on SM{}", #mname, self.#fld.name(), sm))),
+                                None => return Err(E::fail(Self::NAME, format_args!("{} `{}` does not exist on SM{}", #mname, self.#fld.name(), sm))),
                             }
                         })
                     }
                     (ModType::Int { signed: false, .. }, _) => {
-                        quote!(fit(Self::NAME, #mname, self.#fld as u128, #wdt)?)
+                        quote!(fit::<E>(Self::NAME, #mname, self.#fld as u128, #wdt)?)
                     }
                     (ModType::Int { signed: true, .. }, _) => {
-                        quote!(fit_signed(Self::NAME, #mname, self.#fld as i64, #wdt)?)
+                        quote!(fit_signed::<E>(Self::NAME, #mname, self.#fld as i64, #wdt)?)
                     }
                     (ModType::Rel, _) => {
                         let sc = *scale as i64;
                         quote!({
                             if self.#fld % #sc != 0 {
-                                return Err(EncodeError::cold(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
+                                return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
                             }
-                            fit_signed(Self::NAME, #mname, self.#fld / #sc, #wdt)?
+                            fit_signed::<E>(Self::NAME, #mname, self.#fld / #sc, #wdt)?
                         })
                     }
                     (ModType::Enum(_), None) => quote!((self.#fld.index() as u128)),
                 })
             }
-            FieldTarget::GuardPred => {
-                Some(quote!(src_field(Self::NAME, "guard", &c.guard, RegFile::Pred, #wdt, sm)?))
-            }
+            FieldTarget::GuardPred => Some(
+                quote!(src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, #wdt, sm)?),
+            ),
             FieldTarget::GuardNot => Some(quote!(u128::from(c.guard.not))),
             FieldTarget::Ctrl => {
-                Some(quote!(fit(Self::NAME, "control bits", c.ctrl as u128, #wdt)?))
+                Some(quote!(fit::<E>(Self::NAME, "control bits", c.ctrl as u128, #wdt)?))
             }
         };
         if let Some(v) = v {
@@ -315,13 +320,13 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     }
     let not_all = f.form.not_all.iter().map(|&m| {
         let m = u128_lit(m);
-        quote!(if w & #m == #m { return Err(EncodeError::cold(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
+        quote!(if w & #m == #m { return Err(E::fail(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
     });
     let form_name = format!("Form `{}` on SM {:?}.", f.form.name, f.form.sms);
     quote! {
         #[doc = #form_name]
         #[allow(clippy::identity_op, unused_variables)]
-        fn #name(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        fn #name<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
             #(#checks)*
             let mut w: u128 = #value;
             w |= c.raw & #unknown;
@@ -334,36 +339,56 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
 
 pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let fs = forms(op);
-    let conds = fs.iter().map(|f| {
-        let c = form_cond(op, f);
-        let id = Literal::u8_unsuffixed(f.id as u8);
-        quote!(if #c { return Some(#id); })
-    });
+    let form_arms = fs.iter().map(|f| form_arm(op, f));
     let arms = fs.iter().map(|f| {
         let id = Literal::u8_unsuffixed(f.id as u8);
         let n = ident(&format!("encode_f{}", f.id));
-        quote!(Some(#id) => self.#n(sm, c))
+        quote!(Some(#id) => self.#n::<E>(sm, c))
     });
     let fns = fs.iter().map(|f| form_encode_fn(spec, op, f));
     let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
     Ok(quote! {
-        /// The encoding form that takes the current operand kinds on `sm`.
-        #[allow(unused_variables)]
+        /// The encoding form that takes the current operand kinds on `sm`:
+        /// the first in spec order whose slots fit (one decision tree on
+        /// the kinds, not a test per form).
+        #[allow(unused_variables, clippy::match_single_binding)]
         pub fn form_id(&self, sm: u32) -> Option<u8> {
-            #(#conds)*
-            None
+            match (#(self.#src_fields.slot_kind(),)*) {
+                #(#form_arms,)*
+                _ => None,
+            }
         }
 
         /// Encode for `sm`; the guard, control and raw bits come from `c`.
+        #[inline]
         pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+            match self.encode_as::<Refused>(sm, c) {
+                Ok(w) => Ok(w),
+                Err(Refused) => Err(self.encode_error(sm, c)),
+            }
+        }
+
+        /// Why [`Self::encode`] refused: the same checks, run again to
+        /// build the message.
+        #[cold]
+        #[inline(never)]
+        fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+            match self.encode_as::<EncodeError>(sm, c) {
+                Err(e) => e,
+                Ok(_) => EncodeError::new(Self::NAME, "refused, then encoded on a second try"),
+            }
+        }
+
+        /// The encoder, generic over how a failed check is reported.
+        fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
             match self.form_id(sm) {
                 #(#arms,)*
                 _ => {
                     if !Self::SMS.contains(&sm) {
-                        return Err(EncodeError::cold(Self::NAME, format_args!("no encoding on SM{sm}")));
+                        return Err(E::fail(Self::NAME, format_args!("no encoding on SM{sm}")));
                     }
                     let kinds: &[&str] = &[#(self.#src_fields.slot_kind().name()),*];
-                    Err(EncodeError::cold(Self::NAME, format_args!("no form on SM{sm} takes sources of kinds {kinds:?}")))
+                    Err(E::fail(Self::NAME, format_args!("no form on SM{sm} takes sources of kinds {kinds:?}")))
                 }
             }
         }

@@ -31,6 +31,33 @@ impl EncodeError {
     }
 }
 
+/// How an encoder's checks report a failure. Every check is written once,
+/// generic over this: with [`Refused`] (the fast path) a failed check is a
+/// bare flag and its message is never built, so the success path carries
+/// no formatting state at all; only when a check fails is the encoder run
+/// again with [`EncodeError`] to say which check and why.
+pub trait Fail: Sized {
+    fn fail(op: &'static str, message: fmt::Arguments<'_>) -> Self;
+}
+
+impl Fail for EncodeError {
+    #[inline(always)]
+    fn fail(op: &'static str, message: fmt::Arguments<'_>) -> Self {
+        EncodeError::cold(op, message)
+    }
+}
+
+/// A failed check, without its message (see [`Fail`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refused;
+
+impl Fail for Refused {
+    #[inline(always)]
+    fn fail(_: &'static str, _: fmt::Arguments<'_>) -> Self {
+        Refused
+    }
+}
+
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "cannot encode {}: {}", self.op, self.message)
@@ -48,15 +75,15 @@ pub fn ugpr_max(sm: u32) -> Option<u8> {
 // Always inlined: its checks fold away against the constants of the
 // generated call site.
 #[inline(always)]
-pub fn reg_index(
+pub fn reg_index<E: Fail>(
     op: &'static str,
     what: &str,
     r: Reg,
     file: RegFile,
     sm: u32,
-) -> Result<u128, EncodeError> {
+) -> Result<u128, E> {
     if r.file != file {
-        return Err(EncodeError::cold(
+        return Err(E::fail(
             op,
             format_args!("{what} must be a {file:?} register, not {r}"),
         ));
@@ -65,17 +92,14 @@ pub fn reg_index(
         RegFile::Gpr => Ok(r.idx as u128),
         RegFile::Pred | RegFile::UPred => {
             if r.idx > 7 {
-                Err(EncodeError::cold(
-                    op,
-                    format_args!("{what}: no predicate {}", r.idx),
-                ))
+                Err(E::fail(op, format_args!("{what}: no predicate {}", r.idx)))
             } else {
                 Ok(r.idx as u128)
             }
         }
         RegFile::UGpr => {
             let Some(max) = ugpr_max(sm) else {
-                return Err(EncodeError::cold(
+                return Err(E::fail(
                     op,
                     format_args!("{what}: SM{sm} has no uniform registers"),
                 ));
@@ -83,7 +107,7 @@ pub fn reg_index(
             if r.idx == 255 {
                 Ok(max as u128)
             } else if r.idx >= max {
-                Err(EncodeError::cold(
+                Err(E::fail(
                     op,
                     format_args!("{what}: UR{} does not exist on SM{sm}", r.idx),
                 ))
@@ -97,51 +121,48 @@ pub fn reg_index(
 /// Field value of a register source: it must be a register of `file`
 /// that exists on the SM and fits `width` bits.
 #[inline(always)]
-pub fn src_field(
+pub fn src_field<E: Fail>(
     op: &'static str,
     what: &str,
     s: &Src,
     file: RegFile,
     width: u32,
     sm: u32,
-) -> Result<u128, EncodeError> {
+) -> Result<u128, E> {
     fit(
         op,
         what,
-        reg_index(op, what, src_reg(op, what, s)?, file, sm)?,
+        reg_index::<E>(op, what, src_reg::<E>(op, what, s)?, file, sm)?,
         width,
     )
 }
 
 /// Field value of a destination register (see [`src_field`]).
 #[inline(always)]
-pub fn dst_field(
+pub fn dst_field<E: Fail>(
     op: &'static str,
     what: &str,
     r: Reg,
     file: RegFile,
     width: u32,
     sm: u32,
-) -> Result<u128, EncodeError> {
-    fit(op, what, reg_index(op, what, r, file, sm)?, width)
+) -> Result<u128, E> {
+    fit(op, what, reg_index::<E>(op, what, r, file, sm)?, width)
 }
 
 /// Field value of an immediate source (see [`imm_field`]).
 #[inline(always)]
-pub fn imm_src_field(
+pub fn imm_src_field<E: Fail>(
     op: &'static str,
     what: &str,
     s: &Src,
     width: u32,
     shift: u32,
     sext: bool,
-) -> Result<u128, EncodeError> {
+) -> Result<u128, E> {
     match s.kind {
         SrcKind::Imm(v) => imm_field(op, what, v, width, shift, sext),
-        _ => Err(EncodeError::cold(
-            op,
-            format_args!("{what} must be an immediate"),
-        )),
+        _ => Err(E::fail(op, format_args!("{what} must be an immediate"))),
     }
 }
 
@@ -152,13 +173,13 @@ pub const MOD_NOT: u8 = 4;
 
 /// A form without bits for some modifiers refuses a source that has them.
 #[inline(always)]
-pub fn forbid_mods(
+pub fn forbid_mods<E: Fail>(
     op: &'static str,
     what: &str,
     s: &Src,
     forbidden: u8,
     sm: u32,
-) -> Result<(), EncodeError> {
+) -> Result<(), E> {
     let mut has = 0;
     for (on, bit) in [(s.neg, MOD_NEG), (s.abs, MOD_ABS), (s.not, MOD_NOT)] {
         if on {
@@ -176,7 +197,7 @@ pub fn forbid_mods(
     } else {
         "be inverted"
     };
-    Err(EncodeError::cold(
+    Err(E::fail(
         op,
         format_args!("{what} cannot {what_mod} in this form on SM{sm}"),
     ))
@@ -206,13 +227,10 @@ pub fn reg_from_index(file: RegFile, idx: u128, sm: u32) -> Option<Reg> {
 // Always inlined: its checks fold away against the constants of the
 // generated call site.
 #[inline(always)]
-pub fn src_reg(op: &'static str, what: &str, s: &Src) -> Result<Reg, EncodeError> {
+pub fn src_reg<E: Fail>(op: &'static str, what: &str, s: &Src) -> Result<Reg, E> {
     match s.kind {
         SrcKind::Reg(r) => Ok(r),
-        _ => Err(EncodeError::cold(
-            op,
-            format_args!("{what} must be a register"),
-        )),
+        _ => Err(E::fail(op, format_args!("{what} must be a register"))),
     }
 }
 
@@ -221,16 +239,16 @@ pub fn src_reg(op: &'static str, what: &str, s: &Src) -> Result<Reg, EncodeError
 // Always inlined: its checks fold away against the constants of the
 // generated call site.
 #[inline(always)]
-pub fn imm_field(
+pub fn imm_field<E: Fail>(
     op: &'static str,
     what: &str,
     v: u32,
     width: u32,
     shift: u32,
     sext: bool,
-) -> Result<u128, EncodeError> {
+) -> Result<u128, E> {
     if shift > 0 && v & ((1u32 << shift) - 1) != 0 {
-        return Err(EncodeError::cold(
+        return Err(E::fail(
             op,
             format_args!("{what}: immediate {v:#x} has non-zero low {shift} bits"),
         ));
@@ -242,13 +260,13 @@ pub fn imm_field(
             let sv = v as i32;
             let lim = 1i64 << (total - 1);
             if (sv as i64) < -lim || (sv as i64) >= lim {
-                return Err(EncodeError::cold(
+                return Err(E::fail(
                     op,
                     format_args!("{what}: immediate {v:#x} does not fit {total} signed bits"),
                 ));
             }
         } else if kept >> width != 0 {
-            return Err(EncodeError::cold(
+            return Err(E::fail(
                 op,
                 format_args!("{what}: immediate {v:#x} does not fit {total} bits"),
             ));
@@ -277,9 +295,9 @@ pub fn imm_from_field(f: u128, width: u32, shift: u32, sext: bool) -> u32 {
 // Always inlined: its checks fold away against the constants of the
 // generated call site.
 #[inline(always)]
-pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, EncodeError> {
+pub fn fit<E: Fail>(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, E> {
     if width < 128 && v >> width != 0 {
-        Err(EncodeError::cold(
+        Err(E::fail(
             op,
             format_args!("{what}: value {v:#x} does not fit {width} bits"),
         ))
@@ -292,10 +310,10 @@ pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, En
 // Always inlined: its checks fold away against the constants of the
 // generated call site.
 #[inline(always)]
-pub fn fit_signed(op: &'static str, what: &str, v: i64, width: u32) -> Result<u128, EncodeError> {
+pub fn fit_signed<E: Fail>(op: &'static str, what: &str, v: i64, width: u32) -> Result<u128, E> {
     let lim = 1i128 << (width - 1);
     if (v as i128) < -lim || (v as i128) >= lim {
-        return Err(EncodeError::cold(
+        return Err(E::fail(
             op,
             format_args!("{what}: value {v} does not fit {width} signed bits"),
         ));

@@ -16,8 +16,9 @@ use crate::asm::{
     to_src,
 };
 use crate::encode::{
-    EncodeError, MOD_ABS, MOD_NEG, MOD_NOT, dst_field, fit, fit_signed, forbid_mods, imm_field,
-    imm_from_field, imm_src_field, reg_from_index, reg_index, sext_field, src_field, src_reg,
+    EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, dst_field, fit, fit_signed, forbid_mods,
+    imm_field, imm_from_field, imm_src_field, reg_from_index, reg_index, sext_field, src_field,
+    src_reg,
 };
 use crate::fold::{FoldError, FoldOut, IntoValue, Value};
 use crate::fold_fns::*;
