@@ -114,6 +114,13 @@ impl OpF2i {
             Err(Refused) => Err(self.encode_error(sm, c)),
         }
     }
+    /// The word, or `None` when the op does not encode on `sm` (the
+    /// fast path alone: for legality trials, which fail often and need
+    /// no message).
+    #[inline]
+    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
+        self.encode_as::<Refused>(sm, c).ok()
+    }
     /// Why [`Self::encode`] refused: the same checks, run again to
     /// build the message.
     #[cold]
@@ -871,7 +878,7 @@ impl OpF2i {
         cx: &mut dyn LegalizeCx,
     ) -> Result<Option<Op>, LegalizeError> {
         let c = Common::default();
-        if self.encode(sm, &c).is_ok() {
+        if self.try_encode(sm, &c).is_some() {
             return Ok(None);
         }
         if !Self::SMS.contains(&sm) {
@@ -885,7 +892,7 @@ impl OpF2i {
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {
-            if cand.encode(sm, &c).is_ok() {
+            if cand.try_encode(sm, &c).is_some() {
                 *self = *cand;
                 return Ok(None);
             }
@@ -940,7 +947,7 @@ impl OpF2i {
                             if strip && !any_stripped {
                                 continue;
                             }
-                            if !usable || trial.encode(sm, &c).is_err() {
+                            if !usable || trial.try_encode(sm, &c).is_none() {
                                 continue;
                             }
                             let mut out = *cand;
@@ -962,7 +969,7 @@ impl OpF2i {
                                     *m = new;
                                 }
                             }
-                            if out.encode(sm, &c).is_ok() {
+                            if out.try_encode(sm, &c).is_some() {
                                 *self = out;
                                 return Ok(None);
                             }

@@ -110,6 +110,13 @@ impl OpFmul32i {
             Err(Refused) => Err(self.encode_error(sm, c)),
         }
     }
+    /// The word, or `None` when the op does not encode on `sm` (the
+    /// fast path alone: for legality trials, which fail often and need
+    /// no message).
+    #[inline]
+    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
+        self.encode_as::<Refused>(sm, c).ok()
+    }
     /// Why [`Self::encode`] refused: the same checks, run again to
     /// build the message.
     #[cold]
@@ -471,7 +478,7 @@ impl OpFmul32i {
         cx: &mut dyn LegalizeCx,
     ) -> Result<Option<Op>, LegalizeError> {
         let c = Common::default();
-        if self.encode(sm, &c).is_ok() {
+        if self.try_encode(sm, &c).is_some() {
             return Ok(None);
         }
         if !Self::SMS.contains(&sm) {
@@ -486,7 +493,7 @@ impl OpFmul32i {
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {
-            if cand.encode(sm, &c).is_ok() {
+            if cand.try_encode(sm, &c).is_some() {
                 *self = *cand;
                 return Ok(None);
             }
@@ -541,7 +548,7 @@ impl OpFmul32i {
                             if strip && !any_stripped {
                                 continue;
                             }
-                            if !usable || trial.encode(sm, &c).is_err() {
+                            if !usable || trial.try_encode(sm, &c).is_none() {
                                 continue;
                             }
                             let mut out = *cand;
@@ -563,7 +570,7 @@ impl OpFmul32i {
                                     *m = new;
                                 }
                             }
-                            if out.encode(sm, &c).is_ok() {
+                            if out.try_encode(sm, &c).is_some() {
                                 *self = out;
                                 return Ok(None);
                             }

@@ -158,6 +158,13 @@ impl OpIadd3 {
             Err(Refused) => Err(self.encode_error(sm, c)),
         }
     }
+    /// The word, or `None` when the op does not encode on `sm` (the
+    /// fast path alone: for legality trials, which fail often and need
+    /// no message).
+    #[inline]
+    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
+        self.encode_as::<Refused>(sm, c).ok()
+    }
     /// Why [`Self::encode`] refused: the same checks, run again to
     /// build the message.
     #[cold]
@@ -1100,7 +1107,7 @@ impl OpIadd3 {
         cx: &mut dyn LegalizeCx,
     ) -> Result<Option<Op>, LegalizeError> {
         let c = Common::default();
-        if self.encode(sm, &c).is_ok() {
+        if self.try_encode(sm, &c).is_some() {
             return Ok(None);
         }
         if !Self::SMS.contains(&sm) {
@@ -1116,7 +1123,7 @@ impl OpIadd3 {
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {
-            if cand.encode(sm, &c).is_ok() {
+            if cand.try_encode(sm, &c).is_some() {
                 *self = *cand;
                 return Ok(None);
             }
@@ -1175,7 +1182,7 @@ impl OpIadd3 {
                             if strip && !any_stripped {
                                 continue;
                             }
-                            if !usable || trial.encode(sm, &c).is_err() {
+                            if !usable || trial.try_encode(sm, &c).is_none() {
                                 continue;
                             }
                             let mut out = *cand;
@@ -1197,7 +1204,7 @@ impl OpIadd3 {
                                     *m = new;
                                 }
                             }
-                            if out.encode(sm, &c).is_ok() {
+                            if out.try_encode(sm, &c).is_some() {
                                 *self = out;
                                 return Ok(None);
                             }

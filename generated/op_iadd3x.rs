@@ -194,6 +194,13 @@ impl OpIadd3x {
             Err(Refused) => Err(self.encode_error(sm, c)),
         }
     }
+    /// The word, or `None` when the op does not encode on `sm` (the
+    /// fast path alone: for legality trials, which fail often and need
+    /// no message).
+    #[inline]
+    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
+        self.encode_as::<Refused>(sm, c).ok()
+    }
     /// Why [`Self::encode`] refused: the same checks, run again to
     /// build the message.
     #[cold]
@@ -1388,7 +1395,7 @@ impl OpIadd3x {
         cx: &mut dyn LegalizeCx,
     ) -> Result<Option<Op>, LegalizeError> {
         let c = Common::default();
-        if self.encode(sm, &c).is_ok() {
+        if self.try_encode(sm, &c).is_some() {
             return Ok(None);
         }
         if !Self::SMS.contains(&sm) {
@@ -1406,7 +1413,7 @@ impl OpIadd3x {
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {
-            if cand.encode(sm, &c).is_ok() {
+            if cand.try_encode(sm, &c).is_some() {
                 *self = *cand;
                 return Ok(None);
             }
@@ -1467,7 +1474,7 @@ impl OpIadd3x {
                             if strip && !any_stripped {
                                 continue;
                             }
-                            if !usable || trial.encode(sm, &c).is_err() {
+                            if !usable || trial.try_encode(sm, &c).is_none() {
                                 continue;
                             }
                             let mut out = *cand;
@@ -1489,7 +1496,7 @@ impl OpIadd3x {
                                     *m = new;
                                 }
                             }
-                            if out.encode(sm, &c).is_ok() {
+                            if out.try_encode(sm, &c).is_some() {
                                 *self = out;
                                 return Ok(None);
                             }

@@ -183,6 +183,13 @@ impl OpImadWideX {
             Err(Refused) => Err(self.encode_error(sm, c)),
         }
     }
+    /// The word, or `None` when the op does not encode on `sm` (the
+    /// fast path alone: for legality trials, which fail often and need
+    /// no message).
+    #[inline]
+    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
+        self.encode_as::<Refused>(sm, c).ok()
+    }
     /// Why [`Self::encode`] refused: the same checks, run again to
     /// build the message.
     #[cold]
@@ -1364,7 +1371,7 @@ impl OpImadWideX {
         cx: &mut dyn LegalizeCx,
     ) -> Result<Option<Op>, LegalizeError> {
         let c = Common::default();
-        if self.encode(sm, &c).is_ok() {
+        if self.try_encode(sm, &c).is_some() {
             return Ok(None);
         }
         if !Self::SMS.contains(&sm) {
@@ -1381,7 +1388,7 @@ impl OpImadWideX {
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
         for cand in &cands {
-            if cand.encode(sm, &c).is_ok() {
+            if cand.try_encode(sm, &c).is_some() {
                 *self = *cand;
                 return Ok(None);
             }
@@ -1441,7 +1448,7 @@ impl OpImadWideX {
                             if strip && !any_stripped {
                                 continue;
                             }
-                            if !usable || trial.encode(sm, &c).is_err() {
+                            if !usable || trial.try_encode(sm, &c).is_none() {
                                 continue;
                             }
                             let mut out = *cand;
@@ -1463,7 +1470,7 @@ impl OpImadWideX {
                                     *m = new;
                                 }
                             }
-                            if out.encode(sm, &c).is_ok() {
+                            if out.try_encode(sm, &c).is_some() {
                                 *self = out;
                                 return Ok(None);
                             }

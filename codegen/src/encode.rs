@@ -368,6 +368,14 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             }
         }
 
+        /// The word, or `None` when the op does not encode on `sm` (the
+        /// fast path alone: for legality trials, which fail often and need
+        /// no message).
+        #[inline]
+        pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
+            self.encode_as::<Refused>(sm, c).ok()
+        }
+
         /// Why [`Self::encode`] refused: the same checks, run again to
         /// build the message.
         #[cold]

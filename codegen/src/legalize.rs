@@ -118,7 +118,7 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             let t = quote! {
                 for cand in &cands {
                     if let Some(w) = cand.to_wide() {
-                        if w.encode(sm, &c).is_ok() { return Ok(Some(w)); }
+                        if w.try_encode(sm, &c).is_some() { return Ok(Some(w)); }
                     }
                 }
             };
@@ -155,7 +155,7 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         #[allow(unused_mut, unused_variables, clippy::needless_range_loop)]
         pub fn legalize(&mut self, sm: u32, cx: &mut dyn LegalizeCx) -> Result<Option<Op>, LegalizeError> {
             let c = Common::default();
-            if self.encode(sm, &c).is_ok() { return Ok(None); }
+            if self.try_encode(sm, &c).is_some() { return Ok(None); }
             if !Self::SMS.contains(&sm) {
                 return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
             }
@@ -167,7 +167,7 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             let mut cands: Vec<Self> = vec![t];
             cands.extend(t.swapped());
             for cand in &cands {
-                if cand.encode(sm, &c).is_ok() { *self = *cand; return Ok(None); }
+                if cand.try_encode(sm, &c).is_some() { *self = *cand; return Ok(None); }
             }
             #wide_try
             const TYS: [ValueType; #nsrc] = [#(#tys),*];
@@ -199,7 +199,7 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                                 }
                             }
                             if strip && !any_stripped { continue; }
-                            if !usable || trial.encode(sm, &c).is_err() { continue; }
+                            if !usable || trial.try_encode(sm, &c).is_none() { continue; }
                             let mut out = *cand;
                             for i in 0..n {
                                 if mask >> i & 1 == 0 { continue; }
@@ -214,7 +214,7 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                                     *m = new;
                                 }
                             }
-                            if out.encode(sm, &c).is_ok() { *self = out; return Ok(None); }
+                            if out.try_encode(sm, &c).is_some() { *self = out; return Ok(None); }
                         }
                     }
                 }

@@ -609,6 +609,11 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
                 match self { #(Op::#variants(o) => o.encode(sm, c)),* }
             }
+            /// The word, or `None` when the op does not encode on `sm`
+            /// (no error message is built: for legality trials).
+            pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
+                match self { #(Op::#variants(o) => o.try_encode(sm, c)),* }
+            }
             /// Index of the encoding form the op takes on `sm`, if any.
             pub fn form_id(&self, sm: u32) -> Option<u8> {
                 match self { #(Op::#variants(o) => o.form_id(sm)),* }

@@ -133,7 +133,7 @@ impl crate::isa::Op {
         c: &crate::instr::Common,
         cx: &mut dyn LegalizeCx,
     ) -> Result<u128, LegalizeError> {
-        if let Ok(w) = self.encode(sm, c) {
+        if let Some(w) = self.try_encode(sm, c) {
             return Ok(w);
         }
         self.legalize(sm, cx)?;

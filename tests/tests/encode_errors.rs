@@ -12,14 +12,17 @@ fn parsed(text: &str, sm: u32) -> (Op, nak::instr::Common) {
     isa::parse(&line, sm, 0).expect("parses")
 }
 
+/// The refusal's message; the fast path (`try_encode`) must refuse too.
 fn refusal(op: &Op, c: &nak::instr::Common, sm: u32) -> String {
+    assert_eq!(op.try_encode(sm, c), None);
     op.encode(sm, c).expect_err("refused").to_string()
 }
 
 #[test]
 fn refusals_name_the_failing_check() {
     let (op, c) = parsed("IADD3 R0, R1, R2, R3", 75);
-    assert!(op.encode(75, &c).is_ok());
+    let w = op.encode(75, &c).expect("encodes");
+    assert_eq!(op.try_encode(75, &c), Some(w));
     // Control bits past their 23-bit field.
     let mut big = c.clone();
     big.ctrl = 1 << 23;

@@ -55,7 +55,7 @@ fn first_that_parses(templates: &[&str], d: &str, s: &str, sm: u32) -> Option<(O
         let line = t.replace("{d}", d).replace("{s}", s);
         parse_hw(&line, sm)
             .ok()
-            .filter(|(op, c)| op.encode(sm, c).is_ok())
+            .filter(|(op, c)| op.try_encode(sm, c).is_some())
     })
 }
 
