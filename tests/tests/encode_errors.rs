@@ -24,7 +24,7 @@ fn refusals_name_the_failing_check() {
     let w = op.encode(75, &c).expect("encodes");
     assert_eq!(op.try_encode(75, &c), Some(w));
     // Control bits past their 23-bit field.
-    let mut big = c.clone();
+    let mut big = c;
     big.ctrl = 1 << 23;
     let m = refusal(&op, &big, 75);
     assert!(m.contains("control bits") && m.contains("23 bits"), "{m}");
