@@ -64,7 +64,6 @@ pub(crate) fn file_tokens(k: SlotKindClass) -> TokenStream {
     }
 }
 
-/// Condition under which a form takes the op's current operands.
 /// One arm of `form_id`: the form's source kinds as a tuple pattern, and
 /// its SMs (and the defaults of sources it has no slot for) as the guard.
 fn form_arm(op: &Op, f: &FormRef) -> TokenStream {

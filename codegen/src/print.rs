@@ -155,8 +155,8 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             reuse_lets.push(quote!(let #v = match form { #(#arms,)* _ => false };));
         }
     }
-    // The form (a chain of operand-kind tests) is only needed to read reuse
-    // flags, and most instructions set none.
+    // The form is only needed to read reuse flags, and most instructions
+    // set none.
     let form = if reuse_mask == 0 {
         quote!()
     } else {

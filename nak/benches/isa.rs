@@ -70,15 +70,19 @@ fn encode(bencher: divan::Bencher, sm: u32) {
 #[divan::bench(args = [50, 75])]
 fn decode_print(bencher: divan::Bencher, sm: u32) {
     let words = stream(sm);
+    // As `nak dis` prints: each line in a stack `LineBuf`, copied out whole.
     let mut out = nak::text_buf::TextBuf::with_capacity(64 << 20);
+    let mut line = nak::line_buf::LineBuf::new();
     bencher
         .counter(divan::counter::ItemsCount::new(words.len()))
         .bench_local(|| {
             out.clear();
             for w in &words {
                 if let Some((op, c)) = isa::decode(divan::black_box(*w), sm) {
-                    op.print(&c, sm, 0, &mut out);
-                    out.push('\n');
+                    line.clear();
+                    op.print_line(&c, sm, 0, &mut line);
+                    line.push_byte(b'\n');
+                    out.push_line(&line);
                 }
             }
             out.len()

@@ -1,5 +1,5 @@
 //! Support for the generated printers: operands written the way nvdisasm
-//! writes them, into one reusable buffer.
+//! writes them, into a line buffer ([`LineBuf`]).
 
 use crate::fmt_float;
 use crate::line_buf::LineBuf;

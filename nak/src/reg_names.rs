@@ -68,7 +68,7 @@ static PRED: [&str; 256] = strs(&PRED_BYTES);
 static UPRED: [&str; 256] = strs(&UPRED_BYTES);
 
 /// The register's name padded to 8 bytes, its length in the last byte:
-/// printed as one fixed-size store (see `TextBuf::push_chunk`).
+/// printed as one fixed-size store (see `LineBuf::push_chunk`).
 #[inline(always)]
 pub fn reg_name_chunk(r: Reg) -> &'static [u8; W] {
     let t = match r.file {

@@ -62,6 +62,7 @@ pub fn disassemble_reader(
     let block = unit * (BLOCK_INSTRS / per_unit);
     let mut reader = BlockReader {
         input,
+        sm,
         block,
         wb,
         offset: 0,
@@ -135,6 +136,7 @@ pub fn disassemble_reader(
 /// Reads a stream block by block for [`disassemble_reader`].
 struct BlockReader<'a, R> {
     input: &'a mut R,
+    sm: u32,
     /// Bytes per block (whole bundles) and per word.
     block: usize,
     wb: usize,
@@ -159,12 +161,7 @@ impl<R: std::io::Read> BlockReader<'_, R> {
         self.offset += v.len();
         let extra = v.len() % self.wb;
         if extra != 0 {
-            self.trailing = Some(format!(
-                "stream length {} is not a multiple of {} bytes; {extra} trailing bytes at offset {:#x}",
-                self.offset,
-                self.wb,
-                self.offset - extra
-            ));
+            self.trailing = stream::check_stream_len(self.sm, self.offset as u64).err();
             v.truncate(v.len() - extra);
         }
         Ok((!v.is_empty()).then_some(at))

@@ -30,7 +30,6 @@ use crate::isa::{self, Icmp, Op};
 use crate::line_buf::LineBuf;
 use crate::operand::{Reg, RegFile, Src};
 use crate::print::{ImmStyle, write_guard};
-use crate::text_buf::TextBuf;
 use std::fmt::Write as _;
 
 fn vreg_text(v: &VReg) -> String {
@@ -71,13 +70,13 @@ fn op64_name(op: &Op64) -> String {
 
 /// One instruction as text (without indentation).
 pub fn instr_text(i: &Instr, sm: u32) -> String {
-    let mut out = TextBuf::new();
+    let mut out = String::new();
     if let VOp::Hw(op) = &i.op {
         return op.text(&i.common(), sm, 0);
     }
     let mut guard = LineBuf::new();
     write_guard(&mut guard, &i.guard);
-    out.push_line(&guard);
+    out.push_str(guard.as_str());
     match &i.op {
         VOp::Hw(_) => unreachable!(),
         VOp::Copy { dst, src } => {
@@ -118,7 +117,7 @@ pub fn instr_text(i: &Instr, sm: u32) -> String {
             );
         }
     }
-    out.into_string()
+    out
 }
 
 /// The whole function as text.
