@@ -4348,6 +4348,22 @@ pub const fn ugpr_max(sm: u32) -> Option<u8> {
 }
 /// Every SM the spec covers.
 pub const ALL_SMS: &[u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+/// `sm`'s bit in the generated SM sets (its position in
+/// [`ALL_SMS`]), 0 for an SM the spec does not cover: one table
+/// load, so testing an SM set is one AND rather than a jump table.
+#[inline]
+pub const fn sm_bit(sm: u32) -> u64 {
+    const BITS: [u64; 121] = {
+        let mut t = [0u64; 121];
+        let mut i = 0;
+        while i < ALL_SMS.len() {
+            t[ALL_SMS[i] as usize] = 1 << i;
+            i += 1;
+        }
+        t
+    };
+    if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
+}
 /// Every op of the spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
@@ -5602,73 +5618,15 @@ impl Op {
     }
     /// Encode for `sm` with the guard, control and raw bits of `c`.
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self {
-            Op::Bra(o) => o.encode(sm, c),
-            Op::BraUp(o) => o.encode(sm, c),
-            Op::BraUr(o) => o.encode(sm, c),
-            Op::Brev(o) => o.encode(sm, c),
-            Op::Cs2r(o) => o.encode(sm, c),
-            Op::Cs2r32(o) => o.encode(sm, c),
-            Op::Exit(o) => o.encode(sm, c),
-            Op::F2f(o) => o.encode(sm, c),
-            Op::F2f64(o) => o.encode(sm, c),
-            Op::F2i(o) => o.encode(sm, c),
-            Op::F2i64(o) => o.encode(sm, c),
-            Op::Fadd(o) => o.encode(sm, c),
-            Op::Fadd32i(o) => o.encode(sm, c),
-            Op::Ffma(o) => o.encode(sm, c),
-            Op::Ffma32i(o) => o.encode(sm, c),
-            Op::Flo(o) => o.encode(sm, c),
-            Op::Fmnmx(o) => o.encode(sm, c),
-            Op::Fmul(o) => o.encode(sm, c),
-            Op::Fmul32i(o) => o.encode(sm, c),
-            Op::Fsel(o) => o.encode(sm, c),
-            Op::Fsetp(o) => o.encode(sm, c),
-            Op::I2f(o) => o.encode(sm, c),
-            Op::I2f64(o) => o.encode(sm, c),
-            Op::Iabs(o) => o.encode(sm, c),
-            Op::Iadd(o) => o.encode(sm, c),
-            Op::Iadd3(o) => o.encode(sm, c),
-            Op::Iadd32i(o) => o.encode(sm, c),
-            Op::Iadd3x(o) => o.encode(sm, c),
-            Op::Imad(o) => o.encode(sm, c),
-            Op::ImadHi(o) => o.encode(sm, c),
-            Op::ImadWide(o) => o.encode(sm, c),
-            Op::ImadWideX(o) => o.encode(sm, c),
-            Op::Imadx(o) => o.encode(sm, c),
-            Op::Imnmx(o) => o.encode(sm, c),
-            Op::Iscadd(o) => o.encode(sm, c),
-            Op::Iscadd32i(o) => o.encode(sm, c),
-            Op::Isetp(o) => o.encode(sm, c),
-            Op::Isetp64(o) => o.encode(sm, c),
-            Op::Ldg(o) => o.encode(sm, c),
-            Op::Lea(o) => o.encode(sm, c),
-            Op::LeaHi(o) => o.encode(sm, c),
-            Op::LeaHiX(o) => o.encode(sm, c),
-            Op::LeaX(o) => o.encode(sm, c),
-            Op::Lop(o) => o.encode(sm, c),
-            Op::Lop3(o) => o.encode(sm, c),
-            Op::Lop32i(o) => o.encode(sm, c),
-            Op::Mov(o) => o.encode(sm, c),
-            Op::Mov32i(o) => o.encode(sm, c),
-            Op::Mov64(o) => o.encode(sm, c),
-            Op::Mufu(o) => o.encode(sm, c),
-            Op::Nop(o) => o.encode(sm, c),
-            Op::Plop3(o) => o.encode(sm, c),
-            Op::Popc(o) => o.encode(sm, c),
-            Op::Prmt(o) => o.encode(sm, c),
-            Op::S2r(o) => o.encode(sm, c),
-            Op::Sel(o) => o.encode(sm, c),
-            Op::Sel64(o) => o.encode(sm, c),
-            Op::Shf(o) => o.encode(sm, c),
-            Op::Shl(o) => o.encode(sm, c),
-            Op::Shr(o) => o.encode(sm, c),
-            Op::Stg(o) => o.encode(sm, c),
-            Op::Vimnmx(o) => o.encode(sm, c),
+        match self.try_encode(sm, c) {
+            Some(w) => Ok(w),
+            None => Err(self.encode_error(sm, c)),
         }
     }
     /// The word, or `None` when the op does not encode on `sm`
-    /// (no error message is built: for legality trials).
+    /// (no error message is built: for legality trials). One jump
+    /// on the variant into the op's whole encoder.
+    #[inline]
     pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         match self {
             Op::Bra(o) => o.try_encode(sm, c),
@@ -5733,6 +5691,75 @@ impl Op {
             Op::Shr(o) => o.try_encode(sm, c),
             Op::Stg(o) => o.try_encode(sm, c),
             Op::Vimnmx(o) => o.try_encode(sm, c),
+        }
+    }
+    /// Why [`Self::try_encode`] refused (off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+        match self {
+            Op::Bra(o) => o.encode_error(sm, c),
+            Op::BraUp(o) => o.encode_error(sm, c),
+            Op::BraUr(o) => o.encode_error(sm, c),
+            Op::Brev(o) => o.encode_error(sm, c),
+            Op::Cs2r(o) => o.encode_error(sm, c),
+            Op::Cs2r32(o) => o.encode_error(sm, c),
+            Op::Exit(o) => o.encode_error(sm, c),
+            Op::F2f(o) => o.encode_error(sm, c),
+            Op::F2f64(o) => o.encode_error(sm, c),
+            Op::F2i(o) => o.encode_error(sm, c),
+            Op::F2i64(o) => o.encode_error(sm, c),
+            Op::Fadd(o) => o.encode_error(sm, c),
+            Op::Fadd32i(o) => o.encode_error(sm, c),
+            Op::Ffma(o) => o.encode_error(sm, c),
+            Op::Ffma32i(o) => o.encode_error(sm, c),
+            Op::Flo(o) => o.encode_error(sm, c),
+            Op::Fmnmx(o) => o.encode_error(sm, c),
+            Op::Fmul(o) => o.encode_error(sm, c),
+            Op::Fmul32i(o) => o.encode_error(sm, c),
+            Op::Fsel(o) => o.encode_error(sm, c),
+            Op::Fsetp(o) => o.encode_error(sm, c),
+            Op::I2f(o) => o.encode_error(sm, c),
+            Op::I2f64(o) => o.encode_error(sm, c),
+            Op::Iabs(o) => o.encode_error(sm, c),
+            Op::Iadd(o) => o.encode_error(sm, c),
+            Op::Iadd3(o) => o.encode_error(sm, c),
+            Op::Iadd32i(o) => o.encode_error(sm, c),
+            Op::Iadd3x(o) => o.encode_error(sm, c),
+            Op::Imad(o) => o.encode_error(sm, c),
+            Op::ImadHi(o) => o.encode_error(sm, c),
+            Op::ImadWide(o) => o.encode_error(sm, c),
+            Op::ImadWideX(o) => o.encode_error(sm, c),
+            Op::Imadx(o) => o.encode_error(sm, c),
+            Op::Imnmx(o) => o.encode_error(sm, c),
+            Op::Iscadd(o) => o.encode_error(sm, c),
+            Op::Iscadd32i(o) => o.encode_error(sm, c),
+            Op::Isetp(o) => o.encode_error(sm, c),
+            Op::Isetp64(o) => o.encode_error(sm, c),
+            Op::Ldg(o) => o.encode_error(sm, c),
+            Op::Lea(o) => o.encode_error(sm, c),
+            Op::LeaHi(o) => o.encode_error(sm, c),
+            Op::LeaHiX(o) => o.encode_error(sm, c),
+            Op::LeaX(o) => o.encode_error(sm, c),
+            Op::Lop(o) => o.encode_error(sm, c),
+            Op::Lop3(o) => o.encode_error(sm, c),
+            Op::Lop32i(o) => o.encode_error(sm, c),
+            Op::Mov(o) => o.encode_error(sm, c),
+            Op::Mov32i(o) => o.encode_error(sm, c),
+            Op::Mov64(o) => o.encode_error(sm, c),
+            Op::Mufu(o) => o.encode_error(sm, c),
+            Op::Nop(o) => o.encode_error(sm, c),
+            Op::Plop3(o) => o.encode_error(sm, c),
+            Op::Popc(o) => o.encode_error(sm, c),
+            Op::Prmt(o) => o.encode_error(sm, c),
+            Op::S2r(o) => o.encode_error(sm, c),
+            Op::Sel(o) => o.encode_error(sm, c),
+            Op::Sel64(o) => o.encode_error(sm, c),
+            Op::Shf(o) => o.encode_error(sm, c),
+            Op::Shl(o) => o.encode_error(sm, c),
+            Op::Shr(o) => o.encode_error(sm, c),
+            Op::Stg(o) => o.encode_error(sm, c),
+            Op::Vimnmx(o) => o.encode_error(sm, c),
         }
     }
     /// Index of the encoding form the op takes on `sm`, if any.

@@ -85,25 +85,35 @@ impl OpBraUr {
     /// the kinds, not a test per form).
     #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        match (self.cond.slot_kind(), self.ur.slot_kind()) {
-            (SlotKind::Pred, SlotKind::UGpr) if matches!(sm, 80 | 86 | 89) => Some(0),
-            (SlotKind::Pred, SlotKind::UGpr) if matches!(sm, 90) => Some(1),
-            (SlotKind::Pred, SlotKind::UGpr) if matches!(sm, 100 | 120) => Some(2),
+        let smb = sm_bit(sm);
+        match (self.cond.kind, self.ur.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0xe0 != 0 => Some(0),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0x100 != 0 => Some(1),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0x600 != 0 => Some(2),
             _ => None,
         }
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
     #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
+        match self.try_encode(sm, c) {
+            Some(w) => Ok(w),
+            None => Err(self.encode_error(sm, c)),
         }
     }
     /// The word, or `None` when the op does not encode on `sm` (the
     /// fast path alone: for legality trials, which fail often and need
-    /// no message).
-    #[inline]
+    /// no message). The whole encoder is one function: the form match
+    /// and every form's packing are inlined into it.
     pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as::<Refused>(sm, c).ok()
     }
@@ -119,12 +129,25 @@ impl OpBraUr {
             }
         }
     }
-    /// The encoder, generic over how a failed check is reported.
+    /// The encoder, generic over how a failed check is reported: the
+    /// form match of [`Self::form_id`], each arm encoding its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
+        let smb = sm_bit(sm);
+        match (self.cond.kind, self.ur.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0xe0 != 0 => self.encode_f0::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0x100 != 0 => self.encode_f1::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0x600 != 0 => self.encode_f2::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -148,6 +171,7 @@ impl OpBraUr {
     }
     ///Form `fixed` on SM [80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;
@@ -185,6 +209,7 @@ impl OpBraUr {
     }
     ///Form `fixed` on SM [90].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;
@@ -225,6 +250,7 @@ impl OpBraUr {
     }
     ///Form `fixed` on SM [100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;

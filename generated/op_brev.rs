@@ -82,15 +82,14 @@ impl OpBrev {
     /// the kinds, not a test per form).
     #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        match (self.b.slot_kind(),) {
-            (SlotKind::Gpr,) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => {
+        let smb = sm_bit(sm);
+        match (self.b.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
                 Some(0)
             }
-            (SlotKind::Imm,) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => {
-                Some(1)
-            }
-            (SlotKind::CBuf,) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90) => Some(2),
-            (SlotKind::UGpr,) if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120) => {
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => Some(1),
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => Some(2),
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
                 Some(3)
             }
             _ => None,
@@ -99,15 +98,15 @@ impl OpBrev {
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
     #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
+        match self.try_encode(sm, c) {
+            Some(w) => Ok(w),
+            None => Err(self.encode_error(sm, c)),
         }
     }
     /// The word, or `None` when the op does not encode on `sm` (the
     /// fast path alone: for legality trials, which fail often and need
-    /// no message).
-    #[inline]
+    /// no message). The whole encoder is one function: the form match
+    /// and every form's packing are inlined into it.
     pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as::<Refused>(sm, c).ok()
     }
@@ -123,13 +122,21 @@ impl OpBrev {
             }
         }
     }
-    /// The encoder, generic over how a failed check is reported.
+    /// The encoder, generic over how a failed check is reported: the
+    /// form match of [`Self::form_id`], each arm encoding its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
+        let smb = sm_bit(sm);
+        match (self.b.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<E>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.encode_f3::<E>(sm, c)
+            }
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -150,6 +157,7 @@ impl OpBrev {
     }
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x301;
@@ -165,6 +173,7 @@ impl OpBrev {
     }
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x901;
@@ -180,6 +189,7 @@ impl OpBrev {
     }
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xb01;
@@ -233,6 +243,7 @@ impl OpBrev {
     }
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d01;

@@ -72,26 +72,27 @@ impl OpExit {
     /// the kinds, not a test per form).
     #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        match (self.cond.slot_kind(),) {
-            (
-                SlotKind::Pred,
-            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(0),
-            (_,) if matches!(sm, 50 | 52 | 60) && self.cond == Src::PT => Some(1),
+        let smb = sm_bit(sm);
+        match (self.cond.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x7f8 != 0 => {
+                Some(0)
+            }
+            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => Some(1),
             _ => None,
         }
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
     #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
+        match self.try_encode(sm, c) {
+            Some(w) => Ok(w),
+            None => Err(self.encode_error(sm, c)),
         }
     }
     /// The word, or `None` when the op does not encode on `sm` (the
     /// fast path alone: for legality trials, which fail often and need
-    /// no message).
-    #[inline]
+    /// no message). The whole encoder is one function: the form match
+    /// and every form's packing are inlined into it.
     pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as::<Refused>(sm, c).ok()
     }
@@ -107,11 +108,17 @@ impl OpExit {
             }
         }
     }
-    /// The encoder, generic over how a failed check is reported.
+    /// The encoder, generic over how a failed check is reported: the
+    /// form match of [`Self::form_id`], each arm encoding its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
+        let smb = sm_bit(sm);
+        match (self.cond.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<E>(sm, c)
+            }
+            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => self.encode_f1::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -132,6 +139,7 @@ impl OpExit {
     }
     ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x94d;
@@ -150,6 +158,7 @@ impl OpExit {
     }
     ///Form `fixed` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if self.cond != Src::PT {
             return Err(

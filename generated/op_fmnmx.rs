@@ -110,77 +110,98 @@ impl OpFmnmx {
     /// the kinds, not a test per form).
     #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        match (self.a.slot_kind(), self.b.slot_kind(), self.p.slot_kind()) {
-            (SlotKind::Gpr, SlotKind::Gpr, SlotKind::Pred) if matches!(sm, 70 | 75) => {
-                Some(0)
-            }
-            (SlotKind::Gpr, SlotKind::Imm, SlotKind::Pred) if matches!(sm, 70 | 75) => {
-                Some(1)
-            }
-            (SlotKind::Gpr, SlotKind::CBuf, SlotKind::Pred) if matches!(sm, 70 | 75) => {
-                Some(2)
-            }
-            (SlotKind::Gpr, SlotKind::UGpr, SlotKind::Pred) if matches!(sm, 75) => {
-                Some(3)
-            }
-            (SlotKind::Gpr, SlotKind::Gpr, SlotKind::Pred) if matches!(sm, 80) => Some(4),
-            (SlotKind::Gpr, SlotKind::Imm, SlotKind::Pred) if matches!(sm, 80) => Some(5),
-            (SlotKind::Gpr, SlotKind::CBuf, SlotKind::Pred) if matches!(sm, 80) => {
-                Some(6)
-            }
-            (SlotKind::Gpr, SlotKind::UGpr, SlotKind::Pred) if matches!(sm, 80) => {
-                Some(7)
-            }
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.p.kind) {
             (
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-                SlotKind::Pred,
-            ) if matches!(sm, 86 | 89 | 90 | 100 | 120) => Some(8),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x18 != 0 => Some(0),
             (
-                SlotKind::Gpr,
-                SlotKind::Imm,
-                SlotKind::Pred,
-            ) if matches!(sm, 86 | 89 | 90 | 100 | 120) => Some(9),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x18 != 0 => Some(1),
             (
-                SlotKind::Gpr,
-                SlotKind::CBuf,
-                SlotKind::Pred,
-            ) if matches!(sm, 86 | 89 | 90) => Some(10),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x18 != 0 => Some(2),
             (
-                SlotKind::Gpr,
-                SlotKind::UGpr,
-                SlotKind::Pred,
-            ) if matches!(sm, 86 | 89 | 90 | 100 | 120) => Some(11),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x10 != 0 => Some(3),
             (
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-                SlotKind::Pred,
-            ) if matches!(sm, 50 | 52 | 60) => Some(12),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x20 != 0 => Some(4),
             (
-                SlotKind::Gpr,
-                SlotKind::Imm,
-                SlotKind::Pred,
-            ) if matches!(sm, 50 | 52 | 60) => Some(13),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x20 != 0 => Some(5),
             (
-                SlotKind::Gpr,
-                SlotKind::CBuf,
-                SlotKind::Pred,
-            ) if matches!(sm, 50 | 52 | 60) => Some(14),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x20 != 0 => Some(6),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x20 != 0 => Some(7),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7c0 != 0 => Some(8),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7c0 != 0 => Some(9),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x1c0 != 0 => Some(10),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7c0 != 0 => Some(11),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7 != 0 => Some(12),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7 != 0 => Some(13),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7 != 0 => Some(14),
             _ => None,
         }
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
     #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
+        match self.try_encode(sm, c) {
+            Some(w) => Ok(w),
+            None => Err(self.encode_error(sm, c)),
         }
     }
     /// The word, or `None` when the op does not encode on `sm` (the
     /// fast path alone: for legality trials, which fail often and need
-    /// no message).
-    #[inline]
+    /// no message). The whole encoder is one function: the form match
+    /// and every form's packing are inlined into it.
     pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as::<Refused>(sm, c).ok()
     }
@@ -196,24 +217,88 @@ impl OpFmnmx {
             }
         }
     }
-    /// The encoder, generic over how a failed check is reported.
+    /// The encoder, generic over how a failed check is reported: the
+    /// form match of [`Self::form_id`], each arm encoding its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            Some(5) => self.encode_f5::<E>(sm, c),
-            Some(6) => self.encode_f6::<E>(sm, c),
-            Some(7) => self.encode_f7::<E>(sm, c),
-            Some(8) => self.encode_f8::<E>(sm, c),
-            Some(9) => self.encode_f9::<E>(sm, c),
-            Some(10) => self.encode_f10::<E>(sm, c),
-            Some(11) => self.encode_f11::<E>(sm, c),
-            Some(12) => self.encode_f12::<E>(sm, c),
-            Some(13) => self.encode_f13::<E>(sm, c),
-            Some(14) => self.encode_f14::<E>(sm, c),
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.p.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x18 != 0 => self.encode_f0::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x18 != 0 => self.encode_f1::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x18 != 0 => self.encode_f2::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x10 != 0 => self.encode_f3::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x20 != 0 => self.encode_f4::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x20 != 0 => self.encode_f5::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x20 != 0 => self.encode_f6::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x20 != 0 => self.encode_f7::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7c0 != 0 => self.encode_f8::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7c0 != 0 => self.encode_f9::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x1c0 != 0 => self.encode_f10::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7c0 != 0 => self.encode_f11::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f12::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f13::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f14::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -238,6 +323,7 @@ impl OpFmnmx {
     }
     ///Form `rrr` on SM [70, 75].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -279,6 +365,7 @@ impl OpFmnmx {
     }
     ///Form `rir` on SM [70, 75].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -318,6 +405,7 @@ impl OpFmnmx {
     }
     ///Form `rcr` on SM [70, 75].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -397,6 +485,7 @@ impl OpFmnmx {
     }
     ///Form `rur` on SM [75].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -438,6 +527,7 @@ impl OpFmnmx {
     }
     ///Form `rrr` on SM [80].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -472,6 +562,7 @@ impl OpFmnmx {
     }
     ///Form `rir` on SM [80].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -504,6 +595,7 @@ impl OpFmnmx {
     }
     ///Form `rcr` on SM [80].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -576,6 +668,7 @@ impl OpFmnmx {
     }
     ///Form `rur` on SM [80].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -610,6 +703,7 @@ impl OpFmnmx {
     }
     ///Form `rrr` on SM [86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -637,6 +731,7 @@ impl OpFmnmx {
     }
     ///Form `rir` on SM [86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -662,6 +757,7 @@ impl OpFmnmx {
     }
     ///Form `rcr` on SM [86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -727,6 +823,7 @@ impl OpFmnmx {
     }
     ///Form `rur` on SM [86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -754,6 +851,7 @@ impl OpFmnmx {
     }
     ///Form `r` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -794,6 +892,7 @@ impl OpFmnmx {
     }
     ///Form `i` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -840,6 +939,7 @@ impl OpFmnmx {
     }
     ///Form `c` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

@@ -99,41 +99,51 @@ impl OpFmul {
     /// the kinds, not a test per form).
     #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        match (self.a.slot_kind(), self.b.slot_kind()) {
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind) {
             (
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(0),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f8 != 0 => Some(0),
             (
-                SlotKind::Gpr,
-                SlotKind::Imm,
-            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(1),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+            ) if smb & 0x7f8 != 0 => Some(1),
             (
-                SlotKind::Gpr,
-                SlotKind::CBuf,
-            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90) => Some(2),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+            ) if smb & 0x1f8 != 0 => Some(2),
             (
-                SlotKind::Gpr,
-                SlotKind::UGpr,
-            ) if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(3),
-            (SlotKind::Gpr, SlotKind::Gpr) if matches!(sm, 50 | 52 | 60) => Some(4),
-            (SlotKind::Gpr, SlotKind::Imm) if matches!(sm, 50 | 52 | 60) => Some(5),
-            (SlotKind::Gpr, SlotKind::CBuf) if matches!(sm, 50 | 52 | 60) => Some(6),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0x7f0 != 0 => Some(3),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => Some(4),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+            ) if smb & 0x7 != 0 => Some(5),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+            ) if smb & 0x7 != 0 => Some(6),
             _ => None,
         }
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
     #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
+        match self.try_encode(sm, c) {
+            Some(w) => Ok(w),
+            None => Err(self.encode_error(sm, c)),
         }
     }
     /// The word, or `None` when the op does not encode on `sm` (the
     /// fast path alone: for legality trials, which fail often and need
-    /// no message).
-    #[inline]
+    /// no message). The whole encoder is one function: the form match
+    /// and every form's packing are inlined into it.
     pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as::<Refused>(sm, c).ok()
     }
@@ -149,16 +159,41 @@ impl OpFmul {
             }
         }
     }
-    /// The encoder, generic over how a failed check is reported.
+    /// The encoder, generic over how a failed check is reported: the
+    /// form match of [`Self::form_id`], each arm encoding its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            Some(5) => self.encode_f5::<E>(sm, c),
-            Some(6) => self.encode_f6::<E>(sm, c),
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f4::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+            ) if smb & 0x7 != 0 => self.encode_f5::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+            ) if smb & 0x7 != 0 => self.encode_f6::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -182,6 +217,7 @@ impl OpFmul {
     }
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -210,6 +246,7 @@ impl OpFmul {
     }
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -236,6 +273,7 @@ impl OpFmul {
     }
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -302,6 +340,7 @@ impl OpFmul {
     }
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -330,6 +369,7 @@ impl OpFmul {
     }
     ///Form `r` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -354,6 +394,7 @@ impl OpFmul {
     }
     ///Form `i` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -384,6 +425,7 @@ impl OpFmul {
     }
     ///Form `c` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;

@@ -134,45 +134,41 @@ impl OpIsetp64 {
     /// the kinds, not a test per form).
     #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        match (
-            self.a.slot_kind(),
-            self.b.slot_kind(),
-            self.acc.slot_kind(),
-            self.lc.slot_kind(),
-        ) {
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
             (
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-                SlotKind::Pred,
-                SlotKind::Pred,
-            ) if matches!(sm, 120) => Some(0),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x400 != 0 => Some(0),
             (
-                SlotKind::Gpr,
-                SlotKind::Imm,
-                SlotKind::Pred,
-                SlotKind::Pred,
-            ) if matches!(sm, 120) => Some(1),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x400 != 0 => Some(1),
             (
-                SlotKind::Gpr,
-                SlotKind::UGpr,
-                SlotKind::Pred,
-                SlotKind::Pred,
-            ) if matches!(sm, 120) => Some(2),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x400 != 0 => Some(2),
             _ => None,
         }
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
     #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
+        match self.try_encode(sm, c) {
+            Some(w) => Ok(w),
+            None => Err(self.encode_error(sm, c)),
         }
     }
     /// The word, or `None` when the op does not encode on `sm` (the
     /// fast path alone: for legality trials, which fail often and need
-    /// no message).
-    #[inline]
+    /// no message). The whole encoder is one function: the form match
+    /// and every form's packing are inlined into it.
     pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as::<Refused>(sm, c).ok()
     }
@@ -188,12 +184,31 @@ impl OpIsetp64 {
             }
         }
     }
-    /// The encoder, generic over how a failed check is reported.
+    /// The encoder, generic over how a failed check is reported: the
+    /// form match of [`Self::form_id`], each arm encoding its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x400 != 0 => self.encode_f0::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x400 != 0 => self.encode_f1::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x400 != 0 => self.encode_f2::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -219,6 +234,7 @@ impl OpIsetp64 {
     }
     ///Form `rrr` on SM [120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
@@ -285,6 +301,7 @@ impl OpIsetp64 {
     }
     ///Form `rir` on SM [120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
@@ -351,6 +368,7 @@ impl OpIsetp64 {
     }
     ///Form `rur` on SM [120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {

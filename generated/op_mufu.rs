@@ -86,33 +86,40 @@ impl OpMufu {
     /// the kinds, not a test per form).
     #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        match (self.a.slot_kind(),) {
-            (SlotKind::Gpr,) if matches!(sm, 70) => Some(0),
-            (SlotKind::Imm,) if matches!(sm, 70) => Some(1),
-            (SlotKind::CBuf,) if matches!(sm, 70) => Some(2),
-            (SlotKind::Gpr,) if matches!(sm, 75 | 80 | 86 | 89) => Some(3),
-            (SlotKind::Imm,) if matches!(sm, 75 | 80 | 86 | 89) => Some(4),
-            (SlotKind::CBuf,) if matches!(sm, 75 | 80 | 86 | 89) => Some(5),
-            (SlotKind::UGpr,) if matches!(sm, 75 | 80 | 86 | 89) => Some(6),
-            (SlotKind::Gpr,) if matches!(sm, 90 | 100 | 120) => Some(7),
-            (SlotKind::Imm,) if matches!(sm, 90 | 100 | 120) => Some(8),
-            (SlotKind::CBuf,) if matches!(sm, 90) => Some(9),
-            (SlotKind::UGpr,) if matches!(sm, 90 | 100 | 120) => Some(10),
+        let smb = sm_bit(sm);
+        match (self.a.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x8 != 0 => Some(1),
+            (SrcKind::CBuf(_),) if smb & 0x8 != 0 => Some(2),
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => Some(3),
+            (SrcKind::Imm(_),) if smb & 0xf0 != 0 => Some(4),
+            (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => Some(5),
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
+                Some(6)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
+                Some(7)
+            }
+            (SrcKind::Imm(_),) if smb & 0x700 != 0 => Some(8),
+            (SrcKind::CBuf(_),) if smb & 0x100 != 0 => Some(9),
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
+                Some(10)
+            }
             _ => None,
         }
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
     #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
+        match self.try_encode(sm, c) {
+            Some(w) => Ok(w),
+            None => Err(self.encode_error(sm, c)),
         }
     }
     /// The word, or `None` when the op does not encode on `sm` (the
     /// fast path alone: for legality trials, which fail often and need
-    /// no message).
-    #[inline]
+    /// no message). The whole encoder is one function: the form match
+    /// and every form's packing are inlined into it.
     pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as::<Refused>(sm, c).ok()
     }
@@ -128,20 +135,34 @@ impl OpMufu {
             }
         }
     }
-    /// The encoder, generic over how a failed check is reported.
+    /// The encoder, generic over how a failed check is reported: the
+    /// form match of [`Self::form_id`], each arm encoding its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            Some(5) => self.encode_f5::<E>(sm, c),
-            Some(6) => self.encode_f6::<E>(sm, c),
-            Some(7) => self.encode_f7::<E>(sm, c),
-            Some(8) => self.encode_f8::<E>(sm, c),
-            Some(9) => self.encode_f9::<E>(sm, c),
-            Some(10) => self.encode_f10::<E>(sm, c),
+        let smb = sm_bit(sm);
+        match (self.a.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
+                self.encode_f0::<E>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x8 != 0 => self.encode_f1::<E>(sm, c),
+            (SrcKind::CBuf(_),) if smb & 0x8 != 0 => self.encode_f2::<E>(sm, c),
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => {
+                self.encode_f3::<E>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0xf0 != 0 => self.encode_f4::<E>(sm, c),
+            (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => self.encode_f5::<E>(sm, c),
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
+                self.encode_f6::<E>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
+                self.encode_f7::<E>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x700 != 0 => self.encode_f8::<E>(sm, c),
+            (SrcKind::CBuf(_),) if smb & 0x100 != 0 => self.encode_f9::<E>(sm, c),
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
+                self.encode_f10::<E>(sm, c)
+            }
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -162,6 +183,7 @@ impl OpMufu {
     }
     ///Form `rrr` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if self.fmt != MufuFmt::F32 {
@@ -192,6 +214,7 @@ impl OpMufu {
     }
     ///Form `rir` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if self.fmt != MufuFmt::F32 {
@@ -220,6 +243,7 @@ impl OpMufu {
     }
     ///Form `rcr` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if self.fmt != MufuFmt::F32 {
@@ -288,6 +312,7 @@ impl OpMufu {
     }
     ///Form `rrr` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308;
@@ -327,6 +352,7 @@ impl OpMufu {
     }
     ///Form `rir` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x908;
@@ -364,6 +390,7 @@ impl OpMufu {
     }
     ///Form `rcr` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0xb08;
@@ -441,6 +468,7 @@ impl OpMufu {
     }
     ///Form `rur` on SM [75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d08;
@@ -480,6 +508,7 @@ impl OpMufu {
     }
     ///Form `rrr` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308;
@@ -507,6 +536,7 @@ impl OpMufu {
     }
     ///Form `rir` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x908;
@@ -532,6 +562,7 @@ impl OpMufu {
     }
     ///Form `rcr` on SM [90].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0xb08;
@@ -597,6 +628,7 @@ impl OpMufu {
     }
     ///Form `rur` on SM [90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d08;

@@ -106,77 +106,78 @@ impl OpPrmt {
     /// the kinds, not a test per form).
     #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
-        match (self.a.slot_kind(), self.b.slot_kind(), self.c.slot_kind()) {
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.c.kind) {
             (
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(0),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f8 != 0 => Some(0),
             (
-                SlotKind::Gpr,
-                SlotKind::Imm,
-                SlotKind::Gpr,
-            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(1),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f8 != 0 => Some(1),
             (
-                SlotKind::Gpr,
-                SlotKind::CBuf,
-                SlotKind::Gpr,
-            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90) => Some(2),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x1f8 != 0 => Some(2),
             (
-                SlotKind::Gpr,
-                SlotKind::UGpr,
-                SlotKind::Gpr,
-            ) if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(3),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f0 != 0 => Some(3),
             (
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-                SlotKind::Imm,
-            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(4),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+            ) if smb & 0x7f8 != 0 => Some(4),
             (
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-                SlotKind::CBuf,
-            ) if matches!(sm, 70 | 75 | 80 | 86 | 89 | 90) => Some(5),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+            ) if smb & 0x1f8 != 0 => Some(5),
             (
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-                SlotKind::UGpr,
-            ) if matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120) => Some(6),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0x7f0 != 0 => Some(6),
             (
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-            ) if matches!(sm, 50 | 52 | 60) => Some(7),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => Some(7),
             (
-                SlotKind::Gpr,
-                SlotKind::Imm,
-                SlotKind::Gpr,
-            ) if matches!(sm, 50 | 52 | 60) => Some(8),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => Some(8),
             (
-                SlotKind::Gpr,
-                SlotKind::CBuf,
-                SlotKind::Gpr,
-            ) if matches!(sm, 50 | 52 | 60) => Some(9),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => Some(9),
             (
-                SlotKind::Gpr,
-                SlotKind::Gpr,
-                SlotKind::CBuf,
-            ) if matches!(sm, 50 | 52 | 60) => Some(10),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+            ) if smb & 0x7 != 0 => Some(10),
             _ => None,
         }
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
     #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
+        match self.try_encode(sm, c) {
+            Some(w) => Ok(w),
+            None => Err(self.encode_error(sm, c)),
         }
     }
     /// The word, or `None` when the op does not encode on `sm` (the
     /// fast path alone: for legality trials, which fail often and need
-    /// no message).
-    #[inline]
+    /// no message). The whole encoder is one function: the form match
+    /// and every form's packing are inlined into it.
     pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as::<Refused>(sm, c).ok()
     }
@@ -192,20 +193,68 @@ impl OpPrmt {
             }
         }
     }
-    /// The encoder, generic over how a failed check is reported.
+    /// The encoder, generic over how a failed check is reported: the
+    /// form match of [`Self::form_id`], each arm encoding its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            Some(5) => self.encode_f5::<E>(sm, c),
-            Some(6) => self.encode_f6::<E>(sm, c),
-            Some(7) => self.encode_f7::<E>(sm, c),
-            Some(8) => self.encode_f8::<E>(sm, c),
-            Some(9) => self.encode_f9::<E>(sm, c),
-            Some(10) => self.encode_f10::<E>(sm, c),
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.c.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+            ) if smb & 0x7f8 != 0 => self.encode_f4::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+            ) if smb & 0x1f8 != 0 => self.encode_f5::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0x7f0 != 0 => self.encode_f6::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f7::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f8::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f9::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+            ) if smb & 0x7 != 0 => self.encode_f10::<E>(sm, c),
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -230,6 +279,7 @@ impl OpPrmt {
     }
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -254,6 +304,7 @@ impl OpPrmt {
     }
     ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -278,6 +329,7 @@ impl OpPrmt {
     }
     ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -340,6 +392,7 @@ impl OpPrmt {
     }
     ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -364,6 +417,7 @@ impl OpPrmt {
     }
     ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -388,6 +442,7 @@ impl OpPrmt {
     }
     ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -450,6 +505,7 @@ impl OpPrmt {
     }
     ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -474,6 +530,7 @@ impl OpPrmt {
     }
     ///Form `r` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -497,6 +554,7 @@ impl OpPrmt {
     }
     ///Form `i` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -526,6 +584,7 @@ impl OpPrmt {
     }
     ///Form `c` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -587,6 +646,7 @@ impl OpPrmt {
     }
     ///Form `c2` on SM [50, 52, 60].
     #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

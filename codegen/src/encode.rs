@@ -64,16 +64,44 @@ pub(crate) fn file_tokens(k: SlotKindClass) -> TokenStream {
     }
 }
 
-/// One arm of `form_id`: the form's source kinds as a tuple pattern, and
-/// its SMs (and the defaults of sources it has no slot for) as the guard.
-fn form_arm(op: &Op, f: &FormRef) -> TokenStream {
-    let pat = sm_pattern(&f.form.sms);
-    let mut guard = vec![quote!(matches!(sm, #pat))];
+/// The bit of each SM in the spec's SM sets: its position in the sorted
+/// list of every SM the families cover (the generated `sm_bit`).
+pub(crate) fn sm_mask(spec: &Spec, sms: &[u32]) -> TokenStream {
+    let mut all: Vec<u32> = spec.families.iter().flat_map(|f| f.sms.clone()).collect();
+    all.sort_unstable();
+    let m = sms
+        .iter()
+        .filter_map(|sm| all.iter().position(|x| x == sm))
+        .fold(0u64, |m, i| m | 1 << i);
+    let m = format!("0x{m:x}").parse().unwrap_or_else(|_| Literal::u64_unsuffixed(m));
+    quote!(#m)
+}
+
+/// A pattern on `SrcKind` that matches the sources a slot of kind `k`
+/// takes (what `Src::slot_kind` maps to `k`).
+pub(crate) fn kind_pattern(k: SlotKindClass) -> TokenStream {
+    match k {
+        SlotKindClass::Imm => quote!(SrcKind::Imm(_)),
+        SlotKindClass::Cbuf => quote!(SrcKind::CBuf(_)),
+        _ => {
+            let file = file_tokens(k);
+            quote!(SrcKind::Reg(Reg { file: #file, .. }))
+        }
+    }
+}
+
+/// One arm of the form match (`form_id`, and the encoder's dispatch): the
+/// form's source kinds as a pattern on the tuple of `SrcKind`s, its SMs
+/// (one AND with `sm_bit`) and the defaults of sources it has no slot for
+/// as the guard, `then` as the arm's value.
+fn form_arm(spec: &Spec, op: &Op, f: &FormRef, then: TokenStream) -> TokenStream {
+    let mask = sm_mask(spec, &f.form.sms);
+    let mut guard = vec![quote!(smb & #mask != 0)];
     let mut kinds = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
         let fld = field(&s.name);
         match f.form.src_kinds[i] {
-            Some(k) => kinds.push(kind_tokens(k)),
+            Some(k) => kinds.push(kind_pattern(k)),
             None => {
                 kinds.push(quote!(_));
                 if let Some(d) = src_default(s) {
@@ -82,8 +110,7 @@ fn form_arm(op: &Op, f: &FormRef) -> TokenStream {
             }
         }
     }
-    let id = Literal::u8_unsuffixed(f.id as u8);
-    quote!((#(#kinds,)*) if #(#guard)&&* => Some(#id))
+    quote!((#(#kinds,)*) if #(#guard)&&* => #then)
 }
 
 /// Code that ORs `v` (an expression of type u128) into `w` at `bits`;
@@ -325,6 +352,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     quote! {
         #[doc = #form_name]
         #[allow(clippy::identity_op, unused_variables)]
+        #[inline(always)]
         fn #name<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
             #(#checks)*
             let mut w: u128 = #value;
@@ -338,11 +366,13 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
 
 pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let fs = forms(op);
-    let form_arms = fs.iter().map(|f| form_arm(op, f));
-    let arms = fs.iter().map(|f| {
+    let form_arms = fs.iter().map(|f| {
         let id = Literal::u8_unsuffixed(f.id as u8);
+        form_arm(spec, op, f, quote!(Some(#id)))
+    });
+    let arms = fs.iter().map(|f| {
         let n = ident(&format!("encode_f{}", f.id));
-        quote!(Some(#id) => self.#n::<E>(sm, c))
+        form_arm(spec, op, f, quote!(self.#n::<E>(sm, c)))
     });
     let fns = fs.iter().map(|f| form_encode_fn(spec, op, f));
     let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
@@ -352,7 +382,8 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         /// the kinds, not a test per form).
         #[allow(unused_variables, clippy::match_single_binding)]
         pub fn form_id(&self, sm: u32) -> Option<u8> {
-            match (#(self.#src_fields.slot_kind(),)*) {
+            let smb = sm_bit(sm);
+            match (#(self.#src_fields.kind,)*) {
                 #(#form_arms,)*
                 _ => None,
             }
@@ -361,16 +392,16 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         /// Encode for `sm`; the guard, control and raw bits come from `c`.
         #[inline]
         pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-            match self.encode_as::<Refused>(sm, c) {
-                Ok(w) => Ok(w),
-                Err(Refused) => Err(self.encode_error(sm, c)),
+            match self.try_encode(sm, c) {
+                Some(w) => Ok(w),
+                None => Err(self.encode_error(sm, c)),
             }
         }
 
         /// The word, or `None` when the op does not encode on `sm` (the
         /// fast path alone: for legality trials, which fail often and need
-        /// no message).
-        #[inline]
+        /// no message). The whole encoder is one function: the form match
+        /// and every form's packing are inlined into it.
         pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
             self.encode_as::<Refused>(sm, c).ok()
         }
@@ -386,9 +417,13 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             }
         }
 
-        /// The encoder, generic over how a failed check is reported.
+        /// The encoder, generic over how a failed check is reported: the
+        /// form match of [`Self::form_id`], each arm encoding its form.
+        #[allow(unused_variables, clippy::match_single_binding)]
+        #[inline(always)]
         fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-            match self.form_id(sm) {
+            let smb = sm_bit(sm);
+            match (#(self.#src_fields.kind,)*) {
                 #(#arms,)*
                 _ => {
                     if !Self::SMS.contains(&sm) {

@@ -495,6 +495,7 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
     let mut all_sms: Vec<u32> = spec.families.iter().flat_map(|f| f.sms.clone()).collect();
     all_sms.sort_unstable();
     let all_sms_l = all_sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+    let sm_table_len = Literal::usize_unsuffixed(all_sms.last().map_or(0, |m| *m as usize + 1));
     let mut mn_pairs: Vec<(String, u32)> = Vec::new();
     for o in &spec.ops {
         let sms = o.sms();
@@ -583,6 +584,23 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         /// Every SM the spec covers.
         pub const ALL_SMS: &[u32] = &[#(#all_sms_l),*];
 
+        /// `sm`'s bit in the generated SM sets (its position in
+        /// [`ALL_SMS`]), 0 for an SM the spec does not cover: one table
+        /// load, so testing an SM set is one AND rather than a jump table.
+        #[inline]
+        pub const fn sm_bit(sm: u32) -> u64 {
+            const BITS: [u64; #sm_table_len] = {
+                let mut t = [0u64; #sm_table_len];
+                let mut i = 0;
+                while i < ALL_SMS.len() {
+                    t[ALL_SMS[i] as usize] = 1 << i;
+                    i += 1;
+                }
+                t
+            };
+            if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
+        }
+
         /// Every op of the spec.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Op { #(#variants(#types)),* }
@@ -607,12 +625,23 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             }
             /// Encode for `sm` with the guard, control and raw bits of `c`.
             pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-                match self { #(Op::#variants(o) => o.encode(sm, c)),* }
+                match self.try_encode(sm, c) {
+                    Some(w) => Ok(w),
+                    None => Err(self.encode_error(sm, c)),
+                }
             }
             /// The word, or `None` when the op does not encode on `sm`
-            /// (no error message is built: for legality trials).
+            /// (no error message is built: for legality trials). One jump
+            /// on the variant into the op's whole encoder.
+            #[inline]
             pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
                 match self { #(Op::#variants(o) => o.try_encode(sm, c)),* }
+            }
+            /// Why [`Self::try_encode`] refused (off the hot path).
+            #[cold]
+            #[inline(never)]
+            fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
+                match self { #(Op::#variants(o) => o.encode_error(sm, c)),* }
             }
             /// Index of the encoding form the op takes on `sm`, if any.
             pub fn form_id(&self, sm: u32) -> Option<u8> {
