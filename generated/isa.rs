@@ -7370,2592 +7370,2471 @@ pub fn parse(
             }),
     )
 }
-///The arm of [`decode_sm50`] for each value of bits 56..64 (0: no candidate).
-static DISPATCH_SM50: [u16; 256] = dense_table(
+/// Tries the candidates of one value of a family's dispatch bits.
+type DecodeArm = fn(u128, u32) -> Option<(Op, Common)>;
+/// The arm of dispatch values no form has.
+fn decode_none(_: u128, _: u32) -> Option<(Op, Common)> {
+    None
+}
+///The decoder of [`decode_sm50`]'s candidates for each value of bits 56..64.
+static DISPATCH_SM50: [DecodeArm; 256] = dense_arms(
     &[
-        (1, 1),
-        (2, 2),
-        (4, 3),
-        (6, 3),
-        (8, 4),
-        (9, 4),
-        (0xc, 5),
-        (0xd, 5),
-        (0xe, 5),
-        (0xf, 5),
-        (0x14, 6),
-        (0x15, 6),
-        (0x16, 6),
-        (0x17, 6),
-        (0x1c, 7),
-        (0x1d, 7),
-        (0x1e, 8),
-        (0x30, 9),
-        (0x32, 10),
-        (0x33, 11),
-        (0x34, 9),
-        (0x36, 12),
-        (0x37, 13),
-        (0x38, 14),
-        (0x39, 15),
-        (0x3a, 9),
-        (0x3c, 16),
-        (0x3d, 17),
-        (0x3e, 9),
-        (0x49, 18),
-        (0x4b, 19),
-        (0x4c, 20),
-        (0x50, 21),
-        (0x51, 22),
-        (0x53, 23),
-        (0x58, 24),
-        (0x59, 25),
-        (0x5a, 24),
-        (0x5b, 26),
-        (0x5c, 27),
-        (0x5d, 24),
-        (0x5e, 24),
-        (0x5f, 24),
-        (0xe2, 28),
-        (0xe3, 29),
-        (0xee, 30),
-        (0xf0, 31),
+        (1, decode_sm50_arm1),
+        (2, decode_sm50_arm2),
+        (4, decode_sm50_arm3),
+        (6, decode_sm50_arm3),
+        (8, decode_sm50_arm4),
+        (9, decode_sm50_arm4),
+        (0xc, decode_sm50_arm5),
+        (0xd, decode_sm50_arm5),
+        (0xe, decode_sm50_arm5),
+        (0xf, decode_sm50_arm5),
+        (0x14, decode_sm50_arm6),
+        (0x15, decode_sm50_arm6),
+        (0x16, decode_sm50_arm6),
+        (0x17, decode_sm50_arm6),
+        (0x1c, decode_sm50_arm7),
+        (0x1d, decode_sm50_arm7),
+        (0x1e, decode_sm50_arm8),
+        (0x30, decode_sm50_arm9),
+        (0x32, decode_sm50_arm10),
+        (0x33, decode_sm50_arm11),
+        (0x34, decode_sm50_arm9),
+        (0x36, decode_sm50_arm12),
+        (0x37, decode_sm50_arm13),
+        (0x38, decode_sm50_arm14),
+        (0x39, decode_sm50_arm15),
+        (0x3a, decode_sm50_arm9),
+        (0x3c, decode_sm50_arm16),
+        (0x3d, decode_sm50_arm17),
+        (0x3e, decode_sm50_arm9),
+        (0x49, decode_sm50_arm18),
+        (0x4b, decode_sm50_arm19),
+        (0x4c, decode_sm50_arm20),
+        (0x50, decode_sm50_arm21),
+        (0x51, decode_sm50_arm22),
+        (0x53, decode_sm50_arm23),
+        (0x58, decode_sm50_arm24),
+        (0x59, decode_sm50_arm25),
+        (0x5a, decode_sm50_arm24),
+        (0x5b, decode_sm50_arm26),
+        (0x5c, decode_sm50_arm27),
+        (0x5d, decode_sm50_arm24),
+        (0x5e, decode_sm50_arm24),
+        (0x5f, decode_sm50_arm24),
+        (0xe2, decode_sm50_arm28),
+        (0xe3, decode_sm50_arm29),
+        (0xee, decode_sm50_arm30),
+        (0xf0, decode_sm50_arm31),
     ],
+    decode_none,
 );
-///Decode a sm50 instruction word.
-#[allow(clippy::match_single_binding, unreachable_patterns, unused_variables)]
-pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
-    match DISPATCH_SM50[((w >> 56) & 0xff) as usize] {
-        1 => {
-            if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpMov32i::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        2 => {
-            if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpLop3::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        3 => {
-            if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpLop32i::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        4 => {
-            if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFadd32i::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        5 => {
-            if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFfma32i::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        6 => {
-            if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIscadd32i::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        7 => {
-            if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIadd32i::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        8 => {
-            if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFmul32i::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        9 => {
-            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShf::decode_f8(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        10 => {
-            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShf::decode_f8(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFfma::decode_f8(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        11 => {
-            if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFfma::decode_f8(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        12 => {
-            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShf::decode_f8(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIsetp::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpPrmt::decode_f8(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFsetp::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        13 => {
-            if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIsetp::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpPrmt::decode_f8(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFsetp::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        14 => {
-            if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpPopc::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFlo::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShf::decode_f8(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShl::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShr::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIadd::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpSel::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFmul::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIscadd::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFadd::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpImnmx::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFmnmx::decode_f13(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpLop::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        15 => {
-            if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpPopc::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFlo::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShl::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShr::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIadd::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpSel::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFmul::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIscadd::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFadd::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpImnmx::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFmnmx::decode_f13(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpLop::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        16 => {
-            if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShf::decode_f8(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpLop3::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        17 => {
-            if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpLop3::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        18 => {
-            if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFfma::decode_f9(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        19 => {
-            if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIsetp::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpPrmt::decode_f9(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFsetp::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        20 => {
-            if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpPopc::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFlo::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpMov::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShl::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShr::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIadd::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpSel::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFmul::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFadd::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpImnmx::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIscadd::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFmnmx::decode_f14(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpLop::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        21 => {
-            if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpNop::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        22 => {
-            if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFfma::decode_f10(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        23 => {
-            if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpPrmt::decode_f10(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        24 => {
-            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShf::decode_f7(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        25 => {
-            if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFfma::decode_f7(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShf::decode_f7(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        26 => {
-            if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIsetp::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpPrmt::decode_f7(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFsetp::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShf::decode_f7(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpLop3::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        27 => {
-            if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpPopc::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFlo::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpMov::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShl::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShr::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIadd::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpSel::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFmul::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFadd::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpImnmx::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpIscadd::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpFmnmx::decode_f12(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpLop::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpShf::decode_f7(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        28 => {
-            if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpBra::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        29 => {
-            if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpExit::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        30 => {
-            if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpLdg::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpStg::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        31 => {
-            if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60)
-            {
-                if let Some(x) = OpS2r::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        _ => {}
+#[allow(unused_variables)]
+fn decode_sm50_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpMov32i::decode_f0(w, sm);
     }
     None
 }
-///The arm of [`decode_sm70`] for each value of bits 0..12 (0: no candidate).
-static DISPATCH_SM70: [u16; 4096] = dense_table(
-    &[
-        (0x202, 1),
-        (0x207, 2),
-        (0x208, 3),
-        (0x209, 4),
-        (0x20b, 5),
-        (0x20c, 6),
-        (0x210, 7),
-        (0x211, 8),
-        (0x212, 9),
-        (0x213, 10),
-        (0x216, 11),
-        (0x217, 12),
-        (0x219, 13),
-        (0x220, 14),
-        (0x221, 15),
-        (0x223, 16),
-        (0x224, 17),
-        (0x225, 18),
-        (0x227, 19),
-        (0x248, 20),
-        (0x300, 21),
-        (0x301, 22),
-        (0x304, 23),
-        (0x305, 24),
-        (0x306, 25),
-        (0x308, 26),
-        (0x309, 27),
-        (0x310, 28),
-        (0x311, 29),
-        (0x312, 30),
-        (0x381, 31),
-        (0x386, 32),
-        (0x402, 33),
-        (0x411, 34),
-        (0x416, 35),
-        (0x419, 36),
-        (0x421, 37),
-        (0x423, 38),
-        (0x424, 39),
-        (0x547, 40),
-        (0x607, 41),
-        (0x616, 42),
-        (0x619, 43),
-        (0x621, 44),
-        (0x623, 45),
-        (0x624, 46),
-        (0x625, 47),
-        (0x627, 48),
-        (0x802, 49),
-        (0x805, 50),
-        (0x807, 51),
-        (0x808, 52),
-        (0x809, 53),
-        (0x80b, 54),
-        (0x80c, 55),
-        (0x810, 56),
-        (0x811, 57),
-        (0x812, 58),
-        (0x813, 59),
-        (0x816, 60),
-        (0x817, 61),
-        (0x819, 62),
-        (0x81c, 63),
-        (0x820, 64),
-        (0x823, 65),
-        (0x824, 66),
-        (0x825, 67),
-        (0x827, 68),
-        (0x848, 69),
-        (0x900, 70),
-        (0x901, 71),
-        (0x904, 72),
-        (0x905, 73),
-        (0x906, 74),
-        (0x908, 75),
-        (0x909, 76),
-        (0x910, 77),
-        (0x911, 78),
-        (0x912, 79),
-        (0x918, 80),
-        (0x919, 81),
-        (0x947, 82),
-        (0x94d, 83),
-        (0xa02, 84),
-        (0xa07, 85),
-        (0xa08, 86),
-        (0xa09, 87),
-        (0xa0b, 88),
-        (0xa0c, 89),
-        (0xa10, 90),
-        (0xa11, 91),
-        (0xa12, 92),
-        (0xa13, 93),
-        (0xa16, 94),
-        (0xa17, 95),
-        (0xa19, 96),
-        (0xa20, 97),
-        (0xa23, 98),
-        (0xa24, 99),
-        (0xa25, 100),
-        (0xa27, 101),
-        (0xa48, 102),
-        (0xb00, 103),
-        (0xb01, 104),
-        (0xb04, 105),
-        (0xb05, 106),
-        (0xb06, 107),
-        (0xb08, 108),
-        (0xb09, 109),
-        (0xb10, 110),
-        (0xb11, 111),
-        (0xb12, 112),
-        (0xc02, 113),
-        (0xc07, 114),
-        (0xc08, 115),
-        (0xc09, 116),
-        (0xc0b, 117),
-        (0xc0c, 118),
-        (0xc10, 119),
-        (0xc11, 120),
-        (0xc12, 121),
-        (0xc13, 122),
-        (0xc16, 123),
-        (0xc17, 124),
-        (0xc19, 125),
-        (0xc20, 126),
-        (0xc23, 127),
-        (0xc24, 128),
-        (0xc25, 129),
-        (0xc27, 130),
-        (0xc48, 131),
-        (0xd00, 132),
-        (0xd01, 133),
-        (0xd04, 134),
-        (0xd05, 135),
-        (0xd06, 136),
-        (0xd08, 137),
-        (0xd09, 138),
-        (0xd10, 139),
-        (0xd11, 140),
-        (0xd12, 141),
-        (0xe07, 142),
-        (0xe16, 143),
-        (0xe19, 144),
-        (0xe21, 145),
-        (0xe23, 146),
-        (0xe24, 147),
-        (0xe25, 148),
-        (0xe27, 149),
-    ],
-);
-///Decode a sm70 instruction word.
-#[allow(clippy::match_single_binding, unreachable_patterns, unused_variables)]
-pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
-    match DISPATCH_SM70[((w >> 0) & 0xfff) as usize] {
-        1 => {
-            if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202
-                && matches!(sm, 120)
-            {
-                if let Some(x) = OpMov64::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fffffff0ffffffff00ff000fff == 0x202
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpMov::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        2 => {
-            if w & 0x1fff87fffffffffff0000000fff == 0x207
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpSel::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        3 => {
-            if w & 0x1fff87fffffffffff0000000fff == 0x208
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFsel::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        4 => {
-            if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
-                if let Some(x) = OpFmnmx::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) {
-                if let Some(x) = OpFmnmx::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff878fcff3fffff0000000fff == 0x209
-                && matches!(sm, 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFmnmx::decode_f8(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        5 => {
-            if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFsetp::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        6 => {
-            if w & 0x1fff801800fffffff0000ff0fff == 0x20c
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIsetp::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c
-                && matches!(sm, 120)
-            {
-                if let Some(x) = OpIsetp64::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        7 => {
-            if w & 0x1fff80016007fffff0000000fff == 0x210
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIadd3::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIadd3x::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        8 => {
-            if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLea::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLeaX::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLeaHi::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLeaHiX::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        9 => {
-            if w & 0x1fff8700000ffffff0000000fff == 0x212
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLop3::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        10 => {
-            if w & 0x1ffffffffffffffff00ff000fff == 0x213
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIabs::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        11 => {
-            if w & 0x1fffffff800ffffff0000000fff == 0x216
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpPrmt::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        12 => {
-            if w & 0x1fff87ffdffffffff0000000fff == 0x217
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-            {
-                if let Some(x) = OpImnmx::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        13 => {
-            if w & 0x1fffffee100ffffff0000000fff == 0x219
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpShf::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        14 => {
-            if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFmul::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        15 => {
-            if w & 0x1fffffe1cff3fffff0000000fff == 0x221
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFadd::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        16 => {
-            if w & 0x1fffffe10003fffff0000000fff == 0x223
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFfma::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        17 => {
-            if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImad::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadx::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        18 => {
-            if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadWide::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadWideX::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        19 => {
-            if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadHi::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        20 => {
-            if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248
-                && matches!(sm, 90)
-            {
-                if let Some(x) = OpVimnmx::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248
-                && matches!(sm, 120)
-            {
-                if let Some(x) = OpVimnmx::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        21 => {
-            if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFlo::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        22 => {
-            if w & 0x1ffffffffffffffff00ff000fff == 0x301
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpBrev::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        23 => {
-            if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2f::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        24 => {
-            if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2i::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        25 => {
-            if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpI2f::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        26 => {
-            if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
-                if let Some(x) = OpMufu::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1ffffff00ff0fffff00ff000fff == 0x308
-                && matches!(sm, 75 | 80 | 86 | 89)
-            {
-                if let Some(x) = OpMufu::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120)
-            {
-                if let Some(x) = OpMufu::decode_f7(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        27 => {
-            if w & 0x1ffffffffff7fffff00ff000fff == 0x309
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpPopc::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        28 => {
-            if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2f64::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        29 => {
-            if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2i64::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        30 => {
-            if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpI2f64::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        31 => {
-            if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381
-                && matches!(sm, 70)
-            {
-                if let Some(x) = OpLdg::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381
-                && matches!(sm, 75)
-            {
-                if let Some(x) = OpLdg::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        32 => {
-            if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
-                && matches!(sm, 70 | 75)
-            {
-                if let Some(x) = OpStg::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        33 => {
-            if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
-                if let Some(x) = OpMov64::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        34 => {
-            if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLeaHi::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87107000000000000000fff == 0x104000000000000000411
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLeaHiX::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        35 => {
-            if w & 0x1fffffff8000000000000000fff == 0x416
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpPrmt::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        36 => {
-            if w & 0x1fffffee1000000000000000fff == 0x419
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpShf::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        37 => {
-            if w & 0x1fffffe1cff0000000000000fff == 0x421
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFadd::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        38 => {
-            if w & 0x1fffffe10000000000000000fff == 0x423
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFfma::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        39 => {
-            if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImad::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadx::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        40 => {
-            if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
-                && matches!(sm, 80 | 86 | 89)
-            {
-                if let Some(x) = OpBraUp::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547
-                && matches!(sm, 90 | 100 | 120)
-            {
-                if let Some(x) = OpBraUp::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        41 => {
-            if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
-                if let Some(x) = OpSel64::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        42 => {
-            if w & 0x1fffffff800f80000ff00000fff == 0x616
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpPrmt::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        43 => {
-            if w & 0x1fffffee100f80000ff00000fff == 0x619
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpShf::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        44 => {
-            if w & 0x1fffffe1cff380000ff00000fff == 0x621
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpFadd::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        45 => {
-            if w & 0x1fffffe1000380000ff00000fff == 0x623
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpFfma::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        46 => {
-            if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpImad::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpImadx::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        47 => {
-            if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpImadWide::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpImadWideX::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        48 => {
-            if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpImadHi::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        49 => {
-            if w & 0x1fffffff0ff00000000ff000fff == 0x802
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpMov::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        50 => {
-            if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpCs2r::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1ffffff00ffffffffffff000fff == 0x805
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpCs2r32::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        51 => {
-            if w & 0x1fff87fffff0000000000000fff == 0x807
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpSel::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        52 => {
-            if w & 0x1fff87fffff0000000000000fff == 0x808
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFsel::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        53 => {
-            if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
-                if let Some(x) = OpFmnmx::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) {
-                if let Some(x) = OpFmnmx::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff878fcff0000000000000fff == 0x809
-                && matches!(sm, 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFmnmx::decode_f9(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        54 => {
-            if w & 0x1fff80000ff0000000000ff0fff == 0x80b
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFsetp::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        55 => {
-            if w & 0x1fff801800f0000000000ff0fff == 0x80c
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIsetp::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c
-                && matches!(sm, 120)
-            {
-                if let Some(x) = OpIsetp64::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        56 => {
-            if w & 0x1fff80016000000000000000fff == 0x810
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIadd3::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff80016000000000000000fff == 0x4000000000000000810
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIadd3x::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        57 => {
-            if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLea::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLeaX::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87105000000000000000fff == 0x100000000000000000811
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLeaHi::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87105000000000000000fff == 0x104000000000000000811
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLeaHiX::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        58 => {
-            if w & 0x1fff87000000000000000000fff == 0x812
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLop3::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        59 => {
-            if w & 0x1ffffffffff00000000ff000fff == 0x813
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIabs::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        60 => {
-            if w & 0x1fffffff8000000000000000fff == 0x816
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpPrmt::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        61 => {
-            if w & 0x1fff87ffdff0000000000000fff == 0x817
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-            {
-                if let Some(x) = OpImnmx::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        62 => {
-            if w & 0x1fffffee1000000000000000fff == 0x819
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpShf::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        63 => {
-            if w & 0x1fff8000008ffffffffff000fff == 0x81c
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpPlop3::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpPlop3::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        64 => {
-            if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFmul::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        65 => {
-            if w & 0x1fffffe10000000000000000fff == 0x823
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFfma::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        66 => {
-            if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImad::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadx::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        67 => {
-            if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadWide::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff871f5000000000000000fff == 0x4000000000000000825
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadWideX::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        68 => {
-            if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadHi::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        69 => {
-            if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848
-                && matches!(sm, 90)
-            {
-                if let Some(x) = OpVimnmx::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848
-                && matches!(sm, 120)
-            {
-                if let Some(x) = OpVimnmx::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        70 => {
-            if w & 0x1fffff1f9ff00000000ff000fff == 0x900
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFlo::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        71 => {
-            if w & 0x1ffffffffff00000000ff000fff == 0x901
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpBrev::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        72 => {
-            if w & 0x1ffff8e07ff00000000ff000fff == 0x904
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2f::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        73 => {
-            if w & 0x1ffff8e06ff00000000ff000fff == 0x905
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2i::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        74 => {
-            if w & 0x1ffffcf03ff00000000ff000fff == 0x906
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpI2f::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        75 => {
-            if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
-                if let Some(x) = OpMufu::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1ffffff00ff00000000ff000fff == 0x908
-                && matches!(sm, 75 | 80 | 86 | 89)
-            {
-                if let Some(x) = OpMufu::decode_f4(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120)
-            {
-                if let Some(x) = OpMufu::decode_f8(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        76 => {
-            if w & 0x1ffffffffff00000000ff000fff == 0x909
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpPopc::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        77 => {
-            if w & 0x1ffff8e07ff00000000ff000fff == 0x910
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2f64::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        78 => {
-            if w & 0x1ffff8e06ff00000000ff000fff == 0x911
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2i64::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        79 => {
-            if w & 0x1ffffcf03ff00000000ff000fff == 0x912
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpI2f64::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        80 => {
-            if w & 0x1ffffffffffffffffffffff0fff == 0x918
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpNop::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        81 => {
-            if w & 0x1ffffff00ffffffffffff000fff == 0x919
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpS2r::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        82 => {
-            if w & 0x1fff86c000000000000ffff0fff == 0x947
-                && matches!(sm, 70 | 75 | 80 | 86 | 89)
-            {
-                if let Some(x) = OpBra::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947
-                && matches!(sm, 80 | 86 | 89)
-            {
-                if let Some(x) = OpBraUr::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120)
-            {
-                if let Some(x) = OpBra::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947
-                && matches!(sm, 90)
-            {
-                if let Some(x) = OpBraUr::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87800000000000000000fff == 0x80000000000000000000947
-                && matches!(sm, 100 | 120)
-            {
-                if let Some(x) = OpBraUr::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        83 => {
-            if w & 0x1fff86fffffffffffffffff0fff == 0x94d
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpExit::decode_f0(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        84 => {
-            if w & 0x1fffffff0fff80000ffff000fff == 0xa02
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpMov::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        85 => {
-            if w & 0x1fff87ffffff80000ff00000fff == 0xa07
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpSel::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        86 => {
-            if w & 0x1fff87ffffff80000ff00000fff == 0xa08
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpFsel::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        87 => {
-            if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
-                if let Some(x) = OpFmnmx::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) {
-                if let Some(x) = OpFmnmx::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) {
-                if let Some(x) = OpFmnmx::decode_f10(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        88 => {
-            if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpFsetp::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        89 => {
-            if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpIsetp::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        90 => {
-            if w & 0x1fff8001600780000ff00000fff == 0xa10
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpIadd3::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpIadd3x::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        91 => {
-            if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpLea::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpLeaX::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpLeaHi::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpLeaHiX::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        92 => {
-            if w & 0x1fff8700000f80000ff00000fff == 0xa12
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpLop3::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        93 => {
-            if w & 0x1fffffffffff80000ffff000fff == 0xa13
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpIabs::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        94 => {
-            if w & 0x1fffffff800f80000ff00000fff == 0xa16
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpPrmt::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        95 => {
-            if w & 0x1fff87ffdfff80000ff00000fff == 0xa17
-                && matches!(sm, 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpImnmx::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        96 => {
-            if w & 0x1fffffee100f80000ff00000fff == 0xa19
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpShf::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        97 => {
-            if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpFmul::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        98 => {
-            if w & 0x1fffffe1000380000ff00000fff == 0xa23
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpFfma::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        99 => {
-            if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpImad::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpImadx::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        100 => {
-            if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpImadWide::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpImadWideX::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        101 => {
-            if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpImadHi::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        102 => {
-            if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48
-                && matches!(sm, 90)
-            {
-                if let Some(x) = OpVimnmx::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        103 => {
-            if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpFlo::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        104 => {
-            if w & 0x1fffffffffff80000ffff000fff == 0xb01
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpBrev::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        105 => {
-            if w & 0x1ffff8e07ff380000ffff000fff == 0xb04
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpF2f::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        106 => {
-            if w & 0x1ffff8e06ff380000ffff000fff == 0xb05
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpF2i::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        107 => {
-            if w & 0x1ffffcf03fff80000ffff000fff == 0xb06
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpI2f::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        108 => {
-            if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 70) {
-                if let Some(x) = OpMufu::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1ffffff00ff380000ffff000fff == 0xb08
-                && matches!(sm, 75 | 80 | 86 | 89)
-            {
-                if let Some(x) = OpMufu::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 90) {
-                if let Some(x) = OpMufu::decode_f9(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        109 => {
-            if w & 0x1ffffffffff780000ffff000fff == 0xb09
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpPopc::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        110 => {
-            if w & 0x1ffff8e07ff380000ffff000fff == 0xb10
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpF2f64::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        111 => {
-            if w & 0x1ffff8e06ff380000ffff000fff == 0xb11
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpF2i64::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        112 => {
-            if w & 0x1ffffcf03fff80000ffff000fff == 0xb12
-                && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-            {
-                if let Some(x) = OpI2f64::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        113 => {
-            if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
-                && matches!(sm, 120)
-            {
-                if let Some(x) = OpMov64::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpMov::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        114 => {
-            if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpSel::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        115 => {
-            if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFsel::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        116 => {
-            if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09
-                && matches!(sm, 75)
-            {
-                if let Some(x) = OpFmnmx::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
-                && matches!(sm, 80)
-            {
-                if let Some(x) = OpFmnmx::decode_f7(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
-                && matches!(sm, 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFmnmx::decode_f11(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        117 => {
-            if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFsetp::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        118 => {
-            if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIsetp::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c
-                && matches!(sm, 120)
-            {
-                if let Some(x) = OpIsetp64::decode_f2(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        119 => {
-            if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIadd3::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIadd3x::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        120 => {
-            if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLea::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLeaX::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLeaHi::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLeaHiX::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        121 => {
-            if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpLop3::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        122 => {
-            if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpIabs::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        123 => {
-            if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpPrmt::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        124 => {
-            if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-            {
-                if let Some(x) = OpImnmx::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        125 => {
-            if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpShf::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        126 => {
-            if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFmul::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        127 => {
-            if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFfma::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        128 => {
-            if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImad::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadx::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        129 => {
-            if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadWide::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadWideX::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        130 => {
-            if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadHi::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        131 => {
-            if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48
-                && matches!(sm, 90)
-            {
-                if let Some(x) = OpVimnmx::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
-                && matches!(sm, 120)
-            {
-                if let Some(x) = OpVimnmx::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        132 => {
-            if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFlo::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        133 => {
-            if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpBrev::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        134 => {
-            if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2f::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        135 => {
-            if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2i::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        136 => {
-            if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpI2f::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        137 => {
-            if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
-                && matches!(sm, 75 | 80 | 86 | 89)
-            {
-                if let Some(x) = OpMufu::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
-                && matches!(sm, 90 | 100 | 120)
-            {
-                if let Some(x) = OpMufu::decode_f10(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        138 => {
-            if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpPopc::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        139 => {
-            if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2f64::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        140 => {
-            if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpF2i64::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        141 => {
-            if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpI2f64::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        142 => {
-            if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
-                && matches!(sm, 120)
-            {
-                if let Some(x) = OpSel64::decode_f1(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        143 => {
-            if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpPrmt::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        144 => {
-            if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpShf::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        145 => {
-            if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFadd::decode_f3(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        146 => {
-            if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpFfma::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        147 => {
-            if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImad::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadx::decode_f6(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        148 => {
-            if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadWide::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-            if w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadWideX::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        149 => {
-            if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
-                && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-            {
-                if let Some(x) = OpImadHi::decode_f5(w, sm) {
-                    return Some(x);
-                }
-            }
-        }
-        _ => {}
+#[allow(unused_variables)]
+fn decode_sm50_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop3::decode_f6(w, sm);
     }
     None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop32i::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFadd32i::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFfma32i::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpIscadd32i::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpIadd32i::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFmul32i::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpShf::decode_f8(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShf::decode_f8(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFfma::decode_f8(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFfma::decode_f8(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShf::decode_f8(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIsetp::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPrmt::decode_f8(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFsetp::decode_f5(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIsetp::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPrmt::decode_f8(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFsetp::decode_f5(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPopc::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFlo::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShf::decode_f8(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShl::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShr::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIadd::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpSel::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmul::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIscadd::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFadd::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpImnmx::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmnmx::decode_f13(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPopc::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFlo::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShl::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShr::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIadd::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpSel::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmul::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIscadd::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFadd::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpImnmx::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmnmx::decode_f13(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShf::decode_f8(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop3::decode_f5(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop3::decode_f5(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFfma::decode_f9(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIsetp::decode_f6(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPrmt::decode_f9(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFsetp::decode_f6(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPopc::decode_f6(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFlo::decode_f6(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpMov::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShl::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShr::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIadd::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpSel::decode_f6(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmul::decode_f6(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFadd::decode_f6(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpImnmx::decode_f6(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIscadd::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmnmx::decode_f14(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
+        return OpNop::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFfma::decode_f10(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpPrmt::decode_f10(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpShf::decode_f7(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFfma::decode_f7(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpShf::decode_f7(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIsetp::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPrmt::decode_f7(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFsetp::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShf::decode_f7(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop3::decode_f4(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPopc::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFlo::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpMov::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShl::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShr::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIadd::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpSel::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmul::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFadd::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpImnmx::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIscadd::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmnmx::decode_f12(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpLop::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpShf::decode_f7(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpBra::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
+        return OpExit::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpLdg::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpStg::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpS2r::decode_f1(w, sm);
+    }
+    None
+}
+///Decode a sm50 instruction word.
+pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+    DISPATCH_SM50[((w >> 56) & 0xff) as usize](w, sm)
+}
+///The decoder of [`decode_sm70`]'s candidates for each value of bits 0..12.
+static DISPATCH_SM70: [DecodeArm; 4096] = dense_arms(
+    &[
+        (0x202, decode_sm70_arm1),
+        (0x207, decode_sm70_arm2),
+        (0x208, decode_sm70_arm3),
+        (0x209, decode_sm70_arm4),
+        (0x20b, decode_sm70_arm5),
+        (0x20c, decode_sm70_arm6),
+        (0x210, decode_sm70_arm7),
+        (0x211, decode_sm70_arm8),
+        (0x212, decode_sm70_arm9),
+        (0x213, decode_sm70_arm10),
+        (0x216, decode_sm70_arm11),
+        (0x217, decode_sm70_arm12),
+        (0x219, decode_sm70_arm13),
+        (0x220, decode_sm70_arm14),
+        (0x221, decode_sm70_arm15),
+        (0x223, decode_sm70_arm16),
+        (0x224, decode_sm70_arm17),
+        (0x225, decode_sm70_arm18),
+        (0x227, decode_sm70_arm19),
+        (0x248, decode_sm70_arm20),
+        (0x300, decode_sm70_arm21),
+        (0x301, decode_sm70_arm22),
+        (0x304, decode_sm70_arm23),
+        (0x305, decode_sm70_arm24),
+        (0x306, decode_sm70_arm25),
+        (0x308, decode_sm70_arm26),
+        (0x309, decode_sm70_arm27),
+        (0x310, decode_sm70_arm28),
+        (0x311, decode_sm70_arm29),
+        (0x312, decode_sm70_arm30),
+        (0x381, decode_sm70_arm31),
+        (0x386, decode_sm70_arm32),
+        (0x402, decode_sm70_arm33),
+        (0x411, decode_sm70_arm34),
+        (0x416, decode_sm70_arm35),
+        (0x419, decode_sm70_arm36),
+        (0x421, decode_sm70_arm37),
+        (0x423, decode_sm70_arm38),
+        (0x424, decode_sm70_arm39),
+        (0x547, decode_sm70_arm40),
+        (0x607, decode_sm70_arm41),
+        (0x616, decode_sm70_arm42),
+        (0x619, decode_sm70_arm43),
+        (0x621, decode_sm70_arm44),
+        (0x623, decode_sm70_arm45),
+        (0x624, decode_sm70_arm46),
+        (0x625, decode_sm70_arm47),
+        (0x627, decode_sm70_arm48),
+        (0x802, decode_sm70_arm49),
+        (0x805, decode_sm70_arm50),
+        (0x807, decode_sm70_arm51),
+        (0x808, decode_sm70_arm52),
+        (0x809, decode_sm70_arm53),
+        (0x80b, decode_sm70_arm54),
+        (0x80c, decode_sm70_arm55),
+        (0x810, decode_sm70_arm56),
+        (0x811, decode_sm70_arm57),
+        (0x812, decode_sm70_arm58),
+        (0x813, decode_sm70_arm59),
+        (0x816, decode_sm70_arm60),
+        (0x817, decode_sm70_arm61),
+        (0x819, decode_sm70_arm62),
+        (0x81c, decode_sm70_arm63),
+        (0x820, decode_sm70_arm64),
+        (0x823, decode_sm70_arm65),
+        (0x824, decode_sm70_arm66),
+        (0x825, decode_sm70_arm67),
+        (0x827, decode_sm70_arm68),
+        (0x848, decode_sm70_arm69),
+        (0x900, decode_sm70_arm70),
+        (0x901, decode_sm70_arm71),
+        (0x904, decode_sm70_arm72),
+        (0x905, decode_sm70_arm73),
+        (0x906, decode_sm70_arm74),
+        (0x908, decode_sm70_arm75),
+        (0x909, decode_sm70_arm76),
+        (0x910, decode_sm70_arm77),
+        (0x911, decode_sm70_arm78),
+        (0x912, decode_sm70_arm79),
+        (0x918, decode_sm70_arm80),
+        (0x919, decode_sm70_arm81),
+        (0x947, decode_sm70_arm82),
+        (0x94d, decode_sm70_arm83),
+        (0xa02, decode_sm70_arm84),
+        (0xa07, decode_sm70_arm85),
+        (0xa08, decode_sm70_arm86),
+        (0xa09, decode_sm70_arm87),
+        (0xa0b, decode_sm70_arm88),
+        (0xa0c, decode_sm70_arm89),
+        (0xa10, decode_sm70_arm90),
+        (0xa11, decode_sm70_arm91),
+        (0xa12, decode_sm70_arm92),
+        (0xa13, decode_sm70_arm93),
+        (0xa16, decode_sm70_arm94),
+        (0xa17, decode_sm70_arm95),
+        (0xa19, decode_sm70_arm96),
+        (0xa20, decode_sm70_arm97),
+        (0xa23, decode_sm70_arm98),
+        (0xa24, decode_sm70_arm99),
+        (0xa25, decode_sm70_arm100),
+        (0xa27, decode_sm70_arm101),
+        (0xa48, decode_sm70_arm102),
+        (0xb00, decode_sm70_arm103),
+        (0xb01, decode_sm70_arm104),
+        (0xb04, decode_sm70_arm105),
+        (0xb05, decode_sm70_arm106),
+        (0xb06, decode_sm70_arm107),
+        (0xb08, decode_sm70_arm108),
+        (0xb09, decode_sm70_arm109),
+        (0xb10, decode_sm70_arm110),
+        (0xb11, decode_sm70_arm111),
+        (0xb12, decode_sm70_arm112),
+        (0xc02, decode_sm70_arm113),
+        (0xc07, decode_sm70_arm114),
+        (0xc08, decode_sm70_arm115),
+        (0xc09, decode_sm70_arm116),
+        (0xc0b, decode_sm70_arm117),
+        (0xc0c, decode_sm70_arm118),
+        (0xc10, decode_sm70_arm119),
+        (0xc11, decode_sm70_arm120),
+        (0xc12, decode_sm70_arm121),
+        (0xc13, decode_sm70_arm122),
+        (0xc16, decode_sm70_arm123),
+        (0xc17, decode_sm70_arm124),
+        (0xc19, decode_sm70_arm125),
+        (0xc20, decode_sm70_arm126),
+        (0xc23, decode_sm70_arm127),
+        (0xc24, decode_sm70_arm128),
+        (0xc25, decode_sm70_arm129),
+        (0xc27, decode_sm70_arm130),
+        (0xc48, decode_sm70_arm131),
+        (0xd00, decode_sm70_arm132),
+        (0xd01, decode_sm70_arm133),
+        (0xd04, decode_sm70_arm134),
+        (0xd05, decode_sm70_arm135),
+        (0xd06, decode_sm70_arm136),
+        (0xd08, decode_sm70_arm137),
+        (0xd09, decode_sm70_arm138),
+        (0xd10, decode_sm70_arm139),
+        (0xd11, decode_sm70_arm140),
+        (0xd12, decode_sm70_arm141),
+        (0xe07, decode_sm70_arm142),
+        (0xe16, decode_sm70_arm143),
+        (0xe19, decode_sm70_arm144),
+        (0xe21, decode_sm70_arm145),
+        (0xe23, decode_sm70_arm146),
+        (0xe24, decode_sm70_arm147),
+        (0xe25, decode_sm70_arm148),
+        (0xe27, decode_sm70_arm149),
+    ],
+    decode_none,
+);
+#[allow(unused_variables)]
+fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
+    {
+        if let Some(x) = OpMov64::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fffffff0ffffffff00ff000fff == 0x202
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpMov::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x207
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpSel::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x208
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsel::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
+        if let Some(x) = OpFmnmx::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) {
+        if let Some(x) = OpFmnmx::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff3fffff0000000fff == 0x209
+        && matches!(sm, 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmnmx::decode_f8(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsetp::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff801800fffffff0000ff0fff == 0x20c
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIsetp::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
+    {
+        return OpIsetp64::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff80016007fffff0000000fff == 0x210
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIadd3::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIadd3x::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLea::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaX::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaHi::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLeaHiX::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff8700000ffffff0000000fff == 0x212
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLop3::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x213
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIabs::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff800ffffff0000000fff == 0x216
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPrmt::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87ffdffffffff0000000fff == 0x217
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        return OpImnmx::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffee100ffffff0000000fff == 0x219
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpShf::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmul::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe1cff3fffff0000000fff == 0x221
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFadd::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe10003fffff0000000fff == 0x223
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFfma::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImad::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadx::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImadWide::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadWideX::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadHi::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
+    {
+        if let Some(x) = OpVimnmx::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 120)
+    {
+        return OpVimnmx::decode_f4(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFlo::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x301
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpBrev::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
+        if let Some(x) = OpMufu::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) {
+        if let Some(x) = OpMufu::decode_f3(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) {
+        return OpMufu::decode_f7(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffff7fffff00ff000fff == 0x309
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPopc::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f64::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i64::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f64::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
+        if let Some(x) = OpLdg::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75) {
+        return OpLdg::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
+        && matches!(sm, 70 | 75)
+    {
+        return OpStg::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
+        return OpMov64::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaHi::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87107000000000000000fff == 0x104000000000000000411
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLeaHiX::decode_f4(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff8000000000000000fff == 0x416
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPrmt::decode_f4(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffee1000000000000000fff == 0x419
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpShf::decode_f4(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe1cff0000000000000fff == 0x421
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFadd::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe10000000000000000fff == 0x423
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFfma::decode_f4(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImad::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadx::decode_f4(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
+        && matches!(sm, 80 | 86 | 89)
+    {
+        if let Some(x) = OpBraUp::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547
+        && matches!(sm, 90 | 100 | 120)
+    {
+        return OpBraUp::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
+        return OpSel64::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff800f80000ff00000fff == 0x616
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpPrmt::decode_f5(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffee100f80000ff00000fff == 0x619
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpShf::decode_f5(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe1cff380000ff00000fff == 0x621
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFadd::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe1000380000ff00000fff == 0x623
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFfma::decode_f5(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpImad::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadx::decode_f5(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpImadWide::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadWideX::decode_f4(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadHi::decode_f4(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff0ff00000000ff000fff == 0x802
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpMov::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpCs2r::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ffffffffffff000fff == 0x805
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpCs2r32::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fffff0000000000000fff == 0x807
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpSel::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fffff0000000000000fff == 0x808
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsel::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
+        if let Some(x) = OpFmnmx::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) {
+        if let Some(x) = OpFmnmx::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff0000000000000fff == 0x809
+        && matches!(sm, 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmnmx::decode_f9(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff80000ff0000000000ff0fff == 0x80b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsetp::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff801800f0000000000ff0fff == 0x80c
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIsetp::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
+    {
+        return OpIsetp64::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff80016000000000000000fff == 0x810
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIadd3::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff80016000000000000000fff == 0x4000000000000000810
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIadd3x::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLea::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaX::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105000000000000000fff == 0x100000000000000000811
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaHi::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105000000000000000fff == 0x104000000000000000811
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLeaHiX::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87000000000000000000fff == 0x812
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLop3::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffff00000000ff000fff == 0x813
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIabs::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff8000000000000000fff == 0x816
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPrmt::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87ffdff0000000000000fff == 0x817
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        return OpImnmx::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffee1000000000000000fff == 0x819
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpShf::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff8000008ffffffffff000fff == 0x81c
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpPlop3::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPlop3::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmul::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe10000000000000000fff == 0x823
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFfma::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImad::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadx::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImadWide::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871f5000000000000000fff == 0x4000000000000000825
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadWideX::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadHi::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
+    {
+        if let Some(x) = OpVimnmx::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 120)
+    {
+        return OpVimnmx::decode_f5(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f9ff00000000ff000fff == 0x900
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFlo::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffff00000000ff000fff == 0x901
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpBrev::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e07ff00000000ff000fff == 0x904
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e06ff00000000ff000fff == 0x905
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffcf03ff00000000ff000fff == 0x906
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
+        if let Some(x) = OpMufu::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) {
+        if let Some(x) = OpMufu::decode_f4(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) {
+        return OpMufu::decode_f8(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffff00000000ff000fff == 0x909
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPopc::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e07ff00000000ff000fff == 0x910
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f64::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e06ff00000000ff000fff == 0x911
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i64::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffcf03ff00000000ff000fff == 0x912
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f64::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffffffffffffffff0fff == 0x918
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpNop::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff00ffffffffffff000fff == 0x919
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpS2r::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = OpBra::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947
+        && matches!(sm, 80 | 86 | 89)
+    {
+        if let Some(x) = OpBraUr::decode_f0(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) {
+        if let Some(x) = OpBra::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm, 90)
+    {
+        if let Some(x) = OpBraUr::decode_f1(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87800000000000000000fff == 0x80000000000000000000947
+        && matches!(sm, 100 | 120)
+    {
+        return OpBraUr::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff86fffffffffffffffff0fff == 0x94d
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpExit::decode_f0(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff0fff80000ffff000fff == 0xa02
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpMov::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87ffffff80000ff00000fff == 0xa07
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpSel::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87ffffff80000ff00000fff == 0xa08
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFsel::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
+        if let Some(x) = OpFmnmx::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) {
+        if let Some(x) = OpFmnmx::decode_f6(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) {
+        return OpFmnmx::decode_f10(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFsetp::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpIsetp::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff8001600780000ff00000fff == 0xa10
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpIadd3::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpIadd3x::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpLea::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpLeaX::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpLeaHi::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpLeaHiX::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff8700000f80000ff00000fff == 0xa12
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpLop3::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffffffff80000ffff000fff == 0xa13
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpIabs::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff800f80000ff00000fff == 0xa16
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpPrmt::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImnmx::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffee100f80000ff00000fff == 0xa19
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpShf::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFmul::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe1000380000ff00000fff == 0xa23
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFfma::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpImad::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadx::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpImadWide::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadWideX::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadHi::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
+    {
+        return OpVimnmx::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFlo::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffffffff80000ffff000fff == 0xb01
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpBrev::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e07ff380000ffff000fff == 0xb04
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpF2f::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e06ff380000ffff000fff == 0xb05
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpF2i::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffcf03fff80000ffff000fff == 0xb06
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpI2f::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 70) {
+        if let Some(x) = OpMufu::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
+        if let Some(x) = OpMufu::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 90) {
+        return OpMufu::decode_f9(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffff780000ffff000fff == 0xb09
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpPopc::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e07ff380000ffff000fff == 0xb10
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpF2f64::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e06ff380000ffff000fff == 0xb11
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpF2i64::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffcf03fff80000ffff000fff == 0xb12
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpI2f64::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
+        && matches!(sm, 120)
+    {
+        if let Some(x) = OpMov64::decode_f2(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpMov::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpSel::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsel::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
+    {
+        if let Some(x) = OpFmnmx::decode_f3(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 80)
+    {
+        if let Some(x) = OpFmnmx::decode_f7(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
+        && matches!(sm, 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmnmx::decode_f11(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsetp::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIsetp::decode_f3(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c
+        && matches!(sm, 120)
+    {
+        return OpIsetp64::decode_f2(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIadd3::decode_f3(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIadd3x::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLea::decode_f3(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaX::decode_f3(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaHi::decode_f3(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLeaHiX::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLop3::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIabs::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPrmt::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        return OpImnmx::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpShf::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmul::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFfma::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImad::decode_f3(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadx::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImadWide::decode_f3(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadWideX::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadHi::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
+    {
+        if let Some(x) = OpVimnmx::decode_f3(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
+        && matches!(sm, 120)
+    {
+        return OpVimnmx::decode_f6(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFlo::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpBrev::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
+        && matches!(sm, 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = OpMufu::decode_f6(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
+        && matches!(sm, 90 | 100 | 120)
+    {
+        return OpMufu::decode_f10(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPopc::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f64::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i64::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f64::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
+        && matches!(sm, 120)
+    {
+        return OpSel64::decode_f1(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPrmt::decode_f6(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpShf::decode_f6(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFadd::decode_f3(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFfma::decode_f6(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImad::decode_f6(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadx::decode_f6(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImadWide::decode_f5(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadWideX::decode_f5(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadHi::decode_f5(w, sm);
+    }
+    None
+}
+///Decode a sm70 instruction word.
+pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+    DISPATCH_SM70[((w >> 0) & 0xfff) as usize](w, sm)
 }
 /// Every encoding form of every op.
 pub const FORMS: &[FormInfo] = &[

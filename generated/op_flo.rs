@@ -445,7 +445,7 @@ impl OpFlo {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
@@ -472,7 +472,7 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
@@ -501,7 +501,7 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
@@ -532,7 +532,7 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
@@ -559,7 +559,7 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = Reg::PT;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
@@ -586,7 +586,7 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = Reg::PT;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
@@ -620,7 +620,7 @@ impl OpFlo {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = Reg::PT;
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;

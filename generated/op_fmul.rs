@@ -487,7 +487,7 @@ impl OpFmul {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -522,7 +522,7 @@ impl OpFmul {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -559,7 +559,7 @@ impl OpFmul {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -598,7 +598,7 @@ impl OpFmul {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -633,7 +633,7 @@ impl OpFmul {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
@@ -668,7 +668,7 @@ impl OpFmul {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
@@ -710,7 +710,7 @@ impl OpFmul {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {

@@ -617,7 +617,7 @@ impl OpFsetp {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -685,7 +685,7 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -755,7 +755,7 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -827,7 +827,7 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -895,7 +895,7 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
@@ -963,7 +963,7 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
@@ -1038,7 +1038,7 @@ impl OpFsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;

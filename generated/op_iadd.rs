@@ -318,7 +318,7 @@ impl OpIadd {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
@@ -349,7 +349,7 @@ impl OpIadd {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
@@ -387,7 +387,7 @@ impl OpIadd {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;

@@ -365,7 +365,7 @@ impl OpIadd3 {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -399,7 +399,7 @@ impl OpIadd3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -435,7 +435,7 @@ impl OpIadd3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -473,7 +473,7 @@ impl OpIadd3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;

@@ -445,7 +445,7 @@ impl OpIadd3x {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -500,7 +500,7 @@ impl OpIadd3x {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -557,7 +557,7 @@ impl OpIadd3x {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
@@ -616,7 +616,7 @@ impl OpIadd3x {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;

@@ -495,7 +495,7 @@ impl OpImad {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -532,7 +532,7 @@ impl OpImad {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -571,7 +571,7 @@ impl OpImad {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -612,7 +612,7 @@ impl OpImad {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -649,7 +649,7 @@ impl OpImad {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -688,7 +688,7 @@ impl OpImad {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -729,7 +729,7 @@ impl OpImad {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {

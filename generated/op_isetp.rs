@@ -734,7 +734,7 @@ impl OpIsetp {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -809,7 +809,7 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -886,7 +886,7 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -965,7 +965,7 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -1040,7 +1040,7 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
@@ -1110,7 +1110,7 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
@@ -1187,7 +1187,7 @@ impl OpIsetp {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;

@@ -434,7 +434,7 @@ impl OpIsetp64 {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -507,7 +507,7 @@ impl OpIsetp64 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -582,7 +582,7 @@ impl OpIsetp64 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;

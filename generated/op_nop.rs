@@ -167,7 +167,7 @@ impl OpNop {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let trig: bool = false;
         let code: u32 = 0u32;
@@ -182,7 +182,7 @@ impl OpNop {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let trig: bool = (((w >> 13) & 1)) != 0;
         let code: u32 = (((w >> 20) & 0xffff)) as u32;

@@ -261,7 +261,7 @@ impl OpPlop3 {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let pq: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -304,7 +304,7 @@ impl OpPlop3 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let pq: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;

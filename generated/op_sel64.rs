@@ -300,7 +300,7 @@ impl OpSel64 {
         Ok(w)
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
@@ -332,7 +332,7 @@ impl OpSel64 {
         ))
     }
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline]
+    #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {

@@ -218,7 +218,7 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
         // Builds the `Op` itself: wrapping a returned `(Self, Common)`
         // afterwards cost a stack copy with a store-forwarding stall.
         #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-        #[inline]
+        #[inline(never)]
         fn #name(w: u128, sm: u32) -> Option<(Op, Common)> {
             #(#not_all)*
             #(#lets)*
@@ -232,6 +232,26 @@ pub fn op_decode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         .into_iter()
         .map(|f| form_decode_fn(spec, op, f.id, f.form));
     Ok(quote!(#(#fns)*))
+}
+
+/// A form the dispatch may try: its fixed bits and SMs, and its decoder.
+#[derive(Clone)]
+struct Candidate {
+    cond: TokenStream,
+    call: TokenStream,
+}
+
+impl Candidate {
+    /// Try the form; if it does not decode, go on to the next candidate.
+    fn try_then_next(&self) -> TokenStream {
+        let Candidate { cond, call } = self;
+        quote!(if #cond { if let Some(x) = #call { return Some(x); } })
+    }
+    /// The last candidate: its decoder's answer is the answer.
+    fn last(&self) -> TokenStream {
+        let Candidate { cond, call } = self;
+        quote!(if #cond { return #call; })
+    }
 }
 
 /// One decoder per family, dispatching on the family's dispatch bits.
@@ -250,9 +270,9 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
         };
         let dmask: u128 = ((1u128 << (hi - lo)) - 1) << lo;
         // key -> candidates (most fixed bits first)
-        let mut buckets: std::collections::BTreeMap<u32, Vec<(u32, TokenStream)>> =
+        let mut buckets: std::collections::BTreeMap<u32, Vec<(u32, Candidate)>> =
             Default::default();
-        let mut fallback: Vec<(u32, TokenStream)> = Vec::new();
+        let mut fallback: Vec<(u32, Candidate)> = Vec::new();
         for op in &spec.ops {
             for f in forms(op) {
                 if f.enc.family != fi {
@@ -263,10 +283,9 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                 let dec = ident(&format!("decode_f{}", f.id));
                 let pat = sm_pattern(&f.form.sms);
                 let (m, v) = (u128_lit(mask), u128_lit(value));
-                let cand = quote! {
-                    if w & #m == #v && matches!(sm, #pat) {
-                        if let Some(x) = #ty::#dec(w, sm) { return Some(x); }
-                    }
+                let cand = Candidate {
+                    cond: quote!(w & #m == #v && matches!(sm, #pat)),
+                    call: quote!(#ty::#dec(w, sm)),
                 };
                 let nfixed = mask.count_ones();
                 let free = dmask & !mask;
@@ -288,7 +307,10 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
             }
         }
         fallback.sort_by_key(|x| std::cmp::Reverse(x.0));
-        let fb: Vec<&TokenStream> = fallback.iter().map(|x| &x.1).collect();
+        let fb: Vec<TokenStream> = fallback.iter().map(|x| x.1.try_then_next()).collect();
+        // With no fallback candidates, an arm's last candidate is the only
+        // one left: its decoder's answer is the answer (a tail call).
+        let tail_ok = fb.is_empty();
         // Keys with the same candidates share one arm; a dense table maps
         // every value of the dispatch bits to its arm (0: none), so the
         // match compiles to a jump table instead of a search.
@@ -296,7 +318,18 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
         let mut entries = Vec::new();
         for (k, mut v) in buckets {
             v.sort_by_key(|x| std::cmp::Reverse(x.0));
-            let c: Vec<TokenStream> = v.into_iter().map(|x| x.1).collect();
+            let n = v.len();
+            let c: Vec<TokenStream> = v
+                .into_iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    if tail_ok && i + 1 == n {
+                        x.1.last()
+                    } else {
+                        x.1.try_then_next()
+                    }
+                })
+                .collect();
             let key_text = c.iter().map(|t| t.to_string()).collect::<String>();
             let idx = match arm_of.iter().position(|(t, _)| *t == key_text) {
                 Some(i) => i,
@@ -306,38 +339,61 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                 }
             };
             let k = u128_lit(k as u128);
-            let a = Literal::u16_unsuffixed(idx as u16 + 1);
+            let a = ident(&format!("{}_arm{}", fname, idx + 1));
             entries.push(quote!((#k, #a)));
         }
-        let arms = arm_of.iter().enumerate().map(|(i, (_, c))| {
-            let a = Literal::u16_unsuffixed(i as u16 + 1);
-            quote!(#a => { #(#c)* })
+        let arm_fns = arm_of.iter().enumerate().map(|(i, (_, c))| {
+            let a = ident(&format!("{}_arm{}", fname, i + 1));
+            quote! {
+                #[allow(unused_variables)]
+                fn #a(w: u128, sm: u32) -> Option<(Op, Common)> {
+                    #(#c)*
+                    None
+                }
+            }
         });
         let lo_l = Literal::u32_unsuffixed(lo);
         let km = u128_lit((1u128 << (hi - lo)) - 1);
         let size = Literal::usize_unsuffixed(1usize << (hi - lo));
         let table = ident(&format!("DISPATCH_{}", fam.name.to_uppercase()));
         let td = format!(
-            "The arm of [`{}`] for each value of bits {lo}..{hi} (0: no candidate).",
+            "The decoder of [`{}`]'s candidates for each value of bits {lo}..{hi}.",
             fname
         );
         let d = format!("Decode a {} instruction word.", fam.name);
-        out.push(quote! {
-            #[doc = #td]
-            static #table: [u16; #size] = dense_table(&[#(#entries),*]);
-            #[doc = #d]
-            #[allow(clippy::match_single_binding, unreachable_patterns, unused_variables)]
-            pub fn #fname(w: u128, sm: u32) -> Option<(Op, Common)> {
-                match #table[((w >> #lo_l) & #km) as usize] {
-                    #(#arms,)*
-                    _ => {}
+        // One indirect call on the dispatch bits into a small function that
+        // tries that value's candidates (a jump table inside one function
+        // would make every word pay for the registers its biggest arm saves).
+        let body = if fb.is_empty() {
+            quote!(#table[((w >> #lo_l) & #km) as usize](w, sm))
+        } else {
+            quote! {
+                if let Some(x) = #table[((w >> #lo_l) & #km) as usize](w, sm) {
+                    return Some(x);
                 }
                 #(#fb)*
                 None
             }
+        };
+        out.push(quote! {
+            #[doc = #td]
+            static #table: [DecodeArm; #size] = dense_arms(&[#(#entries),*], decode_none);
+            #(#arm_fns)*
+            #[doc = #d]
+            pub fn #fname(w: u128, sm: u32) -> Option<(Op, Common)> {
+                #body
+            }
         });
     }
-    Ok(quote!(#(#out)*))
+    Ok(quote! {
+        /// Tries the candidates of one value of a family's dispatch bits.
+        type DecodeArm = fn(u128, u32) -> Option<(Op, Common)>;
+        /// The arm of dispatch values no form has.
+        fn decode_none(_: u128, _: u32) -> Option<(Op, Common)> {
+            None
+        }
+        #(#out)*
+    })
 }
 
 /// Tables of every form (fixed bits, raw bits, SMs) for tests and tools.

@@ -73,7 +73,9 @@ pub(crate) fn sm_mask(spec: &Spec, sms: &[u32]) -> TokenStream {
         .iter()
         .filter_map(|sm| all.iter().position(|x| x == sm))
         .fold(0u64, |m, i| m | 1 << i);
-    let m = format!("0x{m:x}").parse().unwrap_or_else(|_| Literal::u64_unsuffixed(m));
+    let m = format!("0x{m:x}")
+        .parse()
+        .unwrap_or_else(|_| Literal::u64_unsuffixed(m));
     quote!(#m)
 }
 

@@ -22,7 +22,7 @@ use crate::encode::{
 };
 use crate::fold::{FoldError, FoldOut, IntoValue, Value};
 use crate::fold_fns::*;
-use crate::instr::{Common, FormInfo, OperandInfo, ValueType, dense_table};
+use crate::instr::{Common, FormInfo, OperandInfo, ValueType, dense_arms};
 use crate::legalize_support::{
     LegalizeCx, LegalizeError, copy_file, fold_imm_mods, placeholder, placeholder_file,
     placeholder_in,

@@ -96,10 +96,10 @@ impl Src {
 }
 
 /// A dense lookup table of `N` entries built at compile time from sparse
-/// `(index, value)` pairs (the rest are 0): the generated decoders map the
-/// opcode bits to a match arm with it.
-pub const fn dense_table<const N: usize>(entries: &[(u32, u16)]) -> [u16; N] {
-    let mut t = [0u16; N];
+/// `(index, value)` pairs (the rest are `none`): the generated decoders map
+/// the opcode bits to the function that tries that value's forms with it.
+pub const fn dense_arms<T: Copy, const N: usize>(entries: &[(u32, T)], none: T) -> [T; N] {
+    let mut t = [none; N];
     let mut i = 0;
     while i < entries.len() {
         t[entries[i].0 as usize] = entries[i].1;
