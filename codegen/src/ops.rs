@@ -495,6 +495,16 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
     let mut all_sms: Vec<u32> = spec.families.iter().flat_map(|f| f.sms.clone()).collect();
     all_sms.sort_unstable();
     let all_sms_l = all_sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+    // SM sets are u64 masks over ALL_SMS (see `sm_bit`).
+    if all_sms.len() > 64 {
+        return Err(Error {
+            message: format!(
+                "the families cover {} SMs; SM sets are 64-bit masks",
+                all_sms.len()
+            ),
+            loc: None,
+        });
+    }
     let sm_table_len = Literal::usize_unsuffixed(all_sms.last().map_or(0, |m| *m as usize + 1));
     let mut mn_pairs: Vec<(String, u32)> = Vec::new();
     for o in &spec.ops {
