@@ -50,14 +50,34 @@ pub fn word_hex(word: u128, family: Family) -> String {
         .collect()
 }
 
-/// Append the word's first `nbytes` little-endian bytes as lower-case hex:
-/// all 32 digits are stored at once and the text keeps `2 * nbytes`.
+/// The 32 lower-case hex digits of 16 bytes in order, high nibble first.
+/// Written as lane-wise loops over the bytes (not shifts of a `u128`) so
+/// that it compiles to about 30 SSE2 instructions: each byte becomes a
+/// 16-bit lane holding its two nibbles, and each nibble its ASCII digit.
 #[inline]
-pub fn push_hex(out: &mut LineBuf, word: u128, nbytes: usize) {
-    let mut buf = [0u8; 32];
-    buf[..16].copy_from_slice(&crate::print::hex_digits(word as u64));
-    buf[16..].copy_from_slice(&crate::print::hex_digits((word >> 64) as u64));
-    out.push_chunk(&buf, 2 * nbytes.min(16));
+pub fn hex_column(b: &[u8; 16]) -> [u8; 32] {
+    let mut lanes = [0u16; 16];
+    for (l, &x) in lanes.iter_mut().zip(b) {
+        *l = u16::from(x >> 4) | u16::from(x & 15) << 8;
+    }
+    for l in lanes.iter_mut() {
+        // Digits above 9 need 0x27 more to land on 'a'..'f'.
+        let letters = ((*l + 0x0606) >> 4) & 0x0101;
+        *l += 0x3030 + 0x27 * letters;
+    }
+    let mut out = [0u8; 32];
+    for (o, l) in out.chunks_exact_mut(2).zip(lanes) {
+        o.copy_from_slice(&l.to_le_bytes());
+    }
+    out
+}
+
+/// Append a word's first `nbytes` bytes (as they are in the stream) as
+/// lower-case hex: all 32 digits are stored at once and the text keeps
+/// `2 * nbytes`.
+#[inline]
+pub fn push_hex(out: &mut LineBuf, bytes: &[u8; 16], nbytes: usize) {
+    out.push_chunk(&hex_column(bytes), 2 * nbytes.min(16));
 }
 
 /// Parse a corpus HEX field into a word.
@@ -76,7 +96,7 @@ pub fn parse_word_hex(hex: &str, family: Family) -> Option<u128> {
 /// Split a raw stream into instruction words. Errors name the byte offset.
 pub fn decode_stream(sm: u32, bytes: &[u8]) -> Result<Vec<Decoded>, String> {
     let mut out = Vec::new();
-    for_each_word(sm, bytes, |addr, word, ctrl| {
+    for_each_word(sm, bytes, |addr, word, ctrl, _| {
         out.push(Decoded {
             addr,
             word,
@@ -86,14 +106,16 @@ pub fn decode_stream(sm: u32, bytes: &[u8]) -> Result<Vec<Decoded>, String> {
     Ok(out)
 }
 
-/// Walk a raw stream without collecting it: `f(addr, word, ctrl)` for each
-/// instruction word, where `ctrl` is the instruction's scheduling bits from
-/// its bundle's scheduling word (families with bundles only). The stream is
-/// checked before the first call, so an error means nothing was visited.
+/// Walk a raw stream without collecting it: `f(addr, word, ctrl, bytes)`
+/// for each instruction word, where `ctrl` is the instruction's scheduling
+/// bits from its bundle's scheduling word (families with bundles only) and
+/// `bytes` the word as it is in the stream (zero-padded to 16 bytes). The
+/// stream is checked before the first call, so an error means nothing was
+/// visited.
 pub fn for_each_word(
     sm: u32,
     bytes: &[u8],
-    f: impl FnMut(u64, u128, Option<u32>),
+    f: impl FnMut(u64, u128, Option<u32>, &[u8; 16]),
 ) -> Result<(), String> {
     for_each_word_at(sm, bytes, 0, f)
 }
@@ -136,32 +158,41 @@ pub fn for_each_word_at(
     sm: u32,
     bytes: &[u8],
     base: u64,
-    mut f: impl FnMut(u64, u128, Option<u32>),
+    mut f: impl FnMut(u64, u128, Option<u32>, &[u8; 16]),
 ) -> Result<(), String> {
     check_length(sm, bytes)?;
     let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
     let wb = (family.width() / 8) as usize;
-    // Fixed-size reads (no memcpy call per word).
-    let word_at = |chunk: &[u8]| -> u128 {
-        match wb {
-            16 => chunk.try_into().map_or(0, u128::from_le_bytes),
-            _ => chunk.try_into().map_or(0, u64::from_le_bytes) as u128,
-        }
+    // A word's bytes, zero-padded to 16 (a fixed-size copy, no memcpy call).
+    let padded = |chunk: &[u8]| -> [u8; 16] {
+        let mut b = [0u8; 16];
+        let n = chunk.len().min(16);
+        b[..n].copy_from_slice(&chunk[..n]);
+        b
     };
-    match family.bundle() {
-        None => {
-            for (i, chunk) in bytes.chunks_exact(wb).enumerate() {
-                f(base + (i * wb) as u64, word_at(chunk), None);
+    match (family.bundle(), wb) {
+        (None, 16) => {
+            // 16-byte words are passed straight from the stream.
+            let (words, _) = bytes.as_chunks::<16>();
+            for (i, b) in words.iter().enumerate() {
+                f(base + (i * 16) as u64, u128::from_le_bytes(*b), None, b);
             }
         }
-        Some(n) => {
+        (None, _) => {
+            for (i, chunk) in bytes.chunks_exact(wb).enumerate() {
+                let b = padded(chunk);
+                f(base + (i * wb) as u64, u128::from_le_bytes(b), None, &b);
+            }
+        }
+        (Some(n), _) => {
             let group = wb * (n as usize + 1);
             for (g, chunk) in bytes.chunks(group).enumerate() {
-                let ctrl = word_at(&chunk[..wb]) as u64;
+                let ctrl = u128::from_le_bytes(padded(&chunk[..wb])) as u64;
                 for (i, ib) in chunk[wb..].chunks_exact(wb).enumerate() {
                     let addr = base + (g * group + wb * (i + 1)) as u64;
                     let c = ((ctrl >> (21 * i)) & 0x1f_ffff) as u32;
-                    f(addr, word_at(ib), Some(c));
+                    let b = padded(ib);
+                    f(addr, u128::from_le_bytes(b), Some(c), &b);
                 }
             }
         }
@@ -216,4 +247,38 @@ pub fn encode_stream(sm: u32, words: &[(u128, u32)], pad: Option<u128>) -> Resul
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_column_matches_core_fmt() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut words = vec![
+            [0u8; 16],
+            [0xff; 16],
+            core::array::from_fn(|i| i as u8 * 17),
+        ];
+        for _ in 0..1000 {
+            let mut w = [0u8; 16];
+            for b in &mut w {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *b = x as u8;
+            }
+            words.push(w);
+        }
+        for w in words {
+            let want: String = w.iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(std::str::from_utf8(&hex_column(&w)).unwrap(), want);
+            for n in [8, 16] {
+                let mut line = LineBuf::new();
+                push_hex(&mut line, &w, n);
+                assert_eq!(line.as_str(), &want[..2 * n]);
+            }
+        }
+    }
 }

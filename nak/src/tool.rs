@@ -187,9 +187,9 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBu
     let mut unknown = 0;
     let mut line = LineBuf::new();
     // The caller checked the stream, so this walk cannot fail.
-    let _ = stream::for_each_word_at(sm, piece, base, |addr, word, ctrl| {
+    let _ = stream::for_each_word_at(sm, piece, base, |addr, word, ctrl, bytes| {
         line.clear();
-        stream::push_hex(&mut line, word, nbytes);
+        stream::push_hex(&mut line, bytes, nbytes);
         line.push_byte(b'\t');
         // Decoded and printed in place (moving the op out would copy it).
         match &mut isa::decode(word, sm) {
