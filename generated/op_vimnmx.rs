@@ -149,7 +149,6 @@ impl OpVimnmx {
         }
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
-    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         match self.try_encode(sm, c) {
             Some(w) => Ok(w),
@@ -158,8 +157,9 @@ impl OpVimnmx {
     }
     /// The word, or `None` when the op does not encode on `sm` (the
     /// fast path alone: for legality trials, which fail often and need
-    /// no message). The whole encoder is one function: the form match
-    /// and every form's packing are inlined into it.
+    /// no message). The form match and every form's packing are
+    /// inlined into it (and into [`Self::encode`]).
+    #[inline]
     pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as::<Refused>(sm, c).ok()
     }

@@ -635,10 +635,7 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             }
             /// Encode for `sm` with the guard, control and raw bits of `c`.
             pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-                match self.try_encode(sm, c) {
-                    Some(w) => Ok(w),
-                    None => Err(self.encode_error(sm, c)),
-                }
+                match self { #(Op::#variants(o) => o.encode(sm, c)),* }
             }
             /// The word, or `None` when the op does not encode on `sm`
             /// (no error message is built: for legality trials). One jump
@@ -647,12 +644,7 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
                 match self { #(Op::#variants(o) => o.try_encode(sm, c)),* }
             }
-            /// Why [`Self::try_encode`] refused (off the hot path).
-            #[cold]
-            #[inline(never)]
-            fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
-                match self { #(Op::#variants(o) => o.encode_error(sm, c)),* }
-            }
+
             /// Index of the encoding form the op takes on `sm`, if any.
             pub fn form_id(&self, sm: u32) -> Option<u8> {
                 match self { #(Op::#variants(o) => o.form_id(sm)),* }
