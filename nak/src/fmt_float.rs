@@ -255,25 +255,126 @@ impl Big {
 
 /// The decimal digits (0..=9, most significant first, no leading zero) of a
 /// finite non-zero value, and the exponent `e` with value = d.ddd * 10^e.
-struct Decimal {
-    d: [u8; MAX_DIGITS],
+/// `N` digits of room: [`MAX_DIGITS`] for the exact digits of any value,
+/// [`SMALL_DIGITS`] for the leading digits [`Decimal::small`] makes.
+struct Decimal<const N: usize> {
+    d: [u8; N],
     n: usize,
     exp: i32,
 }
 
-impl Decimal {
-    fn of(x: f64) -> Self {
-        let bits = x.to_bits();
-        let biased = ((bits >> 52) & 0x7ff) as i32;
-        let frac = bits & ((1 << 52) - 1);
-        let (mut mant, mut e2) = if biased == 0 {
-            (frac, -1074)
-        } else {
-            (frac | (1 << 52), biased - 1075)
+/// Room for the digits of a u128 written in three chunks of 19 (57).
+const SMALL_DIGITS: usize = 64;
+/// Significant digits [`Decimal::small`] keeps exact (`%.20e` needs 21).
+const SMALL_SIG: usize = 21;
+
+/// `x`'s mantissa without trailing zero bits, and its power of two.
+fn mant_exp(x: f64) -> (u64, i32) {
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1 << 52) - 1);
+    let (mant, e2) = if biased == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1 << 52), biased - 1075)
+    };
+    let tz = mant.trailing_zeros().min(63);
+    (mant >> tz, e2 + tz as i32)
+}
+
+/// `mant << e2` when it fits a u128.
+fn small_int(mant: u64, e2: i32) -> Option<u128> {
+    let bits = 64 - mant.leading_zeros() as i32 + e2;
+    (e2 >= 0 && bits < 128).then(|| u128::from(mant) << e2)
+}
+
+impl Decimal<SMALL_DIGITS> {
+    /// The leading digits of `mant * 2^e2` without a bignum, for most
+    /// values (`e2 >= -120`, or an integer that fits a u128): enough for
+    /// [`Self::round_to`] up to [`SMALL_SIG`] digits. Past those, a final 1
+    /// stands for every nonzero digit left (the rounding only asks whether
+    /// any is).
+    fn small(mant: u64, e2: i32) -> Option<Self> {
+        let mut dec = Decimal {
+            d: [0; SMALL_DIGITS],
+            n: 0,
+            exp: 0,
         };
-        let tz = mant.trailing_zeros();
-        mant >>= tz;
-        e2 += tz as i32;
+        if e2 >= 0 {
+            let mut v = small_int(mant, e2)?;
+            let mut pos = SMALL_DIGITS;
+            while v > 0 {
+                const CHUNK: u128 = 10_000_000_000_000_000_000;
+                let mut chunk = (v % CHUNK) as u64;
+                v /= CHUNK;
+                for _ in 0..19 {
+                    pos -= 1;
+                    dec.d[pos] = (chunk % 10) as u8;
+                    chunk /= 10;
+                }
+            }
+            return Some(dec.finish(pos, 0));
+        }
+        if e2 < -120 {
+            return None;
+        }
+        // x = ip + f / 2^s: the integer part's digits, then the fraction's,
+        // one per multiplication by ten (f * 10 < 2^124 fits).
+        let s = e2.unsigned_abs();
+        let mask = (1u128 << s) - 1;
+        let ip = (u128::from(mant) >> s) as u64;
+        let mut f = u128::from(mant) & mask;
+        let mut n = 0;
+        if ip > 0 {
+            let mut tmp = [0u8; 20];
+            let mut t = tmp.len();
+            let mut v = ip;
+            while v > 0 {
+                t -= 1;
+                tmp[t] = (v % 10) as u8;
+                v /= 10;
+            }
+            n = tmp.len() - t;
+            dec.d[..n].copy_from_slice(&tmp[t..]);
+            dec.exp = n as i32 - 1;
+        } else {
+            // Non-zero, so some fraction digit is not 0.
+            dec.exp = -1;
+            while f != 0 {
+                f *= 10;
+                let digit = (f >> s) as u8;
+                f &= mask;
+                if digit != 0 {
+                    dec.d[0] = digit;
+                    n = 1;
+                    break;
+                }
+                dec.exp -= 1;
+            }
+        }
+        while n < SMALL_SIG + 2 && f != 0 {
+            f *= 10;
+            dec.d[n] = (f >> s) as u8;
+            f &= mask;
+            n += 1;
+        }
+        if f != 0 {
+            dec.d[n] = 1;
+            n += 1;
+        }
+        dec.n = n;
+        Some(dec)
+    }
+}
+
+impl Decimal<MAX_DIGITS> {
+    /// The digits of `mant * 2^e2` through a bignum: for any finite value.
+    fn of_big(mant: u64, e2: i32) -> Self {
+        let mut dec = Decimal {
+            d: [0; MAX_DIGITS],
+            n: 0,
+            exp: 0,
+        };
         // value = mant * 2^e2 = big * 10^-k
         let mut big = Big::from_u64(mant);
         let k = if e2 >= 0 {
@@ -282,11 +383,6 @@ impl Decimal {
         } else {
             big.mul_pow5(e2.unsigned_abs());
             e2.unsigned_abs() as i32
-        };
-        let mut dec = Decimal {
-            d: [0; MAX_DIGITS],
-            n: 0,
-            exp: 0,
         };
         // Digits come out least significant first, in chunks of nine; fill
         // the buffer from its end and move them to the front afterwards.
@@ -299,17 +395,26 @@ impl Decimal {
                 chunk /= 10;
             }
         }
-        while pos < MAX_DIGITS && dec.d[pos] == 0 {
+        dec.finish(pos, k)
+    }
+}
+
+impl<const N: usize> Decimal<N> {
+    /// The digits were written at `pos..` (least significant last, maybe
+    /// with leading zeros) for a value of digits * 10^-k: move them to the
+    /// front and set the length and exponent.
+    fn finish(mut self, mut pos: usize, k: i32) -> Self {
+        while pos < N && self.d[pos] == 0 {
             pos += 1;
         }
-        dec.n = MAX_DIGITS - pos;
-        dec.d.copy_within(pos.., 0);
-        dec.exp = dec.n as i32 - 1 - k;
-        dec
+        self.n = N - pos;
+        self.d.copy_within(pos.., 0);
+        self.exp = self.n as i32 - 1 - k;
+        self
     }
 
     /// Rounds to `p` significant digits (ties to even) and pads with zeros
-    /// up to `p`; `p` must be at least 1 and below `MAX_DIGITS`.
+    /// up to `p`; `p` must be at least 1 and below `N`.
     fn round_to(&mut self, p: usize) {
         if self.n > p {
             let first = self.d[p];
@@ -343,7 +448,7 @@ impl Decimal {
 }
 
 fn push_digit(out: &mut crate::line_buf::LineBuf, d: u8) {
-    out.push(char::from(b'0' + d));
+    out.push_byte(b'0' + d);
 }
 
 /// `e+09`, `e-324`: C's exponent, at least two digits.
@@ -382,8 +487,16 @@ fn fmt_finite(x: f64, out: &mut crate::line_buf::LineBuf) {
         }
         return;
     }
-    let mut dec = Decimal::of(x);
-    if x >= 1e9 {
+    let (mant, e2) = mant_exp(x);
+    match Decimal::small(mant, e2) {
+        Some(dec) => fmt_digits(dec, x >= 1e9, out),
+        None => fmt_digits(Decimal::of_big(mant, e2), x >= 1e9, out),
+    }
+}
+
+/// `%.20e` (`big`) or `%.20g` of a finite non-zero magnitude's digits.
+fn fmt_digits<const N: usize>(mut dec: Decimal<N>, big: bool, out: &mut crate::line_buf::LineBuf) {
+    if big {
         // %.20e
         dec.round_to(21);
         push_digit(out, dec.d[0]);
@@ -466,6 +579,47 @@ mod tests {
                 let text = it.next().unwrap();
                 (kind, bits, text)
             })
+    }
+
+    #[test]
+    fn small_digits_round_like_the_bignum() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut vals: Vec<f64> = vec![1.0, 0.5, 0.1, 1e-4, 3.0e38, 1.5e-45, 1e20, 0.3, 2.5, 0.125];
+        for _ in 0..20000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = f64::from(f32::from_bits(x as u32));
+            if v.is_finite() && v != 0.0 {
+                vals.push(v.abs());
+            }
+            let v = f64::from_bits(x >> 1);
+            if v.is_finite() && v != 0.0 {
+                vals.push(v);
+            }
+            // Ties and near-ties at 20 and 21 digits.
+            vals.push((x >> 40) as f64 + 0.5);
+            vals.push((x >> 11) as f64 / 1024.0);
+        }
+        let mut fast = 0;
+        for v in vals {
+            let (mant, e2) = mant_exp(v);
+            let Some(small) = Decimal::small(mant, e2) else {
+                continue;
+            };
+            fast += 1;
+            for p in [1, 2, 17, 20, SMALL_SIG] {
+                let (mut a, mut b) = (Decimal { ..small }, Decimal::of_big(mant, e2));
+                a.round_to(p);
+                b.round_to(p);
+                assert_eq!(
+                    (&a.d[..a.n], a.exp),
+                    (&b.d[..b.n], b.exp),
+                    "{v:e} to {p} digits"
+                );
+            }
+        }
+        assert!(fast > 20000, "the u128 path was taken {fast} times");
     }
 
     #[test]

@@ -71,8 +71,12 @@ impl LineBuf {
 
     #[inline(always)]
     pub fn push(&mut self, c: char) {
-        let mut tmp = [0u8; 4];
-        self.push_str(c.encode_utf8(&mut tmp));
+        if c.is_ascii() {
+            self.push_byte(c as u8);
+        } else {
+            let mut tmp = [0u8; 4];
+            self.push_str(c.encode_utf8(&mut tmp));
+        }
     }
 
     /// Bytes known to be ASCII.
