@@ -90,6 +90,14 @@ pub fn hex_digits(v: u64) -> [u8; 16] {
 /// the significant ones, so no length-dependent copy is made.
 #[inline]
 pub fn write_hex(out: &mut LineBuf, v: u64) {
+    if let Ok(v32) = u32::try_from(v) {
+        // Most values (immediates, offsets) fit 32 bits: half the digits.
+        let digits = hex_digits32(v32.swap_bytes());
+        let n = 8 - ((v32 | 1).leading_zeros() / 4) as usize;
+        out.push_ascii(b"0x");
+        out.push_chunk(&(digits >> (8 * (8 - n))).to_le_bytes(), n);
+        return;
+    }
     let digits = hex_digits(v.swap_bytes());
     let n = 16 - ((v | 1).leading_zeros() / 4) as usize;
     out.push_ascii(b"0x");
