@@ -55,6 +55,21 @@ impl BraMode {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    BraMode::None => (b"\0\0\0\0\0\0\0\0", 0),
+                    BraMode::U => (b".U\0\0\0\0\0\0", 2),
+                    BraMode::Div => (b".DIV\0\0\0\0", 4),
+                    BraMode::Conv => (b".CONV\0\0\0", 5),
+                }
+            }
+        }
+    }
 }
 const _: BraMode = BraMode::None;
 /// BRA with a uniform-register operand (bits 32..34): only .DIV and .CONV exist.
@@ -95,6 +110,19 @@ impl BraUrMode {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    BraUrMode::Div => (b".DIV\0\0\0\0", 4),
+                    BraUrMode::Conv => (b".CONV\0\0\0", 5),
+                }
+            }
         }
     }
 }
@@ -292,6 +320,49 @@ impl Cc {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 16], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    Cc::T => (b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 0),
+                    Cc::F => (b"CC.F\0\0\0\0\0\0\0\0\0\0\0\0", 4),
+                    Cc::Lt => (b"CC.LT\0\0\0\0\0\0\0\0\0\0\0", 5),
+                    Cc::Eq => (b"CC.EQ\0\0\0\0\0\0\0\0\0\0\0", 5),
+                    Cc::Le => (b"CC.LE\0\0\0\0\0\0\0\0\0\0\0", 5),
+                    Cc::Gt => (b"CC.GT\0\0\0\0\0\0\0\0\0\0\0", 5),
+                    Cc::Ne => (b"CC.NE\0\0\0\0\0\0\0\0\0\0\0", 5),
+                    Cc::Ge => (b"CC.GE\0\0\0\0\0\0\0\0\0\0\0", 5),
+                    Cc::Num => (b"CC.NUM\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Nan => (b"CC.NAN\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Ltu => (b"CC.LTU\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Equ => (b"CC.EQU\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Leu => (b"CC.LEU\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Gtu => (b"CC.GTU\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Neu => (b"CC.NEU\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Geu => (b"CC.GEU\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Off => (b"CC.OFF\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Lo => (b"CC.LO\0\0\0\0\0\0\0\0\0\0\0", 5),
+                    Cc::Sff => (b"CC.SFF\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Ls => (b"CC.LS\0\0\0\0\0\0\0\0\0\0\0", 5),
+                    Cc::Hi => (b"CC.HI\0\0\0\0\0\0\0\0\0\0\0", 5),
+                    Cc::Sft => (b"CC.SFT\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Hs => (b"CC.HS\0\0\0\0\0\0\0\0\0\0\0", 5),
+                    Cc::Oft => (b"CC.OFT\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::CsmTa => (b"CC.CSM_TA\0\0\0\0\0\0\0", 9),
+                    Cc::CsmTr => (b"CC.CSM_TR\0\0\0\0\0\0\0", 9),
+                    Cc::CsmMx => (b"CC.CSM_MX\0\0\0\0\0\0\0", 9),
+                    Cc::FcsmTa => (b"CC.FCSM_TA\0\0\0\0\0\0", 10),
+                    Cc::FcsmTr => (b"CC.FCSM_TR\0\0\0\0\0\0", 10),
+                    Cc::FcsmMx => (b"CC.FCSM_MX\0\0\0\0\0\0", 10),
+                    Cc::Rle => (b"CC.RLE\0\0\0\0\0\0\0\0\0\0", 6),
+                    Cc::Rgt => (b"CC.RGT\0\0\0\0\0\0\0\0\0\0", 6),
+                }
+            }
+        }
+    }
 }
 const _: Cc = Cc::T;
 /// Conversion float type (F2F/I2F dst at 75..78, F2I/F2F src at 84..86); F32 prints nothing.
@@ -347,6 +418,21 @@ impl CvtFtype {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    CvtFtype::F32 => (b"\0\0\0\0\0\0\0\0", 0),
+                    CvtFtype::F16 => (b".F16\0\0\0\0", 4),
+                    CvtFtype::Bf16 => (b".BF16\0\0\0", 5),
+                    CvtFtype::F64 => (b".F64\0\0\0\0", 4),
+                }
+            }
+        }
+    }
 }
 const _: CvtFtype = CvtFtype::F32;
 /// cvt_ftype without F64 (the 32-bit conversion opcodes).
@@ -395,6 +481,20 @@ impl CvtFtype32 {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    CvtFtype32::F32 => (b"\0\0\0\0\0\0\0\0", 0),
+                    CvtFtype32::F16 => (b".F16\0\0\0\0", 4),
+                    CvtFtype32::Bf16 => (b".BF16\0\0\0", 5),
+                }
+            }
         }
     }
 }
@@ -452,6 +552,21 @@ impl CvtFtypeShown {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    CvtFtypeShown::F32 => (b".F32\0\0\0\0", 4),
+                    CvtFtypeShown::F16 => (b".F16\0\0\0\0", 4),
+                    CvtFtypeShown::Bf16 => (b".BF16\0\0\0", 5),
+                    CvtFtypeShown::F64 => (b".F64\0\0\0\0", 4),
+                }
+            }
+        }
+    }
 }
 const _: CvtFtypeShown = CvtFtypeShown::F32;
 /// cvt_ftype_shown without F64 (F2F's 32-bit opcode).
@@ -500,6 +615,20 @@ impl CvtFtypeShown32 {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    CvtFtypeShown32::F32 => (b".F32\0\0\0\0", 4),
+                    CvtFtypeShown32::F16 => (b".F16\0\0\0\0", 4),
+                    CvtFtypeShown32::Bf16 => (b".BF16\0\0\0", 5),
+                }
+            }
         }
     }
 }
@@ -577,6 +706,25 @@ impl CvtItype {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    CvtItype::S32 => (b"\0\0\0\0\0\0\0\0", 0),
+                    CvtItype::U32 => (b".U32\0\0\0\0", 4),
+                    CvtItype::S16 => (b".S16\0\0\0\0", 4),
+                    CvtItype::U16 => (b".U16\0\0\0\0", 4),
+                    CvtItype::S8 => (b".S8\0\0\0\0\0", 3),
+                    CvtItype::U8 => (b".U8\0\0\0\0\0", 3),
+                    CvtItype::S64 => (b".S64\0\0\0\0", 4),
+                    CvtItype::U64 => (b".U64\0\0\0\0", 4),
+                }
+            }
+        }
+    }
 }
 const _: CvtItype = CvtItype::S32;
 /// cvt_itype without the 64-bit types (the 32-bit conversion opcodes).
@@ -642,6 +790,23 @@ impl CvtItype32 {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    CvtItype32::S32 => (b"\0\0\0\0\0\0\0\0", 0),
+                    CvtItype32::U32 => (b".U32\0\0\0\0", 4),
+                    CvtItype32::S16 => (b".S16\0\0\0\0", 4),
+                    CvtItype32::U16 => (b".U16\0\0\0\0", 4),
+                    CvtItype32::S8 => (b".S8\0\0\0\0\0", 3),
+                    CvtItype32::U8 => (b".U8\0\0\0\0\0", 3),
+                }
+            }
+        }
+    }
 }
 const _: CvtItype32 = CvtItype32::S32;
 /// F2I rounding: to nearest even (prints nothing), floor, ceil, truncate.
@@ -695,6 +860,21 @@ impl F2iRnd {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    F2iRnd::Rn => (b"\0\0\0\0\0\0\0\0", 0),
+                    F2iRnd::Floor => (b".FLOOR\0\0", 6),
+                    F2iRnd::Ceil => (b".CEIL\0\0\0", 5),
+                    F2iRnd::Trunc => (b".TRUNC\0\0", 6),
+                }
+            }
         }
     }
 }
@@ -812,6 +992,33 @@ impl Fcmp {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    Fcmp::F => (b".F\0\0\0\0\0\0", 2),
+                    Fcmp::Lt => (b".LT\0\0\0\0\0", 3),
+                    Fcmp::Eq => (b".EQ\0\0\0\0\0", 3),
+                    Fcmp::Le => (b".LE\0\0\0\0\0", 3),
+                    Fcmp::Gt => (b".GT\0\0\0\0\0", 3),
+                    Fcmp::Ne => (b".NE\0\0\0\0\0", 3),
+                    Fcmp::Ge => (b".GE\0\0\0\0\0", 3),
+                    Fcmp::Num => (b".NUM\0\0\0\0", 4),
+                    Fcmp::Nan => (b".NAN\0\0\0\0", 4),
+                    Fcmp::Ltu => (b".LTU\0\0\0\0", 4),
+                    Fcmp::Equ => (b".EQU\0\0\0\0", 4),
+                    Fcmp::Leu => (b".LEU\0\0\0\0", 4),
+                    Fcmp::Gtu => (b".GTU\0\0\0\0", 4),
+                    Fcmp::Neu => (b".NEU\0\0\0\0", 4),
+                    Fcmp::Geu => (b".GEU\0\0\0\0", 4),
+                    Fcmp::T => (b".T\0\0\0\0\0\0", 2),
+                }
+            }
+        }
+    }
     /// The comparison that holds with the sources swapped.
     pub const fn flip(self) -> Self {
         match self {
@@ -873,6 +1080,19 @@ impl FloType {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    FloType::U32 => (b".U32\0\0\0\0", 4),
+                    FloType::S32 => (b"\0\0\0\0\0\0\0\0", 0),
+                }
+            }
         }
     }
 }
@@ -950,6 +1170,25 @@ impl Icmp {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    Icmp::F => (b".F\0\0\0\0\0\0", 2),
+                    Icmp::Lt => (b".LT\0\0\0\0\0", 3),
+                    Icmp::Eq => (b".EQ\0\0\0\0\0", 3),
+                    Icmp::Le => (b".LE\0\0\0\0\0", 3),
+                    Icmp::Gt => (b".GT\0\0\0\0\0", 3),
+                    Icmp::Ne => (b".NE\0\0\0\0\0", 3),
+                    Icmp::Ge => (b".GE\0\0\0\0\0", 3),
+                    Icmp::T => (b".T\0\0\0\0\0\0", 2),
+                }
+            }
+        }
+    }
     /// The comparison that holds with the sources swapped.
     pub const fn flip(self) -> Self {
         match self {
@@ -1018,6 +1257,21 @@ impl ImnmxX {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    ImnmxX::None => (b"\0\0\0\0\0\0\0\0", 0),
+                    ImnmxX::Xlo => (b".XLO\0\0\0\0", 4),
+                    ImnmxX::Xmed => (b".XMED\0\0\0", 5),
+                    ImnmxX::Xhi => (b".XHI\0\0\0\0", 4),
+                }
+            }
+        }
+    }
 }
 const _: ImnmxX = ImnmxX::None;
 /// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
@@ -1058,6 +1312,19 @@ impl IntType {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    IntType::S32 => (b"\0\0\0\0\0\0\0\0", 0),
+                    IntType::U32 => (b".U32\0\0\0\0", 4),
+                }
+            }
         }
     }
 }
@@ -1102,6 +1369,19 @@ impl IsetpType {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    IsetpType::S32 => (b"\0\0\0\0\0\0\0\0", 0),
+                    IsetpType::U32 => (b".U32\0\0\0\0", 4),
+                }
+            }
+        }
+    }
 }
 const _: IsetpType = IsetpType::S32;
 /// 64-bit integer compare type (SM120): bit 73 signed.
@@ -1142,6 +1422,19 @@ impl IsetpType64 {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    IsetpType64::U64 => (b".U64\0\0\0\0", 4),
+                    IsetpType64::S64 => (b".S64\0\0\0\0", 4),
+                }
+            }
         }
     }
 }
@@ -1192,6 +1485,21 @@ impl LopOp {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    LopOp::And => (b".AND\0\0\0\0", 4),
+                    LopOp::Or => (b".OR\0\0\0\0\0", 3),
+                    LopOp::Xor => (b".XOR\0\0\0\0", 4),
+                    LopOp::PassB => (b".PASS_B\0", 7),
+                }
+            }
         }
     }
 }
@@ -1286,6 +1594,28 @@ impl MemCache {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    MemCache::None => (b"\0\0\0\0\0\0\0\0", 0),
+                    MemCache::Ef => (b".EF\0\0\0\0\0", 3),
+                    MemCache::El => (b".EL\0\0\0\0\0", 3),
+                    MemCache::Lu => (b".LU\0\0\0\0\0", 3),
+                    MemCache::Eu => (b".EU\0\0\0\0\0", 3),
+                    MemCache::Na => (b".NA\0\0\0\0\0", 3),
+                    MemCache::Cg => (b".CG\0\0\0\0\0", 3),
+                    MemCache::Ci => (b".CI\0\0\0\0\0", 3),
+                    MemCache::Cv => (b".CV\0\0\0\0\0", 3),
+                    MemCache::Cs => (b".CS\0\0\0\0\0", 3),
+                    MemCache::Wt => (b".WT\0\0\0\0\0", 3),
+                }
+            }
+        }
+    }
 }
 const _: MemCache = MemCache::None;
 /// L2 prefetch size hint of a global load on SM70..SM75 (bits 68..70).
@@ -1330,6 +1660,20 @@ impl MemLtc {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    MemLtc::None => (b"\0\0\0\0\0\0\0\0", 0),
+                    MemLtc::Ltc64b => (b".LTC64B\0", 7),
+                    MemLtc::Ltc128b => (b".LTC128B", 8),
+                }
+            }
         }
     }
 }
@@ -1530,6 +1874,128 @@ impl MemSem {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 32], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            (MemSem::WeakSys, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => {
+                (b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 0)
+            }
+            _ => {
+                match self {
+                    MemSem::WeakSys => {
+                        (
+                            b".SYS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    MemSem::ConstantCta => {
+                        (b".CONSTANT.CTA\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 13)
+                    }
+                    MemSem::ConstantCtaPrivate => {
+                        (b".CONSTANT.CTA.PRIVATE\0\0\0\0\0\0\0\0\0\0\0", 21)
+                    }
+                    MemSem::ConstantSm => {
+                        (b".CONSTANT.SM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
+                    }
+                    MemSem::ConstantSmPrivate => {
+                        (b".CONSTANT.SM.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0", 20)
+                    }
+                    MemSem::ConstantGpu => {
+                        (b".CONSTANT.GPU\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 13)
+                    }
+                    MemSem::ConstantGpuPrivate => {
+                        (b".CONSTANT.GPU.PRIVATE\0\0\0\0\0\0\0\0\0\0\0", 21)
+                    }
+                    MemSem::ConstantSys => {
+                        (b".CONSTANT.SYS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 13)
+                    }
+                    MemSem::ConstantSysPrivate => {
+                        (b".CONSTANT.SYS.PRIVATE\0\0\0\0\0\0\0\0\0\0\0", 21)
+                    }
+                    MemSem::WeakCta => {
+                        (
+                            b".CTA\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    MemSem::WeakCtaPrivate => {
+                        (b".CTA.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
+                    }
+                    MemSem::WeakSm => {
+                        (
+                            b".SM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            3,
+                        )
+                    }
+                    MemSem::WeakSmPrivate => {
+                        (b".SM.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    MemSem::WeakGpu => {
+                        (
+                            b".GPU\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    MemSem::WeakGpuPrivate => {
+                        (b".GPU.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
+                    }
+                    MemSem::WeakSysPrivate => {
+                        (b".SYS.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
+                    }
+                    MemSem::StrongCta => {
+                        (b".STRONG.CTA\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    MemSem::StrongCtaPrivate => {
+                        (b".STRONG.CTA.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0", 19)
+                    }
+                    MemSem::StrongSm => {
+                        (b".STRONG.SM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
+                    }
+                    MemSem::StrongSmPrivate => {
+                        (b".STRONG.SM.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
+                    }
+                    MemSem::StrongGpu => {
+                        (b".STRONG.GPU\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    MemSem::StrongGpuPrivate => {
+                        (b".STRONG.GPU.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0", 19)
+                    }
+                    MemSem::StrongSys => {
+                        (b".STRONG.SYS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    MemSem::StrongSysPrivate => {
+                        (b".STRONG.SYS.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0", 19)
+                    }
+                    MemSem::MmioCta => {
+                        (b".MMIO.CTA\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    MemSem::MmioCtaPrivate => {
+                        (b".MMIO.CTA.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
+                    }
+                    MemSem::MmioSm => {
+                        (b".MMIO.SM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
+                    }
+                    MemSem::MmioSmPrivate => {
+                        (b".MMIO.SM.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
+                    }
+                    MemSem::MmioGpu => {
+                        (b".MMIO.GPU\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    MemSem::MmioGpuPrivate => {
+                        (b".MMIO.GPU.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
+                    }
+                    MemSem::MmioSys => {
+                        (b".MMIO.SYS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    MemSem::MmioSysPrivate => {
+                        (b".MMIO.SYS.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
+                    }
+                }
+            }
+        }
+    }
 }
 const _: MemSem = MemSem::WeakSys;
 /// Access size of a global load/store (LDG/STG bits 73..76 on SM70+); 32-bit prints no suffix.
@@ -1605,6 +2071,25 @@ impl MemSize {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    MemSize::B32 => (b"\0\0\0\0\0\0\0\0", 0),
+                    MemSize::U8 => (b".U8\0\0\0\0\0", 3),
+                    MemSize::S8 => (b".S8\0\0\0\0\0", 3),
+                    MemSize::U16 => (b".U16\0\0\0\0", 4),
+                    MemSize::S16 => (b".S16\0\0\0\0", 4),
+                    MemSize::B64 => (b".64\0\0\0\0\0", 3),
+                    MemSize::B128 => (b".128\0\0\0\0", 4),
+                    MemSize::U128 => (b".U.128\0\0", 6),
+                }
+            }
+        }
+    }
 }
 const _: MemSize = MemSize::B32;
 /// MUFU operand format: F32, or a 16-bit float.
@@ -1649,6 +2134,20 @@ impl MufuFmt {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    MufuFmt::F32 => (b"\0\0\0\0\0\0\0\0", 0),
+                    MufuFmt::F16 => (b".F16\0\0\0\0", 4),
+                    MufuFmt::Bf16 => (b".BF16\0\0\0", 5),
+                }
+            }
         }
     }
 }
@@ -1736,6 +2235,27 @@ impl MufuOp {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    MufuOp::Cos => (b".COS\0\0\0\0", 4),
+                    MufuOp::Sin => (b".SIN\0\0\0\0", 4),
+                    MufuOp::Ex2 => (b".EX2\0\0\0\0", 4),
+                    MufuOp::Lg2 => (b".LG2\0\0\0\0", 4),
+                    MufuOp::Rcp => (b".RCP\0\0\0\0", 4),
+                    MufuOp::Rsq => (b".RSQ\0\0\0\0", 4),
+                    MufuOp::Rcp64h => (b".RCP64H\0", 7),
+                    MufuOp::Rsq64h => (b".RSQ64H\0", 7),
+                    MufuOp::Sqrt => (b".SQRT\0\0\0", 5),
+                    MufuOp::Tanh => (b".TANH\0\0\0", 5),
+                }
+            }
+        }
+    }
 }
 const _: MufuOp = MufuOp::Cos;
 /// Maxwell result-to-predicate op (LOP): false, true, result zero, result not zero.
@@ -1784,6 +2304,21 @@ impl PredOp {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    PredOp::F => (b"\0\0\0\0\0\0\0\0", 0),
+                    PredOp::T => (b".T\0\0\0\0\0\0", 2),
+                    PredOp::Z => (b".Z\0\0\0\0\0\0", 2),
+                    PredOp::Nz => (b".NZ\0\0\0\0\0", 3),
+                }
+            }
         }
     }
 }
@@ -1856,6 +2391,24 @@ impl PrmtMode {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    PrmtMode::Idx => (b"\0\0\0\0\0\0\0\0", 0),
+                    PrmtMode::F4e => (b".F4E\0\0\0\0", 4),
+                    PrmtMode::B4e => (b".B4E\0\0\0\0", 4),
+                    PrmtMode::Rc8 => (b".RC8\0\0\0\0", 4),
+                    PrmtMode::Ecl => (b".ECL\0\0\0\0", 4),
+                    PrmtMode::Ecr => (b".ECR\0\0\0\0", 4),
+                    PrmtMode::Rc16 => (b".RC16\0\0\0", 5),
+                }
+            }
+        }
+    }
 }
 const _: PrmtMode = PrmtMode::Idx;
 /// Floating-point rounding mode.
@@ -1906,6 +2459,21 @@ impl Rnd {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    Rnd::Rn => (b"\0\0\0\0\0\0\0\0", 0),
+                    Rnd::Rm => (b".RM\0\0\0\0\0", 3),
+                    Rnd::Rp => (b".RP\0\0\0\0\0", 3),
+                    Rnd::Rz => (b".RZ\0\0\0\0\0", 3),
+                }
+            }
+        }
+    }
 }
 const _: Rnd = Rnd::Rn;
 /// How a comparison result combines with the accumulator predicate.
@@ -1952,6 +2520,20 @@ impl Setop {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    Setop::And => (b".AND\0\0\0\0", 4),
+                    Setop::Or => (b".OR\0\0\0\0\0", 3),
+                    Setop::Xor => (b".XOR\0\0\0\0", 4),
+                }
+            }
+        }
+    }
 }
 const _: Setop = Setop::And;
 /// Funnel-shift direction.
@@ -1992,6 +2574,19 @@ impl ShfDir {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    ShfDir::L => (b".L\0\0\0\0\0\0", 2),
+                    ShfDir::R => (b".R\0\0\0\0\0\0", 2),
+                }
+            }
         }
     }
 }
@@ -2050,6 +2645,24 @@ impl ShfType {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            (ShfType::U32, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => {
+                (b"\0\0\0\0\0\0\0\0", 0)
+            }
+            _ => {
+                match self {
+                    ShfType::S64 => (b".S64\0\0\0\0", 4),
+                    ShfType::U64 => (b".U64\0\0\0\0", 4),
+                    ShfType::S32 => (b".S32\0\0\0\0", 4),
+                    ShfType::U32 => (b".U32\0\0\0\0", 4),
+                }
+            }
+        }
+    }
 }
 const _: ShfType = ShfType::S64;
 /// Maxwell SHR: signed (arithmetic) or unsigned (logical) right shift.
@@ -2090,6 +2703,19 @@ impl ShrType {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    ShrType::S32 => (b"\0\0\0\0\0\0\0\0", 0),
+                    ShrType::U32 => (b".U32\0\0\0\0", 4),
+                }
+            }
         }
     }
 }
@@ -3820,6 +4446,2085 @@ impl Sr {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 32], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            (Sr::Sr4, 50) => {
+                (b"SR_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr4, 52) => {
+                (b"SR_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr5, 50) => {
+                (b"SR_PM1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr5, 52) => {
+                (b"SR_PM1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr6, 50) => {
+                (b"SR_PM2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr6, 52) => {
+                (b"SR_PM2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr7, 50) => {
+                (b"SR_PM3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr7, 52) => {
+                (b"SR_PM3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr8, 50) => {
+                (b"SR_PM4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr8, 52) => {
+                (b"SR_PM4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr8, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr9, 50) => {
+                (b"SR_PM5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr9, 52) => {
+                (b"SR_PM5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr9, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr10, 50) => {
+                (b"SR_PM6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr10, 52) => {
+                (b"SR_PM6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr10, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr11, 50) => {
+                (b"SR_PM7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr11, 52) => {
+                (b"SR_PM7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::Sr11, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
+            }
+            (Sr::SrOrderingTicket, 50) => {
+                (b"SR15\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrSwScratch, 50) => {
+                (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
+            }
+            (Sr::SrSwScratch, 52) => {
+                (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
+            }
+            (Sr::SrSwScratch, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
+            }
+            (Sr::SrSwScratch, 70) => {
+                (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
+            }
+            (
+                Sr::SrSwScratch,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15),
+            (Sr::Sr36, 50) => {
+                (b"SR_CTA_PARAM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
+            }
+            (Sr::Sr36, 52) => {
+                (b"SR_CTA_PARAM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
+            }
+            (Sr::Sr36, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_CTA_PARAM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
+            }
+            (Sr::SrSmSpaVersion, 50) => {
+                (b"SR44\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrSmSpaVersion, 52) => {
+                (b"SR44\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrMultipassshaderinfo, 50) => {
+                (b"SR45\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrMultipassshaderinfo, 52) => {
+                (b"SR45\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrLwinhi, 50) => {
+                (b"SR46\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrLwinhi, 52) => {
+                (b"SR46\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrSwinhi, 50) => {
+                (b"SR47\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrSwinhi, 52) => {
+                (b"SR47\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrBarrieralloc, 50) => {
+                (b"SR_CTXADDR\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
+            }
+            (Sr::SrBarrieralloc, 52) => {
+                (b"SR_CTXADDR\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
+            }
+            (Sr::SrCgaerrorstatus, 50) => {
+                (b"SR65\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrCgaerrorstatus, 52) => {
+                (b"SR65\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrCgaerrorstatus, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR65\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrCgaerrorstatus, 70) => {
+                (b"SR65\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (
+                Sr::SrCgaerrorstatus,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => (b"SR65\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4),
+            (Sr::SrVirtualsmid, 50) => (b"SR_WARPERRORSTATUSCLEAR\0\0\0\0\0\0\0\0\0", 23),
+            (Sr::SrVirtualsmid, 52) => (b"SR_WARPERRORSTATUSCLEAR\0\0\0\0\0\0\0\0\0", 23),
+            (Sr::SrVirtualsmid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_WARPERRORSTATUSCLEAR\0\0\0\0\0\0\0\0\0", 23)
+            }
+            (Sr::SrVirtualengineid, 50) => {
+                (b"SR68\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrVirtualengineid, 52) => {
+                (b"SR68\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrVirtualengineid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR68\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::Sr72, 50) => {
+                (b"SR_PM_HI0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr72, 52) => {
+                (b"SR_PM_HI0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr72, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM_HI0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr73, 50) => {
+                (b"SR_PM_HI1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr73, 52) => {
+                (b"SR_PM_HI1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr73, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM_HI1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr74, 50) => {
+                (b"SR_PM_HI2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr74, 52) => {
+                (b"SR_PM_HI2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr74, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM_HI2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr75, 50) => {
+                (b"SR_PM_HI3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr75, 52) => {
+                (b"SR_PM_HI3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr75, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM_HI3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr76, 50) => {
+                (b"SR_PM_HI4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr76, 52) => {
+                (b"SR_PM_HI4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr76, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM_HI4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr77, 50) => {
+                (b"SR_PM_HI5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr77, 52) => {
+                (b"SR_PM_HI5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr77, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM_HI5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr78, 50) => {
+                (b"SR_PM_HI6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr78, 52) => {
+                (b"SR_PM_HI6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr78, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM_HI6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr79, 50) => {
+                (b"SR_PM_HI7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr79, 52) => {
+                (b"SR_PM_HI7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::Sr79, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR_PM_HI7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+            }
+            (Sr::SrEsrPc, 50) => {
+                (b"SR84\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrEsrPc, 52) => {
+                (b"SR84\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrEsrPc, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR84\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrEsrPcHi, 50) => {
+                (b"SR85\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrEsrPcHi, 52) => {
+                (b"SR85\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrEsrPcHi, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR85\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
+            }
+            (Sr::SrPm0, 50) => {
+                (b"SR100\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm0, 52) => {
+                (b"SR100\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR100\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi0, 50) => {
+                (b"SR101\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi0, 52) => {
+                (b"SR101\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR101\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm1, 50) => {
+                (b"SR102\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm1, 52) => {
+                (b"SR102\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR102\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi1, 50) => {
+                (b"SR103\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi1, 52) => {
+                (b"SR103\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR103\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm2, 50) => {
+                (b"SR104\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm2, 52) => {
+                (b"SR104\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR104\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi2, 50) => {
+                (b"SR105\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi2, 52) => {
+                (b"SR105\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR105\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm3, 50) => {
+                (b"SR106\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm3, 52) => {
+                (b"SR106\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR106\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi3, 50) => {
+                (b"SR107\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi3, 52) => {
+                (b"SR107\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR107\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm4, 50) => {
+                (b"SR108\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm4, 52) => {
+                (b"SR108\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR108\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi4, 50) => {
+                (b"SR109\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi4, 52) => {
+                (b"SR109\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR109\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm5, 50) => {
+                (b"SR110\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm5, 52) => {
+                (b"SR110\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR110\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi5, 50) => {
+                (b"SR111\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi5, 52) => {
+                (b"SR111\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR111\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm6, 50) => {
+                (b"SR112\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm6, 52) => {
+                (b"SR112\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR112\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi6, 50) => {
+                (b"SR113\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi6, 52) => {
+                (b"SR113\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR113\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm7, 50) => {
+                (b"SR114\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm7, 52) => {
+                (b"SR114\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPm7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR114\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi7, 50) => {
+                (b"SR115\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi7, 52) => {
+                (b"SR115\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrPmHi7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR115\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm0, 50) => {
+                (b"SR116\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm0, 52) => {
+                (b"SR116\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR116\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi0, 50) => {
+                (b"SR117\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi0, 52) => {
+                (b"SR117\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR117\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm1, 50) => {
+                (b"SR118\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm1, 52) => {
+                (b"SR118\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR118\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi1, 50) => {
+                (b"SR119\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi1, 52) => {
+                (b"SR119\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR119\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm2, 50) => {
+                (b"SR120\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm2, 52) => {
+                (b"SR120\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR120\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi2, 50) => {
+                (b"SR121\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi2, 52) => {
+                (b"SR121\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR121\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm3, 50) => {
+                (b"SR122\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm3, 52) => {
+                (b"SR122\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR122\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi3, 50) => {
+                (b"SR123\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi3, 52) => {
+                (b"SR123\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR123\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm4, 50) => {
+                (b"SR124\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm4, 52) => {
+                (b"SR124\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR124\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi4, 50) => {
+                (b"SR125\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi4, 52) => {
+                (b"SR125\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR125\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm5, 50) => {
+                (b"SR126\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm5, 52) => {
+                (b"SR126\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR126\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi5, 50) => {
+                (b"SR127\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi5, 52) => {
+                (b"SR127\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR127\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm6, 50) => {
+                (b"SR128\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm6, 52) => {
+                (b"SR128\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR128\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi6, 50) => {
+                (b"SR129\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi6, 52) => {
+                (b"SR129\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR129\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm7, 50) => {
+                (b"SR130\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm7, 52) => {
+                (b"SR130\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPm7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR130\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi7, 50) => {
+                (b"SR131\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi7, 52) => {
+                (b"SR131\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrSnapPmHi7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR131\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrVariableRate, 50) => {
+                (b"SR132\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrVariableRate, 52) => {
+                (b"SR132\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrVariableRate, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR132\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrVariableRate, 70) => {
+                (b"SR132\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::Hir0x000, 50) => {
+                (b"SR133\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::Hir0x000, 52) => {
+                (b"SR133\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::Hir0x000, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR133\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::Hir0x000, 70) => {
+                (b"SR133\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::Sr134, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
+                (b"SR_WARPGROUP_INFO\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
+            }
+            (Sr::Sr135, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
+                (b"SR_WARPGROUPID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+            }
+            (Sr::SrCgactaid, 50) => {
+                (b"SR136\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrCgactaid, 52) => {
+                (b"SR136\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrCgactaid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR136\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrCgactaid, 70) => {
+                (b"SR136\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (
+                Sr::SrCgactaid,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => (b"SR136\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (Sr::SrGpclocalcgaid, 50) => {
+                (b"SR137\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrGpclocalcgaid, 52) => {
+                (b"SR137\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrGpclocalcgaid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR137\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrGpclocalcgaid, 70) => {
+                (b"SR137\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (
+                Sr::SrGpclocalcgaid,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => (b"SR137\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (Sr::SrCgasize, 50) => {
+                (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrCgasize, 52) => {
+                (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrCgasize, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrCgasize, 70) => {
+                (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (
+                Sr::SrCgasize,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (Sr::SrCgasize, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
+                (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrCtaregpoolsz, 50) => {
+                (b"SR139\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrCtaregpoolsz, 52) => {
+                (b"SR139\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrCtaregpoolsz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR139\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrCtaregpoolsz, 70) => {
+                (b"SR139\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (
+                Sr::SrCtaregpoolsz,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => (b"SR139\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (Sr::SrTmemsz, 50) => {
+                (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrTmemsz, 52) => {
+                (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrTmemsz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::SrTmemsz, 70) => {
+                (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (
+                Sr::SrTmemsz,
+                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+            ) => (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (Sr::SrTmemsz, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
+                (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (
+                Sr::Sr142,
+                120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131
+                | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143
+                | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155
+                | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167
+                | 168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179
+                | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191
+                | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 | 203
+                | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215
+                | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227
+                | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239
+                | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251
+                | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263
+                | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275
+                | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287
+                | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299
+                | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311
+                | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323
+                | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335
+                | 336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347
+                | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359
+                | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 | 371
+                | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383
+                | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395
+                | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407
+                | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419
+                | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431
+                | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443
+                | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 | 455
+                | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467
+                | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479
+                | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491
+                | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503
+                | 504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515
+                | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527
+                | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539
+                | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551
+                | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563
+                | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575
+                | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587
+                | 588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599
+                | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611
+                | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623
+                | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635
+                | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647
+                | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659
+                | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671
+                | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683
+                | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695
+                | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707
+                | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719
+                | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731
+                | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743
+                | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755
+                | 756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767
+                | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779
+                | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 | 791
+                | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803
+                | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815
+                | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827
+                | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839
+                | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851
+                | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863
+                | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 | 875
+                | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887
+                | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899
+                | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911
+                | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923
+                | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935
+                | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947
+                | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959
+                | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971
+                | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983
+                | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995
+                | 996 | 997 | 998 | 999,
+            ) => (b"SR_CONTEXT_SAVE_ADDR_LO\0\0\0\0\0\0\0\0\0", 23),
+            (
+                Sr::Sr143,
+                120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131
+                | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143
+                | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155
+                | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167
+                | 168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179
+                | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191
+                | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 | 203
+                | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215
+                | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227
+                | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239
+                | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251
+                | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263
+                | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275
+                | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287
+                | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299
+                | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311
+                | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323
+                | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335
+                | 336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347
+                | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359
+                | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 | 371
+                | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383
+                | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395
+                | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407
+                | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419
+                | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431
+                | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443
+                | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 | 455
+                | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467
+                | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479
+                | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491
+                | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503
+                | 504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515
+                | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527
+                | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539
+                | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551
+                | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563
+                | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575
+                | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587
+                | 588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599
+                | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611
+                | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623
+                | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635
+                | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647
+                | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659
+                | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671
+                | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683
+                | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695
+                | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707
+                | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719
+                | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731
+                | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743
+                | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755
+                | 756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767
+                | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779
+                | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 | 791
+                | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803
+                | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815
+                | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827
+                | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839
+                | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851
+                | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863
+                | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 | 875
+                | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887
+                | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899
+                | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911
+                | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923
+                | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935
+                | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947
+                | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959
+                | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971
+                | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983
+                | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995
+                | 996 | 997 | 998 | 999,
+            ) => (b"SR_CONTEXT_SAVE_ADDR_HI\0\0\0\0\0\0\0\0\0", 23),
+            (Sr::Srz, 50) => {
+                (b"SR255\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::Srz, 52) => {
+                (b"SR255\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            (Sr::Srz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                (b"SR255\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
+            }
+            _ => {
+                match self {
+                    Sr::SrLaneid => {
+                        (b"SR_LANEID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrClock => {
+                        (b"SR_CLOCK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
+                    }
+                    Sr::SrVirtcfg => {
+                        (b"SR_VIRTCFG\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
+                    }
+                    Sr::SrVirtid => {
+                        (b"SR_VIRTID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::Sr4 => {
+                        (
+                            b"SR4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            3,
+                        )
+                    }
+                    Sr::Sr5 => {
+                        (
+                            b"SR5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            3,
+                        )
+                    }
+                    Sr::Sr6 => {
+                        (
+                            b"SR6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            3,
+                        )
+                    }
+                    Sr::Sr7 => {
+                        (
+                            b"SR7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            3,
+                        )
+                    }
+                    Sr::Sr8 => {
+                        (
+                            b"SR8\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            3,
+                        )
+                    }
+                    Sr::Sr9 => {
+                        (
+                            b"SR9\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            3,
+                        )
+                    }
+                    Sr::Sr10 => {
+                        (
+                            b"SR10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr11 => {
+                        (
+                            b"SR11\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr12 => {
+                        (
+                            b"SR12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr13 => {
+                        (
+                            b"SR13\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr14 => {
+                        (
+                            b"SR14\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::SrOrderingTicket => {
+                        (b"SR_ORDERING_TICKET\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
+                    }
+                    Sr::SrPrimType => {
+                        (b"SR_PRIM_TYPE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
+                    }
+                    Sr::SrInvocationId => {
+                        (b"SR_INVOCATION_ID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
+                    }
+                    Sr::SrYDirection => {
+                        (b"SR_Y_DIRECTION\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SrThreadKill => {
+                        (b"SR_THREAD_KILL\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SmShaderType => {
+                        (b"SM_SHADER_TYPE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SrDirectcbewriteaddresslow => {
+                        (b"SR_DIRECTCBEWRITEADDRESSLOW\0\0\0\0\0", 27)
+                    }
+                    Sr::SrDirectcbewriteaddresshigh => {
+                        (b"SR_DIRECTCBEWRITEADDRESSHIGH\0\0\0\0", 28)
+                    }
+                    Sr::SrDirectcbewriteenabled => {
+                        (b"SR_DIRECTCBEWRITEENABLED\0\0\0\0\0\0\0\0", 24)
+                    }
+                    Sr::SrSwScratch => {
+                        (b"SR_SW_SCRATCH\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 13)
+                    }
+                    Sr::SrMachineId1 => {
+                        (b"SR_MACHINE_ID_1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
+                    }
+                    Sr::SrMachineId2 => {
+                        (b"SR_MACHINE_ID_2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
+                    }
+                    Sr::SrMachineId3 => {
+                        (b"SR_MACHINE_ID_3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
+                    }
+                    Sr::SrAffinity => {
+                        (b"SR_AFFINITY\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrInvocationInfo => {
+                        (b"SR_INVOCATION_INFO\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
+                    }
+                    Sr::SrWscalefactorXy => {
+                        (b"SR_WSCALEFACTOR_XY\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
+                    }
+                    Sr::SrWscalefactorZ => {
+                        (b"SR_WSCALEFACTOR_Z\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
+                    }
+                    Sr::SrTid => {
+                        (
+                            b"SR_TID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            6,
+                        )
+                    }
+                    Sr::SrTidX => {
+                        (b"SR_TID.X\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
+                    }
+                    Sr::SrTidY => {
+                        (b"SR_TID.Y\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
+                    }
+                    Sr::SrTidZ => {
+                        (b"SR_TID.Z\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
+                    }
+                    Sr::Sr36 => {
+                        (
+                            b"SR36\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::SrCtaidX => {
+                        (b"SR_CTAID.X\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
+                    }
+                    Sr::SrCtaidY => {
+                        (b"SR_CTAID.Y\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
+                    }
+                    Sr::SrCtaidZ => {
+                        (b"SR_CTAID.Z\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
+                    }
+                    Sr::SrNtid => {
+                        (b"SR_NTID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 7)
+                    }
+                    Sr::SrCirqueueincrminusone => {
+                        (b"SR_CirQueueIncrMinusOne\0\0\0\0\0\0\0\0\0", 23)
+                    }
+                    Sr::SrNlatc => {
+                        (b"SR_NLATC\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
+                    }
+                    Sr::Sr43 => {
+                        (
+                            b"SR43\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::SrSmSpaVersion => {
+                        (b"SR_SM_SPA_VERSION\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
+                    }
+                    Sr::SrMultipassshaderinfo => {
+                        (b"SR_MULTIPASSSHADERINFO\0\0\0\0\0\0\0\0\0\0", 22)
+                    }
+                    Sr::SrLwinhi => {
+                        (b"SR_LWINHI\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrSwinhi => {
+                        (b"SR_SWINHI\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrSwinlo => {
+                        (b"SR_SWINLO\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrSwinsz => {
+                        (b"SR_SWINSZ\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrSmemsz => {
+                        (b"SR_SMEMSZ\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrSmembanks => {
+                        (b"SR_SMEMBANKS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
+                    }
+                    Sr::SrLwinlo => {
+                        (b"SR_LWINLO\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrLwinsz => {
+                        (b"SR_LWINSZ\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrLmemlosz => {
+                        (b"SR_LMEMLOSZ\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrLmemhioff => {
+                        (b"SR_LMEMHIOFF\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
+                    }
+                    Sr::SrEqmask => {
+                        (b"SR_EQMASK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrLtmask => {
+                        (b"SR_LTMASK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrLemask => {
+                        (b"SR_LEMASK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrGtmask => {
+                        (b"SR_GTMASK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrGemask => {
+                        (b"SR_GEMASK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrRegalloc => {
+                        (b"SR_REGALLOC\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrBarrieralloc => {
+                        (b"SR_BARRIERALLOC\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
+                    }
+                    Sr::Sr63 => {
+                        (
+                            b"SR63\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::SrGlobalerrorstatus => {
+                        (b"SR_GLOBALERRORSTATUS\0\0\0\0\0\0\0\0\0\0\0\0", 20)
+                    }
+                    Sr::SrCgaerrorstatus => {
+                        (b"SR_CGAERRORSTATUS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
+                    }
+                    Sr::SrWarperrorstatus => {
+                        (b"SR_WARPERRORSTATUS\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
+                    }
+                    Sr::SrVirtualsmid => {
+                        (b"SR_VIRTUALSMID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SrVirtualengineid => {
+                        (b"SR_VIRTUALENGINEID\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
+                    }
+                    Sr::Sr69 => {
+                        (
+                            b"SR69\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr70 => {
+                        (
+                            b"SR70\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr71 => {
+                        (
+                            b"SR71\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr72 => {
+                        (
+                            b"SR72\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr73 => {
+                        (
+                            b"SR73\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr74 => {
+                        (
+                            b"SR74\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr75 => {
+                        (
+                            b"SR75\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr76 => {
+                        (
+                            b"SR76\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr77 => {
+                        (
+                            b"SR77\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr78 => {
+                        (
+                            b"SR78\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr79 => {
+                        (
+                            b"SR79\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::SrClocklo => {
+                        (b"SR_CLOCKLO\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
+                    }
+                    Sr::SrClockhi => {
+                        (b"SR_CLOCKHI\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
+                    }
+                    Sr::SrGlobaltimerlo => {
+                        (b"SR_GLOBALTIMERLO\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
+                    }
+                    Sr::SrGlobaltimerhi => {
+                        (b"SR_GLOBALTIMERHI\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
+                    }
+                    Sr::SrEsrPc => {
+                        (b"SR_ESR_PC\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrEsrPcHi => {
+                        (b"SR_ESR_PC_HI\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
+                    }
+                    Sr::Sr86 => {
+                        (
+                            b"SR86\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr87 => {
+                        (
+                            b"SR87\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr88 => {
+                        (
+                            b"SR88\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr89 => {
+                        (
+                            b"SR89\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr90 => {
+                        (
+                            b"SR90\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr91 => {
+                        (
+                            b"SR91\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr92 => {
+                        (
+                            b"SR92\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr93 => {
+                        (
+                            b"SR93\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr94 => {
+                        (
+                            b"SR94\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::Sr95 => {
+                        (
+                            b"SR95\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            4,
+                        )
+                    }
+                    Sr::SrHwtaskid => {
+                        (b"SR_HWTASKID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrCircularqueueentryindex => {
+                        (b"SR_CIRCULARQUEUEENTRYINDEX\0\0\0\0\0\0", 26)
+                    }
+                    Sr::SrCircularqueueentryaddresslow => {
+                        (b"SR_CIRCULARQUEUEENTRYADDRESSLOW\0", 31)
+                    }
+                    Sr::SrCircularqueueentryaddresshigh => {
+                        (b"SR_CIRCULARQUEUEENTRYADDRESSHIGH", 32)
+                    }
+                    Sr::SrPm0 => {
+                        (
+                            b"SR_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            6,
+                        )
+                    }
+                    Sr::SrPmHi0 => {
+                        (b"SR_PM_HI0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrPm1 => {
+                        (
+                            b"SR_PM1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            6,
+                        )
+                    }
+                    Sr::SrPmHi1 => {
+                        (b"SR_PM_HI1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrPm2 => {
+                        (
+                            b"SR_PM2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            6,
+                        )
+                    }
+                    Sr::SrPmHi2 => {
+                        (b"SR_PM_HI2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrPm3 => {
+                        (
+                            b"SR_PM3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            6,
+                        )
+                    }
+                    Sr::SrPmHi3 => {
+                        (b"SR_PM_HI3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrPm4 => {
+                        (
+                            b"SR_PM4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            6,
+                        )
+                    }
+                    Sr::SrPmHi4 => {
+                        (b"SR_PM_HI4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrPm5 => {
+                        (
+                            b"SR_PM5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            6,
+                        )
+                    }
+                    Sr::SrPmHi5 => {
+                        (b"SR_PM_HI5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrPm6 => {
+                        (
+                            b"SR_PM6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            6,
+                        )
+                    }
+                    Sr::SrPmHi6 => {
+                        (b"SR_PM_HI6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrPm7 => {
+                        (
+                            b"SR_PM7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            6,
+                        )
+                    }
+                    Sr::SrPmHi7 => {
+                        (b"SR_PM_HI7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::SrSnapPm0 => {
+                        (b"SR_SNAP_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrSnapPmHi0 => {
+                        (b"SR_SNAP_PM_HI0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SrSnapPm1 => {
+                        (b"SR_SNAP_PM1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrSnapPmHi1 => {
+                        (b"SR_SNAP_PM_HI1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SrSnapPm2 => {
+                        (b"SR_SNAP_PM2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrSnapPmHi2 => {
+                        (b"SR_SNAP_PM_HI2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SrSnapPm3 => {
+                        (b"SR_SNAP_PM3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrSnapPmHi3 => {
+                        (b"SR_SNAP_PM_HI3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SrSnapPm4 => {
+                        (b"SR_SNAP_PM4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrSnapPmHi4 => {
+                        (b"SR_SNAP_PM_HI4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SrSnapPm5 => {
+                        (b"SR_SNAP_PM5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrSnapPmHi5 => {
+                        (b"SR_SNAP_PM_HI5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SrSnapPm6 => {
+                        (b"SR_SNAP_PM6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrSnapPmHi6 => {
+                        (b"SR_SNAP_PM_HI6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SrSnapPm7 => {
+                        (b"SR_SNAP_PM7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrSnapPmHi7 => {
+                        (b"SR_SNAP_PM_HI7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
+                    }
+                    Sr::SrVariableRate => {
+                        (b"SR_VARIABLE_RATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
+                    }
+                    Sr::Hir0x000 => {
+                        (b"__HIR0X000\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
+                    }
+                    Sr::Sr134 => {
+                        (
+                            b"SR134\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr135 => {
+                        (
+                            b"SR135\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::SrCgactaid => {
+                        (b"SR_CgaCtaId\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
+                    }
+                    Sr::SrGpclocalcgaid => {
+                        (b"SR_GpcLocalCgaId\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
+                    }
+                    Sr::SrCgasize => {
+                        (b"SR_CgaSize\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
+                    }
+                    Sr::SrCtaregpoolsz => {
+                        (b"SR_CTARegPoolSz\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
+                    }
+                    Sr::Sr140 => {
+                        (
+                            b"SR140\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::SrTmemsz => {
+                        (b"SR_TMemSz\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
+                    }
+                    Sr::Sr142 => {
+                        (
+                            b"SR142\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr143 => {
+                        (
+                            b"SR143\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr144 => {
+                        (
+                            b"SR144\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr145 => {
+                        (
+                            b"SR145\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr146 => {
+                        (
+                            b"SR146\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr147 => {
+                        (
+                            b"SR147\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr148 => {
+                        (
+                            b"SR148\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr149 => {
+                        (
+                            b"SR149\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr150 => {
+                        (
+                            b"SR150\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr151 => {
+                        (
+                            b"SR151\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr152 => {
+                        (
+                            b"SR152\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr153 => {
+                        (
+                            b"SR153\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr154 => {
+                        (
+                            b"SR154\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr155 => {
+                        (
+                            b"SR155\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr156 => {
+                        (
+                            b"SR156\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr157 => {
+                        (
+                            b"SR157\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr158 => {
+                        (
+                            b"SR158\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr159 => {
+                        (
+                            b"SR159\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr160 => {
+                        (
+                            b"SR160\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr161 => {
+                        (
+                            b"SR161\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr162 => {
+                        (
+                            b"SR162\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr163 => {
+                        (
+                            b"SR163\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr164 => {
+                        (
+                            b"SR164\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr165 => {
+                        (
+                            b"SR165\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr166 => {
+                        (
+                            b"SR166\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr167 => {
+                        (
+                            b"SR167\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr168 => {
+                        (
+                            b"SR168\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr169 => {
+                        (
+                            b"SR169\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr170 => {
+                        (
+                            b"SR170\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr171 => {
+                        (
+                            b"SR171\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr172 => {
+                        (
+                            b"SR172\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr173 => {
+                        (
+                            b"SR173\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr174 => {
+                        (
+                            b"SR174\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr175 => {
+                        (
+                            b"SR175\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr176 => {
+                        (
+                            b"SR176\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr177 => {
+                        (
+                            b"SR177\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr178 => {
+                        (
+                            b"SR178\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr179 => {
+                        (
+                            b"SR179\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr180 => {
+                        (
+                            b"SR180\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr181 => {
+                        (
+                            b"SR181\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr182 => {
+                        (
+                            b"SR182\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr183 => {
+                        (
+                            b"SR183\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr184 => {
+                        (
+                            b"SR184\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr185 => {
+                        (
+                            b"SR185\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr186 => {
+                        (
+                            b"SR186\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr187 => {
+                        (
+                            b"SR187\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr188 => {
+                        (
+                            b"SR188\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr189 => {
+                        (
+                            b"SR189\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr190 => {
+                        (
+                            b"SR190\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr191 => {
+                        (
+                            b"SR191\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr192 => {
+                        (
+                            b"SR192\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr193 => {
+                        (
+                            b"SR193\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr194 => {
+                        (
+                            b"SR194\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr195 => {
+                        (
+                            b"SR195\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr196 => {
+                        (
+                            b"SR196\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr197 => {
+                        (
+                            b"SR197\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr198 => {
+                        (
+                            b"SR198\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr199 => {
+                        (
+                            b"SR199\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr200 => {
+                        (
+                            b"SR200\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr201 => {
+                        (
+                            b"SR201\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr202 => {
+                        (
+                            b"SR202\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr203 => {
+                        (
+                            b"SR203\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr204 => {
+                        (
+                            b"SR204\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr205 => {
+                        (
+                            b"SR205\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr206 => {
+                        (
+                            b"SR206\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr207 => {
+                        (
+                            b"SR207\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr208 => {
+                        (
+                            b"SR208\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr209 => {
+                        (
+                            b"SR209\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr210 => {
+                        (
+                            b"SR210\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr211 => {
+                        (
+                            b"SR211\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr212 => {
+                        (
+                            b"SR212\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr213 => {
+                        (
+                            b"SR213\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr214 => {
+                        (
+                            b"SR214\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr215 => {
+                        (
+                            b"SR215\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr216 => {
+                        (
+                            b"SR216\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr217 => {
+                        (
+                            b"SR217\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr218 => {
+                        (
+                            b"SR218\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr219 => {
+                        (
+                            b"SR219\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr220 => {
+                        (
+                            b"SR220\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr221 => {
+                        (
+                            b"SR221\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr222 => {
+                        (
+                            b"SR222\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr223 => {
+                        (
+                            b"SR223\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr224 => {
+                        (
+                            b"SR224\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr225 => {
+                        (
+                            b"SR225\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr226 => {
+                        (
+                            b"SR226\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr227 => {
+                        (
+                            b"SR227\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr228 => {
+                        (
+                            b"SR228\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr229 => {
+                        (
+                            b"SR229\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr230 => {
+                        (
+                            b"SR230\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr231 => {
+                        (
+                            b"SR231\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr232 => {
+                        (
+                            b"SR232\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr233 => {
+                        (
+                            b"SR233\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr234 => {
+                        (
+                            b"SR234\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr235 => {
+                        (
+                            b"SR235\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr236 => {
+                        (
+                            b"SR236\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr237 => {
+                        (
+                            b"SR237\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr238 => {
+                        (
+                            b"SR238\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr239 => {
+                        (
+                            b"SR239\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr240 => {
+                        (
+                            b"SR240\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr241 => {
+                        (
+                            b"SR241\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr242 => {
+                        (
+                            b"SR242\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr243 => {
+                        (
+                            b"SR243\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr244 => {
+                        (
+                            b"SR244\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr245 => {
+                        (
+                            b"SR245\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr246 => {
+                        (
+                            b"SR246\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr247 => {
+                        (
+                            b"SR247\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr248 => {
+                        (
+                            b"SR248\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr249 => {
+                        (
+                            b"SR249\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr250 => {
+                        (
+                            b"SR250\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr251 => {
+                        (
+                            b"SR251\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr252 => {
+                        (
+                            b"SR252\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr253 => {
+                        (
+                            b"SR253\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Sr254 => {
+                        (
+                            b"SR254\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            5,
+                        )
+                    }
+                    Sr::Srz => {
+                        (
+                            b"SRZ\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                            3,
+                        )
+                    }
+                }
+            }
+        }
+    }
 }
 const _: Sr = Sr::SrLaneid;
 /// VIMNMX lane type (SM90+ bits 72..75): 32-bit or packed 16x2 / 8x4 lanes. SM90/100 print signed 32-bit as nothing, SM120 as .S32.
@@ -3886,6 +6591,24 @@ impl VimnmxType {
             _ => self.text(),
         }
     }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            (VimnmxType::S32, 120) => (b".S32\0\0\0\0", 4),
+            _ => {
+                match self {
+                    VimnmxType::S32 => (b"\0\0\0\0\0\0\0\0", 0),
+                    VimnmxType::U32 => (b".U32\0\0\0\0", 4),
+                    VimnmxType::U16x2 => (b".U16x2\0\0", 6),
+                    VimnmxType::S16x2 => (b".S16x2\0\0", 6),
+                    VimnmxType::U8x4 => (b".U8x4\0\0\0", 5),
+                    VimnmxType::S8x4 => (b".S8x4\0\0\0", 5),
+                }
+            }
+        }
+    }
 }
 const _: VimnmxType = VimnmxType::S32;
 /// A fixed .X suffix for ops whose extended form is its own op (one value, code 1).
@@ -3922,6 +6645,18 @@ impl XFlag {
         #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    XFlag::X => (b".X\0\0\0\0\0\0", 2),
+                }
+            }
         }
     }
 }

@@ -439,7 +439,10 @@ impl OpBra {
         match sm {
             50 | 52 | 60 => {
                 out.push_str("BRA");
-                out.push_str(self.mode.text_sm(sm));
+                {
+                    let (t, n) = self.mode.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.any {
                     out.push_str(".ANY");
                 }
@@ -447,7 +450,10 @@ impl OpBra {
                 if self.cc != Cc::T {
                     out.push_str(" ");
                     first = false;
-                    out.push_str(self.cc.text_sm(sm));
+                    {
+                        let (t, n) = self.cc.chunk_sm(sm);
+                        out.push_chunk(t, n);
+                    };
                 }
                 out.push_str(if first { " " } else { ", " });
                 first = false;
@@ -458,7 +464,10 @@ impl OpBra {
             }
             _ => {
                 out.push_str("BRA");
-                out.push_str(self.mode.text_sm(sm));
+                {
+                    let (t, n) = self.mode.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.any {
                     out.push_str(".ANY");
                 }

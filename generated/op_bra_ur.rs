@@ -401,7 +401,10 @@ impl OpBraUr {
         match sm {
             _ => {
                 out.push_str("BRA");
-                out.push_str(self.mode.text_sm(sm));
+                {
+                    let (t, n) = self.mode.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 let mut first = true;
                 if self.cond != Src::PT {
                     out.push_str(" ");

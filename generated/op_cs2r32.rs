@@ -457,7 +457,10 @@ impl OpCs2r32 {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                out.push_str(self.sr.text_sm(sm));
+                {
+                    let (t, n) = self.sr.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                };
             }
         }
         out.trim_end_spaces();

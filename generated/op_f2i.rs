@@ -582,9 +582,18 @@ impl OpF2i {
                 if self.ftz {
                     out.push_str(".FTZ");
                 }
-                out.push_str(self.dtype.text_sm(sm));
-                out.push_str(self.stype.text_sm(sm));
-                out.push_str(self.rnd.text_sm(sm));
+                {
+                    let (t, n) = self.dtype.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.stype.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.rnd.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.ntz {
                     out.push_str(".NTZ");
                 }

@@ -1279,7 +1279,10 @@ impl OpFfma {
                 if self.ftz {
                     out.push_str(".FTZ");
                 }
-                out.push_str(self.rnd.text_sm(sm));
+                {
+                    let (t, n) = self.rnd.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.sat {
                     out.push_str(".SAT");
                 }

@@ -662,7 +662,10 @@ impl OpFlo {
         match sm {
             _ => {
                 out.push_str("FLO");
-                out.push_str(self.ty.text_sm(sm));
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.sh {
                     out.push_str(".SH");
                 }

@@ -1126,11 +1126,17 @@ impl OpFsetp {
         match sm {
             _ => {
                 out.push_str("FSETP");
-                out.push_str(self.cmp.text_sm(sm));
+                {
+                    let (t, n) = self.cmp.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.ftz {
                     out.push_str(".FTZ");
                 }
-                out.push_str(self.setop.text_sm(sm));
+                {
+                    let (t, n) = self.setop.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 out.push_str(" ");
                 write_reg(out, self.p);
                 out.push_str(", ");

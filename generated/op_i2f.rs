@@ -521,9 +521,18 @@ impl OpI2f {
         match sm {
             _ => {
                 out.push_str("I2F");
-                out.push_str(self.dtype.text_sm(sm));
-                out.push_str(self.stype.text_sm(sm));
-                out.push_str(self.rnd.text_sm(sm));
+                {
+                    let (t, n) = self.dtype.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.stype.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.rnd.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");

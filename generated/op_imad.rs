@@ -827,7 +827,10 @@ impl OpImad {
                         }
                     },
                 );
-                out.push_str(self.ty.text_sm(sm));
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");

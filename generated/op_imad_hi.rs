@@ -734,7 +734,10 @@ impl OpImadHi {
         match sm {
             _ => {
                 out.push_str("IMAD.HI");
-                out.push_str(self.ty.text_sm(sm));
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 out.push_str(" ");
                 write_reg(out, self.d);
                 if self.co != Reg::PT {

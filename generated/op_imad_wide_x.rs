@@ -1001,8 +1001,14 @@ impl OpImadWideX {
         match sm {
             _ => {
                 out.push_str("IMAD.WIDE");
-                out.push_str(self.ty.text_sm(sm));
-                out.push_str(self.x.text_sm(sm));
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.x.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 out.push_str(" ");
                 write_reg(out, self.d);
                 if self.co != Reg::PT {

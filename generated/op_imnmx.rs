@@ -909,8 +909,14 @@ impl OpImnmx {
         match sm {
             _ => {
                 out.push_str("IMNMX");
-                out.push_str(self.ty.text_sm(sm));
-                out.push_str(self.xmode.text_sm(sm));
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.xmode.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 out.push_str(" ");
                 {
                     write_reg(out, self.d);

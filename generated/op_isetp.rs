@@ -1278,12 +1278,21 @@ impl OpIsetp {
         match sm {
             50 | 52 | 60 => {
                 out.push_str("ISETP");
-                out.push_str(self.cmp.text_sm(sm));
-                out.push_str(self.ty.text_sm(sm));
+                {
+                    let (t, n) = self.cmp.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.x {
                     out.push_str(".X");
                 }
-                out.push_str(self.setop.text_sm(sm));
+                {
+                    let (t, n) = self.setop.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -1301,9 +1310,18 @@ impl OpIsetp {
             }
             80 | 86 | 89 | 90 | 100 | 120 => {
                 out.push_str("ISETP");
-                out.push_str(self.cmp.text_sm(sm));
-                out.push_str(self.ty.text_sm(sm));
-                out.push_str(self.setop.text_sm(sm));
+                {
+                    let (t, n) = self.cmp.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.setop.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.ex {
                     out.push_str(".EX");
                 }
@@ -1324,9 +1342,18 @@ impl OpIsetp {
             }
             _ => {
                 out.push_str("ISETP");
-                out.push_str(self.cmp.text_sm(sm));
-                out.push_str(self.ty.text_sm(sm));
-                out.push_str(self.setop.text_sm(sm));
+                {
+                    let (t, n) = self.cmp.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.setop.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.ex {
                     out.push_str(".EX");
                 }

@@ -672,9 +672,18 @@ impl OpIsetp64 {
         match sm {
             _ => {
                 out.push_str("ISETP");
-                out.push_str(self.cmp.text_sm(sm));
-                out.push_str(self.ty.text_sm(sm));
-                out.push_str(self.setop.text_sm(sm));
+                {
+                    let (t, n) = self.cmp.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.setop.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.ex {
                     out.push_str(".EX");
                 }

@@ -661,10 +661,22 @@ impl OpLdg {
         match sm {
             _ => {
                 out.push_str("LDG.E");
-                out.push_str(self.cache.text_sm(sm));
-                out.push_str(self.ltc.text_sm(sm));
-                out.push_str(self.size.text_sm(sm));
-                out.push_str(self.sem.text_sm(sm));
+                {
+                    let (t, n) = self.cache.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.ltc.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.size.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.sem.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");

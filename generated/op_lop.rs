@@ -511,11 +511,17 @@ impl OpLop {
         match sm {
             _ => {
                 out.push_str("LOP");
-                out.push_str(self.op.text_sm(sm));
+                {
+                    let (t, n) = self.op.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.x {
                     out.push_str(".X");
                 }
-                out.push_str(self.pop.text_sm(sm));
+                {
+                    let (t, n) = self.pop.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 let mut first = true;
                 if self.pd != Reg::PT {
                     out.push_str(" ");

@@ -1154,7 +1154,10 @@ impl OpLop3 {
                 if self.x {
                     out.push_str(".X");
                 }
-                out.push_str(self.pop.text_sm(sm));
+                {
+                    let (t, n) = self.pop.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 let mut first = true;
                 if self.pd != Reg::PT {
                     out.push_str(" ");

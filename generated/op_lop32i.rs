@@ -238,7 +238,10 @@ impl OpLop32i {
         match sm {
             _ => {
                 out.push_str("LOP32I");
-                out.push_str(self.op.text_sm(sm));
+                {
+                    let (t, n) = self.op.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.x {
                     out.push_str(".X");
                 }

@@ -1094,8 +1094,14 @@ impl OpMufu {
         match sm {
             _ => {
                 out.push_str("MUFU");
-                out.push_str(self.op.text_sm(sm));
-                out.push_str(self.fmt.text_sm(sm));
+                {
+                    let (t, n) = self.op.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.fmt.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");

@@ -1215,7 +1215,10 @@ impl OpPrmt {
         match sm {
             _ => {
                 out.push_str("PRMT");
-                out.push_str(self.mode.text_sm(sm));
+                {
+                    let (t, n) = self.mode.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");

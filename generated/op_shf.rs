@@ -1174,11 +1174,17 @@ impl OpShf {
         match sm {
             _ => {
                 out.push_str("SHF");
-                out.push_str(self.dir.text_sm(sm));
+                {
+                    let (t, n) = self.dir.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.wrap {
                     out.push_str(".W");
                 }
-                out.push_str(self.ty.text_sm(sm));
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.hi {
                     out.push_str(".HI");
                 }

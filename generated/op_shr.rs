@@ -410,7 +410,10 @@ impl OpShr {
         match sm {
             _ => {
                 out.push_str("SHR");
-                out.push_str(self.ty.text_sm(sm));
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.wrap {
                     out.push_str(".W");
                 }

@@ -544,9 +544,18 @@ impl OpStg {
         match sm {
             _ => {
                 out.push_str("STG.E");
-                out.push_str(self.cache.text_sm(sm));
-                out.push_str(self.size.text_sm(sm));
-                out.push_str(self.sem.text_sm(sm));
+                {
+                    let (t, n) = self.cache.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.size.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                {
+                    let (t, n) = self.sem.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 out.push_str(" ");
                 write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
                 out.push_str(", ");

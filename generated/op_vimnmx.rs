@@ -853,7 +853,10 @@ impl OpVimnmx {
         match sm {
             _ => {
                 out.push_str("VIMNMX");
-                out.push_str(self.ty.text_sm(sm));
+                {
+                    let (t, n) = self.ty.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
                 if self.relu {
                     out.push_str(".RELU");
                 }

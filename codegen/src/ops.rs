@@ -398,6 +398,21 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     })
 }
 
+/// The size every text of `e` is padded to for `chunk_sm` (a printer then
+/// writes it as one fixed-size store instead of a copy of run-time length),
+/// or `None` when some text is not ASCII or longer than 64 bytes.
+pub(crate) fn enum_chunk_size(e: &Enum) -> Option<usize> {
+    let mut texts = e
+        .values
+        .iter()
+        .flat_map(|v| std::iter::once(&v.text).chain(v.sm_texts.iter().map(|(_, t)| t)));
+    if !texts.clone().all(|t| t.is_ascii()) {
+        return None;
+    }
+    let longest = texts.by_ref().map(|t| t.len()).max().unwrap_or(0);
+    [8usize, 16, 32, 64].into_iter().find(|&n| n >= longest)
+}
+
 fn enum_items(spec: &Spec) -> TokenStream {
     let items = spec.enums.iter().map(|e| {
         let t = enum_type(&e.name);
@@ -425,6 +440,40 @@ fn enum_items(spec: &Spec) -> TokenStream {
                 })
             })
             .collect();
+        let chunk_fn = match enum_chunk_size(e) {
+            Some(size) => {
+                let chunk = |txt: &str| {
+                    let mut b = txt.as_bytes().to_vec();
+                    b.resize(size, 0);
+                    let lit = Literal::byte_string(&b);
+                    let n = Literal::usize_unsuffixed(txt.len());
+                    quote!((#lit, #n))
+                };
+                let sm_chunk_arms = e.values.iter().zip(&vars).flat_map(|(v, var)| {
+                    let t = &t;
+                    let chunk = &chunk;
+                    v.sm_texts.iter().map(move |(sms, txt)| {
+                        let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
+                        let c = chunk(txt);
+                        quote!((#t::#var, #(#sms)|*) => #c)
+                    })
+                });
+                let chunks = e.values.iter().map(|v| chunk(&v.text));
+                let size = Literal::usize_unsuffixed(size);
+                quote! {
+                    /// [`Self::text_sm`] padded with zeros, and its length: a
+                    /// printer writes it as one fixed-size store.
+                    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; #size], usize) {
+                        #[allow(clippy::match_single_binding)]
+                        match (self, sm) {
+                            #(#sm_chunk_arms,)*
+                            _ => match self { #(#t::#vars => #chunks),* },
+                        }
+                    }
+                }
+            }
+            None => quote!(),
+        };
         let flip = match &e.flip {
             Some(f) => {
                 let arms = f.iter().enumerate().map(|(i, &j)| {
@@ -455,6 +504,7 @@ fn enum_items(spec: &Spec) -> TokenStream {
                     #[allow(clippy::match_single_binding)]
                     match (self, sm) { #(#sm_arms,)* _ => self.text() }
                 }
+                #chunk_fn
                 #flip
             }
             const _: #t = #t::#first;

@@ -123,6 +123,15 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
     }
 }
 
+/// Print the text of enum `e`'s value `v` on `sm`: one fixed-size store of
+/// its padded chunk where the enum has one.
+fn enum_text(spec: &Spec, e: usize, v: TokenStream) -> TokenStream {
+    match spec.enums.get(e).and_then(crate::ops::enum_chunk_size) {
+        Some(_) => quote!({ let (t, n) = #v.chunk_sm(sm); out.push_chunk(t, n); }),
+        None => quote!(out.push_str(#v.text_sm(sm));),
+    }
+}
+
 pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let fs = forms(op);
     // `.reuse` flag per source: the control bit for its register field in the chosen form.
@@ -220,7 +229,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                 let t = &m.text;
                 quote!(if self.#f { out.push_str(#t); })
             }
-            ModType::Enum(_) => quote!(out.push_str(self.#f.text_sm(sm));),
+            ModType::Enum(e) => enum_text(spec, e, quote!(self.#f)),
             _ => {
                 let t = &m.text;
                 quote!({ out.push_str(#t); let _ = write!(out, "{}", self.#f); })
@@ -260,7 +269,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                     ModType::Int { signed: false, .. } => quote!(write_hex(out, self.#f as u64)),
                     ModType::Int { signed: true, .. } => quote!(write_signed_hex(out, self.#f as i64)),
                     ModType::Rel => quote!(write_signed_hex(out, (addr as i64).wrapping_add(next).wrapping_add(self.#f))),
-                    ModType::Enum(_) => quote!(out.push_str(self.#f.text_sm(sm))),
+                    ModType::Enum(e) => enum_text(spec, e, quote!(self.#f)),
                     ModType::Bool => quote!(out.push_str(if self.#f { "1" } else { "0" })),
                 }
             }
@@ -281,7 +290,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
             let m = &op.modifiers[mi];
             let f = field(&m.name);
             match m.ty {
-                ModType::Enum(_) => quote!(out.push_str(self.#f.text_sm(sm));),
+                ModType::Enum(e) => enum_text(spec, e, quote!(self.#f)),
                 _ => {
                     let t = &m.text;
                     quote!(if self.#f { out.push_str(#t); })
