@@ -9330,6 +9330,16 @@ pub fn decode(w: u128, sm: u32) -> Option<(Op, Common)> {
         Family::Sm70 => decode_sm70(w, sm),
     }
 }
+/// The decoder of `sm`'s family (for a stream: the family is
+/// looked up once, not per word).
+pub fn decoder(sm: u32) -> Option<fn(u128, u32) -> Option<(Op, Common)>> {
+    Some(
+        match family_of(sm)? {
+            Family::Sm50 => decode_sm50,
+            Family::Sm70 => decode_sm70,
+        },
+    )
+}
 /// Parse one tokenized line: the first op whose syntax matches and
 /// that encodes on `sm`; else the first whose syntax matches (an
 /// IR instruction not legalized yet; encoding it reports why it

@@ -769,6 +769,12 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             match family_of(sm)? { #(Family::#fams => #dec_fns(w, sm)),* }
         }
 
+        /// The decoder of `sm`'s family (for a stream: the family is
+        /// looked up once, not per word).
+        pub fn decoder(sm: u32) -> Option<fn(u128, u32) -> Option<(Op, Common)>> {
+            Some(match family_of(sm)? { #(Family::#fams => #dec_fns),* })
+        }
+
         /// Parse one tokenized line: the first op whose syntax matches and
         /// that encodes on `sm`; else the first whose syntax matches (an
         /// IR instruction not legalized yet; encoding it reports why it

@@ -186,13 +186,16 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBu
     buf.reserve(piece.len() * 4);
     let mut unknown = 0;
     let mut line = LineBuf::new();
+    let Some(decode) = isa::decoder(sm) else {
+        return 0;
+    };
     // The caller checked the stream, so this walk cannot fail.
     let _ = stream::for_each_word_at(sm, piece, base, |addr, word, ctrl, bytes| {
         line.clear();
         stream::push_hex(&mut line, bytes, nbytes);
         line.push_byte(b'\t');
         // Decoded and printed in place (moving the op out would copy it).
-        match &mut isa::decode(word, sm) {
+        match &mut decode(word, sm) {
             Some((op, c)) => {
                 if let Some(ctrl) = ctrl {
                     c.ctrl = ctrl;
