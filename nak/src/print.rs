@@ -85,11 +85,32 @@ pub fn hex_digits(v: u64) -> [u8; 16] {
     (lo | hi << 64).to_le_bytes()
 }
 
+/// The two lower-case hex digits of every byte.
+static HEX2: [[u8; 2]; 256] = {
+    let digits = b"0123456789abcdef";
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [digits[i >> 4], digits[i & 15]];
+        i += 1;
+    }
+    t
+};
+
 /// `0x` and lower-case hex digits, no leading zeros (`{:#x}`).
 /// The digits are written as one 16-byte store and the text shortened to
 /// the significant ones, so no length-dependent copy is made.
 #[inline]
 pub fn write_hex(out: &mut LineBuf, v: u64) {
+    if v < 0x1_0000 {
+        // The common case (offsets, small immediates): two table loads.
+        let [hi, lo] = [HEX2[(v >> 8) as usize], HEX2[(v & 0xff) as usize]];
+        let digits = u32::from_le_bytes([hi[0], hi[1], lo[0], lo[1]]);
+        let n = 4 - ((v as u16 | 1).leading_zeros() / 4) as usize;
+        out.push_ascii(b"0x");
+        out.push_chunk(&(digits >> (8 * (4 - n))).to_le_bytes(), n);
+        return;
+    }
     if let Ok(v32) = u32::try_from(v) {
         // Most values (immediates, offsets) fit 32 bits: half the digits.
         let digits = hex_digits32(v32.swap_bytes());
