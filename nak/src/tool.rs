@@ -189,27 +189,35 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBu
     let Some(decode) = isa::decoder(sm) else {
         return 0;
     };
-    // The caller checked the stream, so this walk cannot fail.
-    let _ = stream::for_each_word_at(sm, piece, base, |addr, word, ctrl, bytes| {
-        line.clear();
-        stream::push_hex(&mut line, bytes, nbytes);
-        line.push_byte(b'\t');
-        // Decoded and printed in place (moving the op out would copy it).
-        match &mut decode(word, sm) {
-            Some((op, c)) => {
-                if let Some(ctrl) = ctrl {
-                    c.ctrl = ctrl;
+    // The caller checked the stream, so this walk cannot fail. The line's
+    // work is inlined into the walk's loop (as a call, every word paid for
+    // saving and restoring six registers).
+    let _ = stream::for_each_word_at(
+        sm,
+        piece,
+        base,
+        #[inline(always)]
+        |addr, word, ctrl, bytes| {
+            line.clear();
+            stream::push_hex(&mut line, bytes, nbytes);
+            line.push_byte(b'\t');
+            // Decoded and printed in place (moving the op out would copy it).
+            match &mut decode(word, sm) {
+                Some((op, c)) => {
+                    if let Some(ctrl) = ctrl {
+                        c.ctrl = ctrl;
+                    }
+                    op.print_line(c, sm, addr, &mut line);
                 }
-                op.print_line(c, sm, addr, &mut line);
+                None => {
+                    unknown += 1;
+                    line.push_str("<unknown>");
+                }
             }
-            None => {
-                unknown += 1;
-                line.push_str("<unknown>");
-            }
-        }
-        line.push_byte(b'\n');
-        buf.push_line(&line);
-    });
+            line.push_byte(b'\n');
+            buf.push_line(&line);
+        },
+    );
     unknown
 }
 
