@@ -44,7 +44,12 @@ impl TextBuf {
     #[inline(never)]
     fn grow(&mut self, end: usize) {
         let want = end.saturating_add(SLACK).max(self.buf.len() * 2);
-        self.buf.resize(want, 0);
+        // A fresh zeroed allocation (pages the system zeroes on first
+        // touch) and a copy of the text, rather than `resize`, which
+        // writes zeros over the whole new room.
+        let mut bigger = vec![0u8; want];
+        bigger[..self.len].copy_from_slice(&self.buf[..self.len]);
+        self.buf = bigger;
     }
 
     /// The `n` bytes after the text, made when missing.

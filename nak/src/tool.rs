@@ -183,7 +183,9 @@ impl<R: std::io::Read> BlockReader<'_, R> {
 /// Each line is built in a [`LineBuf`] on the stack, then copied out whole.
 fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBuf) -> usize {
     buf.clear();
-    buf.reserve(piece.len() * 4);
+    // Every line is appended as a copy of up to 128 bytes (longer lines are
+    // rare): room for that per word means no growth while printing.
+    buf.reserve(piece.len() / nbytes.max(1) * 128 + 4096);
     let mut unknown = 0;
     let mut line = LineBuf::new();
     let Some(decode) = isa::decoder(sm) else {
