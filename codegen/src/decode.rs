@@ -235,7 +235,6 @@ pub fn op_decode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
 }
 
 /// A form the dispatch may try: its fixed bits and SMs, and its decoder.
-#[derive(Clone)]
 struct Candidate {
     cond: TokenStream,
     call: TokenStream,
@@ -270,9 +269,11 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
         };
         let dmask: u128 = ((1u128 << (hi - lo)) - 1) << lo;
         // key -> candidates (most fixed bits first)
-        let mut buckets: std::collections::BTreeMap<u32, Vec<(u32, Candidate)>> =
-            Default::default();
-        let mut fallback: Vec<(u32, Candidate)> = Vec::new();
+        // Candidates by index; buckets and arms refer to them by index, so
+        // their tokens are built once per arm, not once per dispatch value.
+        let mut cands: Vec<Candidate> = Vec::new();
+        let mut buckets: std::collections::BTreeMap<u32, Vec<(u32, usize)>> = Default::default();
+        let mut fallback: Vec<(u32, usize)> = Vec::new();
         for op in &spec.ops {
             for f in forms(op) {
                 if f.enc.family != fi {
@@ -287,10 +288,12 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                     cond: quote!(w & #m == #v && matches!(sm, #pat)),
                     call: quote!(#ty::#dec(w, sm)),
                 };
+                let ci = cands.len();
+                cands.push(cand);
                 let nfixed = mask.count_ones();
                 let free = dmask & !mask;
                 if free.count_ones() > 10 {
-                    fallback.push((nfixed, cand));
+                    fallback.push((nfixed, ci));
                     continue;
                 }
                 let free_bits: Vec<u32> = (lo..hi).filter(|b| free >> b & 1 == 1).collect();
@@ -302,39 +305,43 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                             key |= 1 << (b - lo);
                         }
                     }
-                    buckets.entry(key).or_default().push((nfixed, cand.clone()));
+                    buckets.entry(key).or_default().push((nfixed, ci));
                 }
             }
         }
         fallback.sort_by_key(|x| std::cmp::Reverse(x.0));
-        let fb: Vec<TokenStream> = fallback.iter().map(|x| x.1.try_then_next()).collect();
+        let fb: Vec<TokenStream> = fallback
+            .iter()
+            .map(|x| cands[x.1].try_then_next())
+            .collect();
         // With no fallback candidates, an arm's last candidate is the only
         // one left: its decoder's answer is the answer (a tail call).
         let tail_ok = fb.is_empty();
-        // Keys with the same candidates share one arm; a dense table maps
-        // every value of the dispatch bits to its arm (0: none), so the
-        // match compiles to a jump table instead of a search.
-        let mut arm_of: Vec<(String, Vec<TokenStream>)> = Vec::new();
+        // Dispatch values with the same candidates share one arm function;
+        // a dense table maps every value of the dispatch bits to its arm.
+        let mut arm_index: std::collections::HashMap<Vec<usize>, usize> = Default::default();
+        let mut arm_of: Vec<Vec<TokenStream>> = Vec::new();
         let mut entries = Vec::new();
         for (k, mut v) in buckets {
             v.sort_by_key(|x| std::cmp::Reverse(x.0));
-            let n = v.len();
-            let c: Vec<TokenStream> = v
-                .into_iter()
-                .enumerate()
-                .map(|(i, x)| {
-                    if tail_ok && i + 1 == n {
-                        x.1.last()
-                    } else {
-                        x.1.try_then_next()
-                    }
-                })
-                .collect();
-            let key_text = c.iter().map(|t| t.to_string()).collect::<String>();
-            let idx = match arm_of.iter().position(|(t, _)| *t == key_text) {
-                Some(i) => i,
+            let ids: Vec<usize> = v.iter().map(|x| x.1).collect();
+            let idx = match arm_index.get(&ids) {
+                Some(&i) => i,
                 None => {
-                    arm_of.push((key_text, c));
+                    let n = ids.len();
+                    let c: Vec<TokenStream> = ids
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &ci)| {
+                            if tail_ok && i + 1 == n {
+                                cands[ci].last()
+                            } else {
+                                cands[ci].try_then_next()
+                            }
+                        })
+                        .collect();
+                    arm_of.push(c);
+                    arm_index.insert(ids, arm_of.len() - 1);
                     arm_of.len() - 1
                 }
             };
@@ -342,7 +349,7 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
             let a = ident(&format!("{}_arm{}", fname, idx + 1));
             entries.push(quote!((#k, #a)));
         }
-        let arm_fns = arm_of.iter().enumerate().map(|(i, (_, c))| {
+        let arm_fns = arm_of.iter().enumerate().map(|(i, c)| {
             let a = ident(&format!("{}_arm{}", fname, i + 1));
             quote! {
                 #[allow(unused_variables)]
