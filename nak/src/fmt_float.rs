@@ -285,12 +285,12 @@ fn mant_exp(x: f64) -> (u64, i32) {
 /// `mant << e2` when it fits a u128.
 fn small_int(mant: u64, e2: i32) -> Option<u128> {
     let bits = 64 - mant.leading_zeros() as i32 + e2;
-    (e2 >= 0 && bits < 128).then(|| u128::from(mant) << e2)
+    (e2 >= 0 && bits <= 128).then(|| u128::from(mant) << e2)
 }
 
 impl Decimal<SMALL_DIGITS> {
     /// The leading digits of `mant * 2^e2` without a bignum, for most
-    /// values (`e2 >= -120`, or an integer that fits a u128): enough for
+    /// values (every f32, an integer that fits a u128, `e2 >= -120`): enough for
     /// [`Self::round_to`] up to [`SMALL_SIG`] digits. Past those, a final 1
     /// stands for every nonzero digit left (the rounding only asks whether
     /// any is).
@@ -315,15 +315,21 @@ impl Decimal<SMALL_DIGITS> {
             }
             return Some(dec.finish(pos, 0));
         }
-        if e2 < -120 {
-            return None;
-        }
-        // x = ip + f / 2^s: the integer part's digits, then the fraction's,
-        // one per multiplication by ten (f * 10 < 2^124 fits).
-        let s = e2.unsigned_abs();
+        // Below 2^-120 (tiny f32 values: bit patterns of small integers),
+        // print x * 10^j = mant * 5^j * 2^-120 instead, j = -120 - e2,
+        // while mant * 5^j fits a u128.
+        let (v, j) = if e2 >= -120 {
+            (u128::from(mant), 0)
+        } else {
+            let j = e2.unsigned_abs() - 120;
+            (u128::from(mant).checked_mul(5u128.checked_pow(j)?)?, j)
+        };
+        let s = e2.unsigned_abs() - j;
+        // x * 10^j = ip + f / 2^s: the integer part's digits, then the
+        // fraction's, one per multiplication by ten (f * 10 < 2^124 fits).
         let mask = (1u128 << s) - 1;
-        let ip = (u128::from(mant) >> s) as u64;
-        let mut f = u128::from(mant) & mask;
+        let ip = u64::try_from(v >> s).ok()?;
+        let mut f = v & mask;
         let mut n = 0;
         if ip > 0 {
             let mut tmp = [0u8; 20];
@@ -363,6 +369,7 @@ impl Decimal<SMALL_DIGITS> {
             n += 1;
         }
         dec.n = n;
+        dec.exp -= j as i32;
         Some(dec)
     }
 }
@@ -620,6 +627,19 @@ mod tests {
             }
         }
         assert!(fast > 20000, "the u128 path was taken {fast} times");
+        // Every f32 (tiny ones included) takes it.
+        for bits in [
+            1u32,
+            2,
+            0x7f,
+            0x7f_ffff,
+            0x80_0000,
+            0x0d00_0000,
+            0x7f7f_ffff,
+        ] {
+            let (mant, e2) = mant_exp(f64::from(f32::from_bits(bits)));
+            assert!(Decimal::small(mant, e2).is_some(), "{bits:#x}");
+        }
     }
 
     #[test]
