@@ -151,12 +151,19 @@ impl<R: std::io::Read> BlockReader<'_, R> {
     /// `None` at the end. Bytes after the last whole word are dropped and
     /// reported by [`Self::finish`], after every whole word was printed.
     fn next(&mut self, v: &mut Vec<u8>) -> std::io::Result<Option<usize>> {
-        v.clear();
-        v.reserve(self.block);
-        std::io::Read::read_to_end(
-            &mut std::io::Read::take(&mut *self.input, self.block as u64),
-            v,
-        )?;
+        // Fill a block-sized buffer with as few reads as the input allows
+        // (`read_to_end` starts small and doubles: four system calls a block).
+        v.resize(self.block, 0);
+        let mut filled = 0;
+        while filled < v.len() {
+            match self.input.read(&mut v[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        v.truncate(filled);
         let at = self.offset;
         self.offset += v.len();
         let extra = v.len() % self.wb;
