@@ -67,8 +67,7 @@ pub(crate) fn file_tokens(k: SlotKindClass) -> TokenStream {
 /// The bit of each SM in the spec's SM sets: its position in the sorted
 /// list of every SM the families cover (the generated `sm_bit`).
 pub(crate) fn sm_mask(spec: &Spec, sms: &[u32]) -> TokenStream {
-    let mut all: Vec<u32> = spec.families.iter().flat_map(|f| f.sms.clone()).collect();
-    all.sort_unstable();
+    let all = spec.all_sms();
     let m = sms
         .iter()
         .filter_map(|sm| all.iter().position(|x| x == sm))

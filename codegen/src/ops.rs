@@ -428,18 +428,23 @@ fn enum_items(spec: &Spec) -> TokenStream {
         let first = &vars[0];
         let idx: Vec<Literal> = (0..vars.len()).map(Literal::usize_unsuffixed).collect();
         let n = vars.len();
-        let sm_arms: Vec<TokenStream> = e
-            .values
-            .iter()
-            .zip(&vars)
-            .flat_map(|(v, var)| {
-                let t = &t;
-                v.sm_texts.iter().map(move |(sms, txt)| {
-                    let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
-                    quote!((#t::#var, #(#sms)|*) => #txt)
+        // The per-SM texts as match arms on `(self, sm)`, each text as
+        // `value` makes it (the text itself, or its padded chunk).
+        let sm_arms = |value: &dyn Fn(&str) -> TokenStream| -> Vec<TokenStream> {
+            let t = &t;
+            e.values
+                .iter()
+                .zip(&vars)
+                .flat_map(|(v, var)| {
+                    v.sm_texts.iter().map(move |(sms, txt)| {
+                        let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
+                        let val = value(txt);
+                        quote!((#t::#var, #(#sms)|*) => #val)
+                    })
                 })
-            })
-            .collect();
+                .collect()
+        };
+        let text_arms = sm_arms(&|txt| quote!(#txt));
         let chunk_fn = match enum_chunk_size(e) {
             Some(size) => {
                 let chunk = |txt: &str| {
@@ -449,15 +454,7 @@ fn enum_items(spec: &Spec) -> TokenStream {
                     let n = Literal::usize_unsuffixed(txt.len());
                     quote!((#lit, #n))
                 };
-                let sm_chunk_arms = e.values.iter().zip(&vars).flat_map(|(v, var)| {
-                    let t = &t;
-                    let chunk = &chunk;
-                    v.sm_texts.iter().map(move |(sms, txt)| {
-                        let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
-                        let c = chunk(txt);
-                        quote!((#t::#var, #(#sms)|*) => #c)
-                    })
-                });
+                let sm_chunk_arms = sm_arms(&chunk);
                 let chunks = e.values.iter().map(|v| chunk(&v.text));
                 let size = Literal::usize_unsuffixed(size);
                 quote! {
@@ -502,7 +499,7 @@ fn enum_items(spec: &Spec) -> TokenStream {
                 /// Suffix text as the disassembler for `sm` prints it.
                 pub fn text_sm(self, sm: u32) -> &'static str {
                     #[allow(clippy::match_single_binding)]
-                    match (self, sm) { #(#sm_arms,)* _ => self.text() }
+                    match (self, sm) { #(#text_arms,)* _ => self.text() }
                 }
                 #chunk_fn
                 #flip
@@ -542,8 +539,7 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         let s = f.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
         quote!(#(#s)|* => Some(Family::#v))
     });
-    let mut all_sms: Vec<u32> = spec.families.iter().flat_map(|f| f.sms.clone()).collect();
-    all_sms.sort_unstable();
+    let all_sms = spec.all_sms();
     let all_sms_l = all_sms.iter().map(|x| Literal::u32_unsuffixed(*x));
     // SM sets are u64 masks over ALL_SMS (see `sm_bit`).
     if all_sms.len() > 64 {

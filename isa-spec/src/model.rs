@@ -14,6 +14,20 @@ pub struct Spec {
     pub ops: Vec<Op>,
 }
 
+impl Spec {
+    /// Every SM the families cover, sorted: the order of the generated
+    /// `ALL_SMS`, whose positions are the bits of the generated SM sets.
+    pub fn all_sms(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .families
+            .iter()
+            .flat_map(|f| f.sms.iter().copied())
+            .collect();
+        v.sort_unstable();
+        v
+    }
+}
+
 #[derive(Debug)]
 pub struct Family {
     pub name: String,

@@ -305,13 +305,8 @@ impl Decimal<SMALL_DIGITS> {
             let mut pos = SMALL_DIGITS;
             while v > 0 {
                 const CHUNK: u128 = 10_000_000_000_000_000_000;
-                let mut chunk = (v % CHUNK) as u64;
+                pos = dec.put_chunk(pos, (v % CHUNK) as u64, 19);
                 v /= CHUNK;
-                for _ in 0..19 {
-                    pos -= 1;
-                    dec.d[pos] = (chunk % 10) as u8;
-                    chunk /= 10;
-                }
             }
             return Some(dec.finish(pos, 0));
         }
@@ -395,18 +390,25 @@ impl Decimal<MAX_DIGITS> {
         // the buffer from its end and move them to the front afterwards.
         let mut pos = MAX_DIGITS;
         while big.len > 0 && pos >= 9 {
-            let mut chunk = big.divrem_small(1_000_000_000);
-            for _ in 0..9 {
-                pos -= 1;
-                dec.d[pos] = (chunk % 10) as u8;
-                chunk /= 10;
-            }
+            pos = dec.put_chunk(pos, u64::from(big.divrem_small(1_000_000_000)), 9);
         }
         dec.finish(pos, k)
     }
 }
 
 impl<const N: usize> Decimal<N> {
+    /// Write the `count` low decimal digits of `chunk` just before `pos`
+    /// (digits come out least significant first, so the buffer fills from
+    /// its end); returns the new start.
+    fn put_chunk(&mut self, mut pos: usize, mut chunk: u64, count: usize) -> usize {
+        for _ in 0..count {
+            pos -= 1;
+            self.d[pos] = (chunk % 10) as u8;
+            chunk /= 10;
+        }
+        pos
+    }
+
     /// The digits were written at `pos..` (least significant last, maybe
     /// with leading zeros) for a value of digits * 10^-k: move them to the
     /// front and set the length and exponent.
