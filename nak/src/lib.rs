@@ -16,6 +16,7 @@ pub mod legalize_support;
 pub mod line_buf;
 pub mod mem;
 pub mod operand;
+pub mod ordered_blocks;
 pub mod passes;
 pub mod print;
 pub mod reg_names;

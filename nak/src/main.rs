@@ -256,9 +256,8 @@ fn main() -> ExitCode {
                 eprintln!("error: {}: {e}", file.display());
                 return ExitCode::from(1);
             }
-            let stdout = std::io::stdout();
-            let mut lock = stdout.lock();
-            match nak::tool::disassemble_reader(sm, &mut input, &mut lock) {
+            // Block-sized writes from whichever thread completes a run.
+            match nak::tool::disassemble_reader(sm, &mut input, &mut std::io::stdout()) {
                 Ok(unknown) => {
                     if unknown > 0 {
                         eprintln!(

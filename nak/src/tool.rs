@@ -3,6 +3,7 @@
 use crate::asm;
 use crate::isa::{self, family_of};
 use crate::line_buf::LineBuf;
+use crate::ordered_blocks;
 use crate::print::normalize_in_place;
 use crate::stream::{self, Decoded};
 use crate::text_buf::TextBuf;
@@ -31,7 +32,7 @@ pub fn disassemble(sm: u32, bytes: &[u8]) -> Result<(String, usize), String> {
 pub fn disassemble_to(
     sm: u32,
     bytes: &[u8],
-    sink: &mut impl std::io::Write,
+    sink: &mut (impl std::io::Write + Send),
 ) -> std::io::Result<usize> {
     // Check the whole stream first, so no block can fail halfway.
     let invalid = |m: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, m);
@@ -41,96 +42,37 @@ pub fn disassemble_to(
 
 /// `nak dis` streaming from `input` into `sink`. The stream is read in
 /// blocks of whole instructions (bundles on families with scheduling
-/// words). One worker per core prints every n-th block into a buffer;
-/// this thread reads the blocks, writes the printed buffers out in order
-/// and hands both back for reuse, two blocks in flight per worker, so
-/// reading, printing and writing overlap and memory stays bounded
-/// whatever the input size. Returns the count of unknown encodings. A
-/// stream that ends inside a word is an error naming the offset, after
-/// the whole words before it were written.
-pub fn disassemble_reader(
-    sm: u32,
-    input: &mut impl std::io::Read,
-    sink: &mut impl std::io::Write,
-) -> std::io::Result<usize> {
+/// words), printed on every core and written in order (see
+/// [`ordered_blocks`]), so memory stays bounded whatever the input size.
+/// Returns the count of unknown encodings. A stream that ends inside a
+/// word is an error naming the offset, after the whole words before it
+/// were written.
+pub fn disassemble_reader<R, W>(sm: u32, input: &mut R, sink: &mut W) -> std::io::Result<usize>
+where
+    R: std::io::Read + Send,
+    W: std::io::Write + Send,
+{
     let invalid = |m: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, m);
     let family = family_of(sm).ok_or_else(|| invalid(format!("SM{sm} is not covered")))?;
     let wb = (family.width() / 8) as usize;
     let per_unit = family.bundle().map_or(1, |n| n as usize);
     let unit = wb * family.bundle().map_or(1, |n| n as usize + 1);
     const BLOCK_INSTRS: usize = 1 << 12;
-    let block = unit * (BLOCK_INSTRS / per_unit);
     let mut reader = BlockReader {
         input,
         sm,
-        block,
+        block: unit * (BLOCK_INSTRS / per_unit),
         wb,
         offset: 0,
         trailing: None,
     };
-    let workers = std::thread::available_parallelism()
+    let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
-    let mut unknown = 0;
-    if workers == 1 {
-        let (mut data, mut buf) = (Vec::new(), TextBuf::new());
-        while let Some(at) = reader.next(&mut data)? {
-            unknown += print_block(sm, wb, &data, at as u64, &mut buf);
-            sink.write_all(buf.as_bytes())?;
-        }
-        return reader.finish(unknown);
-    }
-    /// A block to print: its bytes, its offset, and the buffer to print into.
-    type Job = (Vec<u8>, usize, TextBuf);
-    std::thread::scope(|s| {
-        let mut jobs = Vec::with_capacity(workers);
-        let mut done = Vec::with_capacity(workers);
-        for _ in 0..workers {
-            let (job_tx, job_rx) = std::sync::mpsc::channel::<Job>();
-            let (done_tx, done_rx) = std::sync::mpsc::channel::<(Job, usize)>();
-            s.spawn(move || {
-                // Ends when this thread stops sending (done or failed).
-                while let Ok((data, at, mut buf)) = job_rx.recv() {
-                    let n = print_block(sm, wb, &data, at as u64, &mut buf);
-                    if done_tx.send(((data, at, buf), n)).is_err() {
-                        return;
-                    }
-                }
-            });
-            jobs.push(job_tx);
-            done.push(done_rx);
-        }
-        let stopped = || std::io::Error::other("a disassembly worker stopped");
-        // Block i goes to worker i % workers; `sent` blocks are in flight.
-        let mut sent = 0usize;
-        let mut eof = false;
-        let mut send = |sent: &mut usize, eof: &mut bool, (mut data, _, buf): Job| {
-            if *eof {
-                return Ok(());
-            }
-            let Some(at) = reader.next(&mut data)? else {
-                *eof = true;
-                return Ok(());
-            };
-            jobs[*sent % workers]
-                .send((data, at, buf))
-                .map_err(|_| stopped())?;
-            *sent += 1;
-            std::io::Result::Ok(())
-        };
-        for _ in 0..2 * workers {
-            send(&mut sent, &mut eof, (Vec::new(), 0, TextBuf::new()))?;
-        }
-        let mut next = 0;
-        while next < sent {
-            let (job, n) = done[next % workers].recv().map_err(|_| stopped())?;
-            unknown += n;
-            sink.write_all(job.2.as_bytes())?;
-            next += 1;
-            send(&mut sent, &mut eof, job)?;
-        }
-        reader.finish(unknown)
-    })
+    let unknown = ordered_blocks::run(&mut reader, sink, threads, |data, at, buf| {
+        print_block(sm, wb, data, at as u64, buf)
+    })?;
+    reader.finish(unknown)
 }
 
 /// Reads a stream block by block for [`disassemble_reader`].
@@ -146,11 +88,12 @@ struct BlockReader<'a, R> {
     trailing: Option<String>,
 }
 
-impl<R: std::io::Read> BlockReader<'_, R> {
+impl<R: std::io::Read + Send> ordered_blocks::BlockSource for BlockReader<'_, R> {
     /// Fill `v` with the next block's whole words and return its offset;
     /// `None` at the end. Bytes after the last whole word are dropped and
-    /// reported by [`Self::finish`], after every whole word was printed.
-    fn next(&mut self, v: &mut Vec<u8>) -> std::io::Result<Option<usize>> {
+    /// reported by [`BlockReader::finish`], after every whole word was
+    /// printed.
+    fn next_block(&mut self, v: &mut Vec<u8>) -> std::io::Result<Option<usize>> {
         // Fill a block-sized buffer with as few reads as the input allows
         // (`read_to_end` starts small and doubles: four system calls a block).
         v.resize(self.block, 0);
@@ -173,7 +116,9 @@ impl<R: std::io::Read> BlockReader<'_, R> {
         }
         Ok((!v.is_empty()).then_some(at))
     }
+}
 
+impl<R> BlockReader<'_, R> {
     /// The unknown count, or the trailing-bytes error.
     fn finish(&self, unknown: usize) -> std::io::Result<usize> {
         match &self.trailing {
