@@ -228,7 +228,7 @@ mod tests {
     /// Print a block as its offset, taking longer for some blocks so they
     /// finish out of order.
     fn print(data: &[u8], at: usize, buf: &mut TextBuf) -> usize {
-        if at % 3 == 0 {
+        if at.is_multiple_of(3) {
             std::thread::sleep(std::time::Duration::from_micros(200));
         }
         buf.clear();
