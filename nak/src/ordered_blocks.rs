@@ -5,9 +5,9 @@
 //! outlet. The outlet writes every block whose predecessors are written,
 //! so whichever thread completes a run writes it. No thread exists only
 //! to read or write: with as many threads as cores, a thread sleeps only
-//! when it runs too far ahead of the output or waits for a lock, where a
-//! reader/writer thread beside the workers woke up (and displaced a
-//! worker) for every block.
+//! when it runs too far ahead of the output or waits for a lock. (A
+//! reader/writer thread beside the workers, as before, woke up for every
+//! block and displaced a worker.)
 
 use std::io;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
@@ -25,7 +25,8 @@ pub trait BlockSource: Send {
     fn next_block(&mut self, v: &mut Vec<u8>) -> io::Result<Option<usize>>;
 }
 
-/// Print every block of `source` with `print` (which returns a count to
+/// Print every block of `source` with `print(bytes, offset, buf)` (which
+/// clears `buf`, a reused buffer, prints into it and returns a count to
 /// sum, such as unknown encodings) on `threads` threads, and write the
 /// text to `sink` in block order. Blocks read before a read error are
 /// still printed and written; the first error (a write error first) is
