@@ -695,12 +695,6 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             pub fn form_id(&self, sm: u32) -> Option<u8> {
                 match self { #(Op::#variants(o) => o.form_id(sm)),* }
             }
-            /// Write nvdisasm's text for the instruction at byte address `addr`.
-            pub fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut TextBuf) {
-                let mut line = LineBuf::new();
-                self.print_line(c, sm, addr, &mut line);
-                out.push_line(&line);
-            }
             /// Write nvdisasm's text for the instruction at byte address
             /// `addr` into a line buffer (the fast path of `nak dis`).
             pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {

@@ -33,7 +33,6 @@ use crate::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind};
 use crate::print::{
     ImmStyle, write_guard, write_hex, write_mem, write_reg, write_signed_hex, write_src,
 };
-use crate::text_buf::TextBuf;
 use std::fmt::Write as _;
 
 include!(concat!(env!("OUT_DIR"), "/isa.rs"));

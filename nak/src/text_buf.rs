@@ -4,9 +4,7 @@
 //! fixed-size copy instead of a length-checked `memcpy` call.
 //!
 //! Every piece written is ASCII or a whole `&str`, so the text is always
-//! UTF-8; it is checked once when taken out as a `String`, never per piece.
-
-use std::fmt;
+//! UTF-8; it is checked once when read as a `&str`, never per piece.
 
 /// Room grown past the requested end, so growth is rare.
 const SLACK: usize = 4096;
@@ -69,24 +67,6 @@ impl TextBuf {
         self.len += b.len();
     }
 
-    #[inline(always)]
-    pub fn push(&mut self, c: char) {
-        if c.is_ascii() {
-            self.push_byte(c as u8);
-        } else {
-            let mut tmp = [0u8; 4];
-            self.push_str(c.encode_utf8(&mut tmp));
-        }
-    }
-
-    /// One ASCII byte (callers pass ASCII only: the text stays UTF-8).
-    #[inline(always)]
-    pub(crate) fn push_byte(&mut self, b: u8) {
-        debug_assert!(b.is_ascii());
-        self.room(1)[0] = b;
-        self.len += 1;
-    }
-
     /// Write all `N` bytes of `chunk` (ASCII) but keep only the first `n`:
     /// one fixed-size store for a piece whose length varies.
     #[inline(always)]
@@ -132,32 +112,6 @@ impl TextBuf {
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(self.as_bytes()).unwrap_or("")
     }
-
-    /// The text as a `String`.
-    pub fn into_string(self) -> String {
-        let mut b = self.buf;
-        b.truncate(self.len);
-        String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-    }
-}
-
-impl fmt::Write for TextBuf {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.push_str(s);
-        Ok(())
-    }
-}
-
-impl fmt::Display for TextBuf {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Debug for TextBuf {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.as_str(), f)
-    }
 }
 
 #[cfg(test)]
@@ -172,12 +126,11 @@ mod tests {
         for _ in 0..3000 {
             t.push_str("IADD3 ");
             t.push_chunk(b"R12\0\0\0\0\x03", 3);
-            t.push('é');
+            t.push_str("é");
             t.push_line(&line);
         }
         let want: String = (0..3000).map(|_| "IADD3 R12é R0\n").collect();
         assert_eq!(t.as_str(), want);
-        assert_eq!(t.clone().into_string(), want);
         t.clear();
         assert!(t.is_empty() && t.as_str().is_empty());
     }
