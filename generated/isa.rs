@@ -9334,6 +9334,18 @@ pub fn decoder(sm: u32) -> Option<fn(u128, u32) -> Option<(Op, Common)>> {
         },
     )
 }
+/// The decode-and-print of `sm`'s family: `f(w, sm, addr, ctrl,
+/// out)` prints what [`decode`] and [`Op::print_line`] would (with
+/// `ctrl` as the control bits where the family has bundles), or
+/// returns `None`, printing nothing, where [`decode`] would.
+pub fn printer(sm: u32) -> Option<fn(u128, u32, u64, u32, &mut LineBuf) -> Option<()>> {
+    Some(
+        match family_of(sm)? {
+            Family::Sm50 => print_sm50,
+            Family::Sm70 => print_sm70,
+        },
+    )
+}
 /// Parse one tokenized line: the first op whose syntax matches and
 /// that encodes on `sm`; else the first whose syntax matches (an
 /// IR instruction not legalized yet; encoding it reports why it
@@ -10106,8 +10118,14 @@ type DecodeArm = fn(u128, u32) -> Option<(Op, Common)>;
 fn decode_none(_: u128, _: u32) -> Option<(Op, Common)> {
     None
 }
-///The decoder of [`decode_sm50`]'s candidates for each value of bits 56..64.
-static DISPATCH_SM50: [DecodeArm; 256] = dense_arms(
+/// [`DecodeArm`] of the printers.
+type PrintArm = fn(u128, u32, u64, u32, &mut LineBuf) -> Option<()>;
+/// [`decode_none`] of the printers.
+fn print_none(_: u128, _: u32, _: u64, _: u32, _: &mut LineBuf) -> Option<()> {
+    None
+}
+///The arm of [`decode_sm50`] (its candidates) for each value of bits 56..64.
+static DECODE_SM50: [DecodeArm; 256] = dense_arms(
     &[
         (1, decode_sm50_arm1),
         (2, decode_sm50_arm2),
@@ -10693,10 +10711,791 @@ fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 ///Decode a sm50 instruction word.
 pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
-    DISPATCH_SM50[((w >> 56) & 0xff) as usize](w, sm)
+    DECODE_SM50[((w >> 56) & 0xff) as usize](w, sm)
 }
-///The decoder of [`decode_sm70`]'s candidates for each value of bits 0..12.
-static DISPATCH_SM70: [DecodeArm; 4096] = dense_arms(
+///The arm of [`print_sm50`] (its candidates) for each value of bits 56..64.
+static PRINT_SM50: [PrintArm; 256] = dense_arms(
+    &[
+        (1, print_sm50_arm1),
+        (2, print_sm50_arm2),
+        (4, print_sm50_arm3),
+        (6, print_sm50_arm3),
+        (8, print_sm50_arm4),
+        (9, print_sm50_arm4),
+        (0xc, print_sm50_arm5),
+        (0xd, print_sm50_arm5),
+        (0xe, print_sm50_arm5),
+        (0xf, print_sm50_arm5),
+        (0x14, print_sm50_arm6),
+        (0x15, print_sm50_arm6),
+        (0x16, print_sm50_arm6),
+        (0x17, print_sm50_arm6),
+        (0x1c, print_sm50_arm7),
+        (0x1d, print_sm50_arm7),
+        (0x1e, print_sm50_arm8),
+        (0x30, print_sm50_arm9),
+        (0x32, print_sm50_arm10),
+        (0x33, print_sm50_arm11),
+        (0x34, print_sm50_arm9),
+        (0x36, print_sm50_arm12),
+        (0x37, print_sm50_arm13),
+        (0x38, print_sm50_arm14),
+        (0x39, print_sm50_arm15),
+        (0x3a, print_sm50_arm9),
+        (0x3c, print_sm50_arm16),
+        (0x3d, print_sm50_arm17),
+        (0x3e, print_sm50_arm9),
+        (0x49, print_sm50_arm18),
+        (0x4b, print_sm50_arm19),
+        (0x4c, print_sm50_arm20),
+        (0x50, print_sm50_arm21),
+        (0x51, print_sm50_arm22),
+        (0x53, print_sm50_arm23),
+        (0x58, print_sm50_arm24),
+        (0x59, print_sm50_arm25),
+        (0x5a, print_sm50_arm24),
+        (0x5b, print_sm50_arm26),
+        (0x5c, print_sm50_arm27),
+        (0x5d, print_sm50_arm24),
+        (0x5e, print_sm50_arm24),
+        (0x5f, print_sm50_arm24),
+        (0xe2, print_sm50_arm28),
+        (0xe3, print_sm50_arm29),
+        (0xee, print_sm50_arm30),
+        (0xf0, print_sm50_arm31),
+    ],
+    print_none,
+);
+#[allow(unused_variables)]
+fn print_sm50_arm1(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpMov32i::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm2(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop3::print_f6(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm3(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop32i::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm4(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFadd32i::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm5(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFfma32i::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm6(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpIscadd32i::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm7(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpIadd32i::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm8(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFmul32i::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm9(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpShf::print_f8(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm10(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFfma::print_f8(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm11(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFfma::print_f8(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm12(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIsetp::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPrmt::print_f8(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFsetp::print_f5(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm13(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIsetp::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPrmt::print_f8(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFsetp::print_f5(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm14(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPopc::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFlo::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShl::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShr::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIadd::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpSel::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmul::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIscadd::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFadd::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpImnmx::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmnmx::print_f13(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm15(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPopc::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFlo::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShl::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShr::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIadd::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpSel::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmul::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIscadd::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFadd::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpImnmx::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmnmx::print_f13(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm16(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop3::print_f5(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm17(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop3::print_f5(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm18(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFfma::print_f9(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm19(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIsetp::print_f6(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPrmt::print_f9(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFsetp::print_f6(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm20(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPopc::print_f6(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFlo::print_f6(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpMov::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShl::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShr::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIadd::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpSel::print_f6(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmul::print_f6(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFadd::print_f6(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpImnmx::print_f6(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIscadd::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmnmx::print_f14(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm21(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
+        return OpNop::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm22(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpFfma::print_f10(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm23(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpPrmt::print_f10(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm24(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpShf::print_f7(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm25(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFfma::print_f7(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpShf::print_f7(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm26(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIsetp::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPrmt::print_f7(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFsetp::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShf::print_f7(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpLop3::print_f4(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm27(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpPopc::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFlo::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpMov::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShl::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpShr::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIadd::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpSel::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmul::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFadd::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpImnmx::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpIscadd::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpFmnmx::print_f12(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpLop::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpShf::print_f7(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm28(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpBra::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm29(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
+        return OpExit::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm30(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = OpLdg::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpStg::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm31(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
+        return OpS2r::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+///Decode a sm50 instruction word at byte address `addr` and print its text into `out` (`ctrl`: the scheduling bits from its bundle, where the family has bundles); `None`, with nothing printed, for a word no op of the spec matches.
+pub fn print_sm50(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    PRINT_SM50[((w >> 56) & 0xff) as usize](w, sm, addr, ctrl, out)
+}
+///The arm of [`decode_sm70`] (its candidates) for each value of bits 0..12.
+static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
     &[
         (0x202, decode_sm70_arm1),
         (0x207, decode_sm70_arm2),
@@ -12564,7 +13363,2778 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 ///Decode a sm70 instruction word.
 pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
-    DISPATCH_SM70[((w >> 0) & 0xfff) as usize](w, sm)
+    DECODE_SM70[((w >> 0) & 0xfff) as usize](w, sm)
+}
+///The arm of [`print_sm70`] (its candidates) for each value of bits 0..12.
+static PRINT_SM70: [PrintArm; 4096] = dense_arms(
+    &[
+        (0x202, print_sm70_arm1),
+        (0x207, print_sm70_arm2),
+        (0x208, print_sm70_arm3),
+        (0x209, print_sm70_arm4),
+        (0x20b, print_sm70_arm5),
+        (0x20c, print_sm70_arm6),
+        (0x210, print_sm70_arm7),
+        (0x211, print_sm70_arm8),
+        (0x212, print_sm70_arm9),
+        (0x213, print_sm70_arm10),
+        (0x216, print_sm70_arm11),
+        (0x217, print_sm70_arm12),
+        (0x219, print_sm70_arm13),
+        (0x220, print_sm70_arm14),
+        (0x221, print_sm70_arm15),
+        (0x223, print_sm70_arm16),
+        (0x224, print_sm70_arm17),
+        (0x225, print_sm70_arm18),
+        (0x227, print_sm70_arm19),
+        (0x248, print_sm70_arm20),
+        (0x300, print_sm70_arm21),
+        (0x301, print_sm70_arm22),
+        (0x304, print_sm70_arm23),
+        (0x305, print_sm70_arm24),
+        (0x306, print_sm70_arm25),
+        (0x308, print_sm70_arm26),
+        (0x309, print_sm70_arm27),
+        (0x310, print_sm70_arm28),
+        (0x311, print_sm70_arm29),
+        (0x312, print_sm70_arm30),
+        (0x381, print_sm70_arm31),
+        (0x386, print_sm70_arm32),
+        (0x402, print_sm70_arm33),
+        (0x411, print_sm70_arm34),
+        (0x416, print_sm70_arm35),
+        (0x419, print_sm70_arm36),
+        (0x421, print_sm70_arm37),
+        (0x423, print_sm70_arm38),
+        (0x424, print_sm70_arm39),
+        (0x547, print_sm70_arm40),
+        (0x607, print_sm70_arm41),
+        (0x616, print_sm70_arm42),
+        (0x619, print_sm70_arm43),
+        (0x621, print_sm70_arm44),
+        (0x623, print_sm70_arm45),
+        (0x624, print_sm70_arm46),
+        (0x625, print_sm70_arm47),
+        (0x627, print_sm70_arm48),
+        (0x802, print_sm70_arm49),
+        (0x805, print_sm70_arm50),
+        (0x807, print_sm70_arm51),
+        (0x808, print_sm70_arm52),
+        (0x809, print_sm70_arm53),
+        (0x80b, print_sm70_arm54),
+        (0x80c, print_sm70_arm55),
+        (0x810, print_sm70_arm56),
+        (0x811, print_sm70_arm57),
+        (0x812, print_sm70_arm58),
+        (0x813, print_sm70_arm59),
+        (0x816, print_sm70_arm60),
+        (0x817, print_sm70_arm61),
+        (0x819, print_sm70_arm62),
+        (0x81c, print_sm70_arm63),
+        (0x820, print_sm70_arm64),
+        (0x823, print_sm70_arm65),
+        (0x824, print_sm70_arm66),
+        (0x825, print_sm70_arm67),
+        (0x827, print_sm70_arm68),
+        (0x848, print_sm70_arm69),
+        (0x900, print_sm70_arm70),
+        (0x901, print_sm70_arm71),
+        (0x904, print_sm70_arm72),
+        (0x905, print_sm70_arm73),
+        (0x906, print_sm70_arm74),
+        (0x908, print_sm70_arm75),
+        (0x909, print_sm70_arm76),
+        (0x910, print_sm70_arm77),
+        (0x911, print_sm70_arm78),
+        (0x912, print_sm70_arm79),
+        (0x918, print_sm70_arm80),
+        (0x919, print_sm70_arm81),
+        (0x947, print_sm70_arm82),
+        (0x94d, print_sm70_arm83),
+        (0xa02, print_sm70_arm84),
+        (0xa07, print_sm70_arm85),
+        (0xa08, print_sm70_arm86),
+        (0xa09, print_sm70_arm87),
+        (0xa0b, print_sm70_arm88),
+        (0xa0c, print_sm70_arm89),
+        (0xa10, print_sm70_arm90),
+        (0xa11, print_sm70_arm91),
+        (0xa12, print_sm70_arm92),
+        (0xa13, print_sm70_arm93),
+        (0xa16, print_sm70_arm94),
+        (0xa17, print_sm70_arm95),
+        (0xa19, print_sm70_arm96),
+        (0xa20, print_sm70_arm97),
+        (0xa23, print_sm70_arm98),
+        (0xa24, print_sm70_arm99),
+        (0xa25, print_sm70_arm100),
+        (0xa27, print_sm70_arm101),
+        (0xa48, print_sm70_arm102),
+        (0xb00, print_sm70_arm103),
+        (0xb01, print_sm70_arm104),
+        (0xb04, print_sm70_arm105),
+        (0xb05, print_sm70_arm106),
+        (0xb06, print_sm70_arm107),
+        (0xb08, print_sm70_arm108),
+        (0xb09, print_sm70_arm109),
+        (0xb10, print_sm70_arm110),
+        (0xb11, print_sm70_arm111),
+        (0xb12, print_sm70_arm112),
+        (0xc02, print_sm70_arm113),
+        (0xc07, print_sm70_arm114),
+        (0xc08, print_sm70_arm115),
+        (0xc09, print_sm70_arm116),
+        (0xc0b, print_sm70_arm117),
+        (0xc0c, print_sm70_arm118),
+        (0xc10, print_sm70_arm119),
+        (0xc11, print_sm70_arm120),
+        (0xc12, print_sm70_arm121),
+        (0xc13, print_sm70_arm122),
+        (0xc16, print_sm70_arm123),
+        (0xc17, print_sm70_arm124),
+        (0xc19, print_sm70_arm125),
+        (0xc20, print_sm70_arm126),
+        (0xc23, print_sm70_arm127),
+        (0xc24, print_sm70_arm128),
+        (0xc25, print_sm70_arm129),
+        (0xc27, print_sm70_arm130),
+        (0xc48, print_sm70_arm131),
+        (0xd00, print_sm70_arm132),
+        (0xd01, print_sm70_arm133),
+        (0xd04, print_sm70_arm134),
+        (0xd05, print_sm70_arm135),
+        (0xd06, print_sm70_arm136),
+        (0xd08, print_sm70_arm137),
+        (0xd09, print_sm70_arm138),
+        (0xd10, print_sm70_arm139),
+        (0xd11, print_sm70_arm140),
+        (0xd12, print_sm70_arm141),
+        (0xe07, print_sm70_arm142),
+        (0xe16, print_sm70_arm143),
+        (0xe19, print_sm70_arm144),
+        (0xe21, print_sm70_arm145),
+        (0xe23, print_sm70_arm146),
+        (0xe24, print_sm70_arm147),
+        (0xe25, print_sm70_arm148),
+        (0xe27, print_sm70_arm149),
+    ],
+    print_none,
+);
+#[allow(unused_variables)]
+fn print_sm70_arm1(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
+    {
+        if let Some(x) = OpMov64::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fffffff0ffffffff00ff000fff == 0x202
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpMov::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm2(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x207
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpSel::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm3(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x208
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsel::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm4(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
+        if let Some(x) = OpFmnmx::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) {
+        if let Some(x) = OpFmnmx::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff3fffff0000000fff == 0x209
+        && matches!(sm, 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmnmx::print_f8(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm5(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsetp::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm6(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff801800fffffff0000ff0fff == 0x20c
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIsetp::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
+    {
+        return OpIsetp64::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm7(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff80016007fffff0000000fff == 0x210
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIadd3::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIadd3x::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm8(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLea::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaX::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaHi::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLeaHiX::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm9(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff8700000ffffff0000000fff == 0x212
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLop3::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm10(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x213
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIabs::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm11(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff800ffffff0000000fff == 0x216
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPrmt::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm12(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87ffdffffffff0000000fff == 0x217
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        return OpImnmx::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm13(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffee100ffffff0000000fff == 0x219
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpShf::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm14(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmul::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm15(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe1cff3fffff0000000fff == 0x221
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFadd::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm16(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe10003fffff0000000fff == 0x223
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFfma::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm17(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImad::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadx::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm18(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImadWide::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadWideX::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm19(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadHi::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm20(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
+    {
+        if let Some(x) = OpVimnmx::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 120)
+    {
+        return OpVimnmx::print_f4(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm21(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFlo::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm22(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x301
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpBrev::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm23(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm24(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm25(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm26(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
+        if let Some(x) = OpMufu::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) {
+        if let Some(x) = OpMufu::print_f3(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) {
+        return OpMufu::print_f7(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm27(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffff7fffff00ff000fff == 0x309
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPopc::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm28(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f64::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm29(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i64::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm30(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f64::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm31(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
+        if let Some(x) = OpLdg::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75) {
+        return OpLdg::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm32(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
+        && matches!(sm, 70 | 75)
+    {
+        return OpStg::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm33(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
+        return OpMov64::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm34(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaHi::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87107000000000000000fff == 0x104000000000000000411
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLeaHiX::print_f4(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm35(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff8000000000000000fff == 0x416
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPrmt::print_f4(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm36(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffee1000000000000000fff == 0x419
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpShf::print_f4(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm37(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe1cff0000000000000fff == 0x421
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFadd::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm38(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe10000000000000000fff == 0x423
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFfma::print_f4(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm39(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImad::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadx::print_f4(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm40(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
+        && matches!(sm, 80 | 86 | 89)
+    {
+        if let Some(x) = OpBraUp::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547
+        && matches!(sm, 90 | 100 | 120)
+    {
+        return OpBraUp::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm41(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
+        return OpSel64::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm42(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff800f80000ff00000fff == 0x616
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpPrmt::print_f5(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm43(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffee100f80000ff00000fff == 0x619
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpShf::print_f5(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm44(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe1cff380000ff00000fff == 0x621
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFadd::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm45(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe1000380000ff00000fff == 0x623
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFfma::print_f5(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm46(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpImad::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadx::print_f5(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm47(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpImadWide::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadWideX::print_f4(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm48(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadHi::print_f4(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm49(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff0ff00000000ff000fff == 0x802
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpMov::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm50(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpCs2r::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ffffffffffff000fff == 0x805
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpCs2r32::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm51(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fffff0000000000000fff == 0x807
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpSel::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm52(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fffff0000000000000fff == 0x808
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsel::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm53(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
+        if let Some(x) = OpFmnmx::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) {
+        if let Some(x) = OpFmnmx::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff0000000000000fff == 0x809
+        && matches!(sm, 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmnmx::print_f9(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm54(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff80000ff0000000000ff0fff == 0x80b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsetp::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm55(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff801800f0000000000ff0fff == 0x80c
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIsetp::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
+    {
+        return OpIsetp64::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm56(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff80016000000000000000fff == 0x810
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIadd3::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff80016000000000000000fff == 0x4000000000000000810
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIadd3x::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm57(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLea::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaX::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105000000000000000fff == 0x100000000000000000811
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaHi::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105000000000000000fff == 0x104000000000000000811
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLeaHiX::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm58(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87000000000000000000fff == 0x812
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLop3::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm59(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffff00000000ff000fff == 0x813
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIabs::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm60(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff8000000000000000fff == 0x816
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPrmt::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm61(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87ffdff0000000000000fff == 0x817
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        return OpImnmx::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm62(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffee1000000000000000fff == 0x819
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpShf::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm63(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff8000008ffffffffff000fff == 0x81c
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpPlop3::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPlop3::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm64(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmul::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm65(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe10000000000000000fff == 0x823
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFfma::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm66(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImad::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadx::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm67(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImadWide::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871f5000000000000000fff == 0x4000000000000000825
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadWideX::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm68(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadHi::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm69(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
+    {
+        if let Some(x) = OpVimnmx::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 120)
+    {
+        return OpVimnmx::print_f5(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm70(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f9ff00000000ff000fff == 0x900
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFlo::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm71(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffff00000000ff000fff == 0x901
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpBrev::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm72(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e07ff00000000ff000fff == 0x904
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm73(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e06ff00000000ff000fff == 0x905
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm74(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffcf03ff00000000ff000fff == 0x906
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm75(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
+        if let Some(x) = OpMufu::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) {
+        if let Some(x) = OpMufu::print_f4(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) {
+        return OpMufu::print_f8(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm76(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffff00000000ff000fff == 0x909
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPopc::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm77(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e07ff00000000ff000fff == 0x910
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f64::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm78(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e06ff00000000ff000fff == 0x911
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i64::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm79(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffcf03ff00000000ff000fff == 0x912
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f64::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm80(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffffffffffffffff0fff == 0x918
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpNop::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm81(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff00ffffffffffff000fff == 0x919
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpS2r::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm82(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = OpBra::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947
+        && matches!(sm, 80 | 86 | 89)
+    {
+        if let Some(x) = OpBraUr::print_f0(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) {
+        if let Some(x) = OpBra::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm, 90)
+    {
+        if let Some(x) = OpBraUr::print_f1(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87800000000000000000fff == 0x80000000000000000000947
+        && matches!(sm, 100 | 120)
+    {
+        return OpBraUr::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm83(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff86fffffffffffffffff0fff == 0x94d
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpExit::print_f0(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm84(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff0fff80000ffff000fff == 0xa02
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpMov::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm85(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87ffffff80000ff00000fff == 0xa07
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpSel::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm86(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87ffffff80000ff00000fff == 0xa08
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFsel::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm87(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
+        if let Some(x) = OpFmnmx::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) {
+        if let Some(x) = OpFmnmx::print_f6(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) {
+        return OpFmnmx::print_f10(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm88(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFsetp::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm89(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpIsetp::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm90(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff8001600780000ff00000fff == 0xa10
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpIadd3::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpIadd3x::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm91(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpLea::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpLeaX::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpLeaHi::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpLeaHiX::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm92(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff8700000f80000ff00000fff == 0xa12
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpLop3::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm93(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffffffff80000ffff000fff == 0xa13
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpIabs::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm94(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff800f80000ff00000fff == 0xa16
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpPrmt::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm95(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImnmx::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm96(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffee100f80000ff00000fff == 0xa19
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpShf::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm97(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFmul::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm98(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe1000380000ff00000fff == 0xa23
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFfma::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm99(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpImad::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadx::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm100(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = OpImadWide::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadWideX::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm101(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpImadHi::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm102(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
+    {
+        return OpVimnmx::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm103(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpFlo::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm104(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffffffff80000ffff000fff == 0xb01
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpBrev::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm105(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e07ff380000ffff000fff == 0xb04
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpF2f::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm106(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e06ff380000ffff000fff == 0xb05
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpF2i::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm107(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffcf03fff80000ffff000fff == 0xb06
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpI2f::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm108(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 70) {
+        if let Some(x) = OpMufu::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
+        if let Some(x) = OpMufu::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 90) {
+        return OpMufu::print_f9(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm109(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffff780000ffff000fff == 0xb09
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpPopc::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm110(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e07ff380000ffff000fff == 0xb10
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpF2f64::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm111(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e06ff380000ffff000fff == 0xb11
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpF2i64::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm112(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffcf03fff80000ffff000fff == 0xb12
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return OpI2f64::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm113(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
+        && matches!(sm, 120)
+    {
+        if let Some(x) = OpMov64::print_f2(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpMov::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm114(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpSel::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm115(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsel::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm116(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
+    {
+        if let Some(x) = OpFmnmx::print_f3(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 80)
+    {
+        if let Some(x) = OpFmnmx::print_f7(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
+        && matches!(sm, 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmnmx::print_f11(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm117(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFsetp::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm118(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIsetp::print_f3(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c
+        && matches!(sm, 120)
+    {
+        return OpIsetp64::print_f2(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm119(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpIadd3::print_f3(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIadd3x::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm120(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLea::print_f3(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaX::print_f3(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpLeaHi::print_f3(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLeaHiX::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm121(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpLop3::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm122(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpIabs::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm123(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPrmt::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm124(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        return OpImnmx::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm125(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpShf::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm126(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFmul::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm127(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFfma::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm128(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImad::print_f3(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadx::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm129(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImadWide::print_f3(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadWideX::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm130(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadHi::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm131(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
+    {
+        if let Some(x) = OpVimnmx::print_f3(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
+        && matches!(sm, 120)
+    {
+        return OpVimnmx::print_f6(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm132(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFlo::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm133(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpBrev::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm134(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm135(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm136(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm137(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
+        && matches!(sm, 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = OpMufu::print_f6(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
+        && matches!(sm, 90 | 100 | 120)
+    {
+        return OpMufu::print_f10(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm138(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPopc::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm139(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2f64::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm140(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpF2i64::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm141(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpI2f64::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm142(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
+        && matches!(sm, 120)
+    {
+        return OpSel64::print_f1(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm143(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpPrmt::print_f6(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm144(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpShf::print_f6(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm145(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFadd::print_f3(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm146(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpFfma::print_f6(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm147(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImad::print_f6(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadx::print_f6(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm148(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        if let Some(x) = OpImadWide::print_f5(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadWideX::print_f5(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm149(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
+    {
+        return OpImadHi::print_f5(w, sm, addr, ctrl, out);
+    }
+    None
+}
+///Decode a sm70 instruction word at byte address `addr` and print its text into `out` (`ctrl`: the scheduling bits from its bundle, where the family has bundles); `None`, with nothing printed, for a word no op of the spec matches.
+pub fn print_sm70(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    PRINT_SM70[((w >> 0) & 0xfff) as usize](w, sm, addr, ctrl, out)
 }
 /// Every encoding form of every op.
 pub const FORMS: &[FormInfo] = &[

@@ -1016,9 +1016,81 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
+            not: false,
+        };
+        let p: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
+            neg: false,
+            abs: false,
+            not: (((w >> 90) & 1)) != 0,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let nan: bool = false;
+        let xorsign: bool = false;
+        Some((
+            Self {
+                d,
+                a,
+                b,
+                p,
+                ftz,
+                nan,
+                xorsign,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
     #[inline(never)]
     fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f0(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f0(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f0(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1027,9 +1099,11 @@ impl OpFmnmx {
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
+            kind: SrcKind::Imm(
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
+            ),
+            neg: false,
+            abs: false,
             not: false,
         };
         let p: Src = Src {
@@ -1042,7 +1116,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1050,7 +1124,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1059,9 +1133,34 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f1(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f1(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f1(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1070,11 +1169,13 @@ impl OpFmnmx {
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
             not: false,
         };
         let p: Src = Src {
@@ -1087,7 +1188,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1095,7 +1196,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1104,9 +1205,34 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f2(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f2(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f2(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1115,11 +1241,7 @@ impl OpFmnmx {
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
@@ -1134,7 +1256,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1142,7 +1264,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1151,9 +1273,34 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
     fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f3(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f3(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f3(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1162,7 +1309,7 @@ impl OpFmnmx {
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
             neg: (((w >> 63) & 1)) != 0,
             abs: (((w >> 62) & 1)) != 0,
             not: false,
@@ -1174,10 +1321,10 @@ impl OpFmnmx {
             not: (((w >> 90) & 1)) != 0,
         };
         let ftz: bool = (((w >> 80) & 1)) != 0;
-        let nan: bool = false;
+        let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1185,18 +1332,43 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
+                raw: w & 0x400000000000000000000,
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
     fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f4(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f4(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f4(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1205,9 +1377,11 @@ impl OpFmnmx {
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
+            kind: SrcKind::Imm(
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
+            ),
+            neg: false,
+            abs: false,
             not: false,
         };
         let p: Src = Src {
@@ -1220,7 +1394,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1228,7 +1402,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1237,54 +1411,34 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
     fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let p: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let nan: bool = (((w >> 81) & 1)) != 0;
-        let xorsign: bool = false;
-        Some((
-            Op::Fmnmx(Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            }),
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x400000000000000000000,
-            },
-        ))
+        let (o, c) = Self::parts_f5(w, sm)?;
+        Some((Op::Fmnmx(o), c))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
     #[inline(never)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn print_f5(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f5(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1312,7 +1466,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1320,7 +1474,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1329,9 +1483,34 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f7(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f6(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f6(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f6(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1355,7 +1534,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1363,7 +1542,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1372,9 +1551,34 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f8(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f7(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f7(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f7(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f7(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1398,7 +1602,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1406,7 +1610,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1415,9 +1619,34 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f9(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f8(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f8(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f8(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f8(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1443,7 +1672,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1451,7 +1680,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1460,9 +1689,34 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f10(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f9(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f9(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f9(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f9(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1490,7 +1744,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1498,7 +1752,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1507,9 +1761,34 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f11(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f10(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f10(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f10(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f10(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1533,7 +1812,7 @@ impl OpFmnmx {
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1541,7 +1820,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1550,9 +1829,34 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f12(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f11(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f11(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f11(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f11(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1576,7 +1880,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1584,7 +1888,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1593,9 +1897,35 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f13(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f12(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f12(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f12(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f12(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1626,7 +1956,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1634,7 +1964,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1643,9 +1973,35 @@ impl OpFmnmx {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f14(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f13(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f13(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f13(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f13(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1673,7 +2029,7 @@ impl OpFmnmx {
         let nan: bool = false;
         let xorsign: bool = false;
         Some((
-            Op::Fmnmx(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1681,7 +2037,7 @@ impl OpFmnmx {
                 ftz,
                 nan,
                 xorsign,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1690,9 +2046,37 @@ impl OpFmnmx {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f14(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f14(w, sm)?;
+        Some((Op::Fmnmx(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f14(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f14(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(never)]
     pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
         let reuse_a = match form {
             Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11) => {

@@ -486,9 +486,13 @@ impl OpFmul {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -512,7 +516,7 @@ impl OpFmul {
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Op::Fmul(Self { d, a, b, ftz, rnd, sat }),
+            Self { d, a, b, ftz, rnd, sat },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -521,9 +525,34 @@ impl OpFmul {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f0(w, sm)?;
+        Some((Op::Fmul(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f0(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f0(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -549,7 +578,7 @@ impl OpFmul {
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Op::Fmul(Self { d, a, b, ftz, rnd, sat }),
+            Self { d, a, b, ftz, rnd, sat },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -558,9 +587,34 @@ impl OpFmul {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f1(w, sm)?;
+        Some((Op::Fmul(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f1(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f1(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -588,7 +642,7 @@ impl OpFmul {
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Op::Fmul(Self { d, a, b, ftz, rnd, sat }),
+            Self { d, a, b, ftz, rnd, sat },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -597,9 +651,34 @@ impl OpFmul {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f2(w, sm)?;
+        Some((Op::Fmul(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f2(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f2(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -623,7 +702,7 @@ impl OpFmul {
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
         Some((
-            Op::Fmul(Self { d, a, b, ftz, rnd, sat }),
+            Self { d, a, b, ftz, rnd, sat },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -632,9 +711,34 @@ impl OpFmul {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f3(w, sm)?;
+        Some((Op::Fmul(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f3(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f3(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -658,7 +762,7 @@ impl OpFmul {
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
         Some((
-            Op::Fmul(Self { d, a, b, ftz, rnd, sat }),
+            Self { d, a, b, ftz, rnd, sat },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -667,9 +771,35 @@ impl OpFmul {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f4(w, sm)?;
+        Some((Op::Fmul(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f4(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f4(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -700,7 +830,7 @@ impl OpFmul {
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
         Some((
-            Op::Fmul(Self { d, a, b, ftz, rnd, sat }),
+            Self { d, a, b, ftz, rnd, sat },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -709,9 +839,35 @@ impl OpFmul {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f5(w, sm)?;
+        Some((Op::Fmul(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f5(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f5(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -739,7 +895,7 @@ impl OpFmul {
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
         Some((
-            Op::Fmul(Self { d, a, b, ftz, rnd, sat }),
+            Self { d, a, b, ftz, rnd, sat },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -748,9 +904,37 @@ impl OpFmul {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f6(w, sm)?;
+        Some((Op::Fmul(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f6(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f6(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(never)]
     pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
         let reuse_a = match form {
             Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,

@@ -616,9 +616,13 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -666,7 +670,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Op::Fsetp(Self {
+            Self {
                 p,
                 q,
                 a,
@@ -675,7 +679,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -684,9 +688,34 @@ impl OpFsetp {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f0(w, sm)?;
+        Some((Op::Fsetp(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f0(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f0(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -736,7 +765,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Op::Fsetp(Self {
+            Self {
                 p,
                 q,
                 a,
@@ -745,7 +774,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -754,9 +783,34 @@ impl OpFsetp {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f1(w, sm)?;
+        Some((Op::Fsetp(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f1(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f1(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -808,7 +862,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Op::Fsetp(Self {
+            Self {
                 p,
                 q,
                 a,
@@ -817,7 +871,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -826,9 +880,34 @@ impl OpFsetp {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f2(w, sm)?;
+        Some((Op::Fsetp(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f2(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f2(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -876,7 +955,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Op::Fsetp(Self {
+            Self {
                 p,
                 q,
                 a,
@@ -885,7 +964,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -894,9 +973,34 @@ impl OpFsetp {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f3(w, sm)?;
+        Some((Op::Fsetp(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f3(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f3(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
@@ -944,7 +1048,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Op::Fsetp(Self {
+            Self {
                 p,
                 q,
                 a,
@@ -953,7 +1057,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -962,9 +1066,35 @@ impl OpFsetp {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f4(w, sm)?;
+        Some((Op::Fsetp(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f4(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f4(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
@@ -1019,7 +1149,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Op::Fsetp(Self {
+            Self {
                 p,
                 q,
                 a,
@@ -1028,7 +1158,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1037,9 +1167,35 @@ impl OpFsetp {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f5(w, sm)?;
+        Some((Op::Fsetp(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f5(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f5(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
         let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
         let a: Src = Src {
@@ -1091,7 +1247,7 @@ impl OpFsetp {
             _ => return None,
         };
         Some((
-            Op::Fsetp(Self {
+            Self {
                 p,
                 q,
                 a,
@@ -1100,7 +1256,7 @@ impl OpFsetp {
                 cmp,
                 ftz,
                 setop,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1109,9 +1265,37 @@ impl OpFsetp {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f6(w, sm)?;
+        Some((Op::Fsetp(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f6(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f6(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(never)]
     pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
         let reuse_a = match form {
             Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,

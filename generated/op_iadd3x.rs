@@ -444,9 +444,13 @@ impl OpIadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -481,7 +485,7 @@ impl OpIadd3x {
             not: (((w >> 80) & 1)) != 0,
         };
         Some((
-            Op::Iadd3x(Self {
+            Self {
                 d,
                 co0,
                 co1,
@@ -490,7 +494,7 @@ impl OpIadd3x {
                 c,
                 ci0,
                 ci1,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -499,9 +503,34 @@ impl OpIadd3x {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f0(w, sm)?;
+        Some((Op::Iadd3x(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f0(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f0(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -538,7 +567,7 @@ impl OpIadd3x {
             not: (((w >> 80) & 1)) != 0,
         };
         Some((
-            Op::Iadd3x(Self {
+            Self {
                 d,
                 co0,
                 co1,
@@ -547,7 +576,7 @@ impl OpIadd3x {
                 c,
                 ci0,
                 ci1,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -556,9 +585,34 @@ impl OpIadd3x {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f1(w, sm)?;
+        Some((Op::Iadd3x(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f1(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f1(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -597,7 +651,7 @@ impl OpIadd3x {
             not: (((w >> 80) & 1)) != 0,
         };
         Some((
-            Op::Iadd3x(Self {
+            Self {
                 d,
                 co0,
                 co1,
@@ -606,7 +660,7 @@ impl OpIadd3x {
                 c,
                 ci0,
                 ci1,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -615,9 +669,34 @@ impl OpIadd3x {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f2(w, sm)?;
+        Some((Op::Iadd3x(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f2(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f2(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
@@ -652,7 +731,7 @@ impl OpIadd3x {
             not: (((w >> 80) & 1)) != 0,
         };
         Some((
-            Op::Iadd3x(Self {
+            Self {
                 d,
                 co0,
                 co1,
@@ -661,7 +740,7 @@ impl OpIadd3x {
                 c,
                 ci0,
                 ci1,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -670,9 +749,36 @@ impl OpIadd3x {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f3(w, sm)?;
+        Some((Op::Iadd3x(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f3(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f3(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(never)]
     pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
         let reuse_a = match form {
             Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,

@@ -494,9 +494,13 @@ impl OpImad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -522,7 +526,7 @@ impl OpImad {
             _ => return None,
         };
         Some((
-            Op::Imad(Self { d, a, b, c, ty }),
+            Self { d, a, b, c, ty },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -531,9 +535,98 @@ impl OpImad {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f0(w, sm)?;
+        Some((Op::Imad(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f0(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f0(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
+            neg: (((w >> 75) & 1)) != 0,
+            abs: false,
+            not: false,
+        };
+        let ty: IntType = match (((w >> 73) & 1)) {
+            1 => IntType::S32,
+            0 => IntType::U32,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, b, c, ty },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
     #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f1(w, sm)?;
+        Some((Op::Imad(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f1(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f1(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -542,9 +635,11 @@ impl OpImad {
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
             neg: false,
             abs: false,
             not: false,
@@ -561,7 +656,7 @@ impl OpImad {
             _ => return None,
         };
         Some((
-            Op::Imad(Self { d, a, b, c, ty }),
+            Self { d, a, b, c, ty },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -570,50 +665,34 @@ impl OpImad {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        Some((
-            Op::Imad(Self { d, a, b, c, ty }),
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let (o, c) = Self::parts_f2(w, sm)?;
+        Some((Op::Imad(o), c))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
     #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn print_f2(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f2(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -639,7 +718,7 @@ impl OpImad {
             _ => return None,
         };
         Some((
-            Op::Imad(Self { d, a, b, c, ty }),
+            Self { d, a, b, c, ty },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -648,9 +727,34 @@ impl OpImad {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f3(w, sm)?;
+        Some((Op::Imad(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f3(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f3(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -678,7 +782,7 @@ impl OpImad {
             _ => return None,
         };
         Some((
-            Op::Imad(Self { d, a, b, c, ty }),
+            Self { d, a, b, c, ty },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -687,9 +791,34 @@ impl OpImad {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f4(w, sm)?;
+        Some((Op::Imad(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f4(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f4(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -719,7 +848,7 @@ impl OpImad {
             _ => return None,
         };
         Some((
-            Op::Imad(Self { d, a, b, c, ty }),
+            Self { d, a, b, c, ty },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -728,9 +857,34 @@ impl OpImad {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f5(w, sm)?;
+        Some((Op::Imad(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f5(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f5(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -756,7 +910,7 @@ impl OpImad {
             _ => return None,
         };
         Some((
-            Op::Imad(Self { d, a, b, c, ty }),
+            Self { d, a, b, c, ty },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -765,9 +919,36 @@ impl OpImad {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f6(w, sm)?;
+        Some((Op::Imad(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f6(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f6(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(never)]
     pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
         let reuse_a = match form {
             Some(0 | 1 | 2 | 3 | 4 | 5 | 6) => c.ctrl >> 17 & 1 != 0,

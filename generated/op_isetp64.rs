@@ -433,9 +433,13 @@ impl OpIsetp64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -486,7 +490,7 @@ impl OpIsetp64 {
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
         Some((
-            Op::Isetp64(Self {
+            Self {
                 d,
                 d2,
                 a,
@@ -497,7 +501,7 @@ impl OpIsetp64 {
                 ty,
                 setop,
                 ex,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -506,9 +510,34 @@ impl OpIsetp64 {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f0(w, sm)?;
+        Some((Op::Isetp64(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f0(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f0(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -561,7 +590,7 @@ impl OpIsetp64 {
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
         Some((
-            Op::Isetp64(Self {
+            Self {
                 d,
                 d2,
                 a,
@@ -572,7 +601,7 @@ impl OpIsetp64 {
                 ty,
                 setop,
                 ex,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -581,9 +610,34 @@ impl OpIsetp64 {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f1(w, sm)?;
+        Some((Op::Isetp64(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f1(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f1(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -634,7 +688,7 @@ impl OpIsetp64 {
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
         Some((
-            Op::Isetp64(Self {
+            Self {
                 d,
                 d2,
                 a,
@@ -645,7 +699,7 @@ impl OpIsetp64 {
                 ty,
                 setop,
                 ex,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -654,9 +708,36 @@ impl OpIsetp64 {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f2(w, sm)?;
+        Some((Op::Isetp64(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f2(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f2(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(never)]
     pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
         let reuse_a = match form {
             Some(0 | 1 | 2) => c.ctrl >> 17 & 1 != 0,

@@ -319,9 +319,13 @@ impl OpLea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -338,7 +342,7 @@ impl OpLea {
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Op::Lea(Self { d, co, a, b, shift }),
+            Self { d, co, a, b, shift },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -347,9 +351,34 @@ impl OpLea {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f0(w, sm)?;
+        Some((Op::Lea(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f0(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f0(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -368,7 +397,7 @@ impl OpLea {
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Op::Lea(Self { d, co, a, b, shift }),
+            Self { d, co, a, b, shift },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -377,9 +406,34 @@ impl OpLea {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f1(w, sm)?;
+        Some((Op::Lea(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f1(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f1(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -400,7 +454,7 @@ impl OpLea {
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Op::Lea(Self { d, co, a, b, shift }),
+            Self { d, co, a, b, shift },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -409,9 +463,34 @@ impl OpLea {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f2(w, sm)?;
+        Some((Op::Lea(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f2(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f2(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -428,7 +507,7 @@ impl OpLea {
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Op::Lea(Self { d, co, a, b, shift }),
+            Self { d, co, a, b, shift },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -437,9 +516,36 @@ impl OpLea {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f3(w, sm)?;
+        Some((Op::Lea(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f3(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f3(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(never)]
     pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
         let reuse_a = match form {
             Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,

@@ -430,9 +430,13 @@ impl OpLeaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -462,7 +466,7 @@ impl OpLeaHiX {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Op::LeaHiX(Self {
+            Self {
                 d,
                 co,
                 a,
@@ -471,7 +475,7 @@ impl OpLeaHiX {
                 ci,
                 sx32,
                 shift,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -480,9 +484,34 @@ impl OpLeaHiX {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f0(w, sm)?;
+        Some((Op::LeaHiX(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f0(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f0(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -514,7 +543,7 @@ impl OpLeaHiX {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Op::LeaHiX(Self {
+            Self {
                 d,
                 co,
                 a,
@@ -523,7 +552,7 @@ impl OpLeaHiX {
                 ci,
                 sx32,
                 shift,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -532,9 +561,34 @@ impl OpLeaHiX {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f1(w, sm)?;
+        Some((Op::LeaHiX(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f1(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f1(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -568,7 +622,7 @@ impl OpLeaHiX {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Op::LeaHiX(Self {
+            Self {
                 d,
                 co,
                 a,
@@ -577,7 +631,7 @@ impl OpLeaHiX {
                 ci,
                 sx32,
                 shift,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -586,9 +640,34 @@ impl OpLeaHiX {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f2(w, sm)?;
+        Some((Op::LeaHiX(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f2(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f2(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -618,7 +697,7 @@ impl OpLeaHiX {
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Op::LeaHiX(Self {
+            Self {
                 d,
                 co,
                 a,
@@ -627,7 +706,7 @@ impl OpLeaHiX {
                 ci,
                 sx32,
                 shift,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -636,9 +715,34 @@ impl OpLeaHiX {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f3(w, sm)?;
+        Some((Op::LeaHiX(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f3(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f3(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let a: Src = Src {
@@ -670,7 +774,7 @@ impl OpLeaHiX {
         let sx32: bool = false;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
         Some((
-            Op::LeaHiX(Self {
+            Self {
                 d,
                 co,
                 a,
@@ -679,7 +783,7 @@ impl OpLeaHiX {
                 ci,
                 sx32,
                 shift,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -688,9 +792,36 @@ impl OpLeaHiX {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f4(w, sm)?;
+        Some((Op::LeaHiX(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f4(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f4(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(never)]
     pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
         let reuse_a = match form {
             Some(0 | 1 | 2 | 3 | 4) => c.ctrl >> 17 & 1 != 0,

@@ -260,9 +260,13 @@ impl OpPlop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let pq: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -286,7 +290,7 @@ impl OpPlop3 {
         let lut0: u32 = (((w >> 64) & 7) | (((w >> 72) & 0x1f) << 3)) as u32;
         let lut1: u32 = (((w >> 16) & 0xff)) as u32;
         Some((
-            Op::Plop3(Self {
+            Self {
                 pd,
                 pq,
                 a,
@@ -294,7 +298,7 @@ impl OpPlop3 {
                 c,
                 lut0,
                 lut1,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -303,9 +307,34 @@ impl OpPlop3 {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f0(w, sm)?;
+        Some((Op::Plop3(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f0(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f0(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
         let pq: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
         let a: Src = Src {
@@ -329,7 +358,7 @@ impl OpPlop3 {
         let lut0: u32 = (((w >> 64) & 7) | (((w >> 72) & 0x1f) << 3)) as u32;
         let lut1: u32 = (((w >> 16) & 0xff)) as u32;
         Some((
-            Op::Plop3(Self {
+            Self {
                 pd,
                 pq,
                 a,
@@ -337,7 +366,7 @@ impl OpPlop3 {
                 c,
                 lut0,
                 lut1,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -346,9 +375,36 @@ impl OpPlop3 {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f1(w, sm)?;
+        Some((Op::Plop3(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f1(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f1(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(never)]
     pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         let reuse_b = false;
         let reuse_c = false;

@@ -706,9 +706,13 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -739,7 +743,7 @@ impl OpPrmt {
             _ => return None,
         };
         Some((
-            Op::Prmt(Self { d, a, b, c, mode }),
+            Self { d, a, b, c, mode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -748,9 +752,103 @@ impl OpPrmt {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f0(w, sm)?;
+        Some((Op::Prmt(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f0(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f0(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let mode: PrmtMode = match (((w >> 72) & 7)) {
+            0 => PrmtMode::Idx,
+            1 => PrmtMode::F4e,
+            2 => PrmtMode::B4e,
+            3 => PrmtMode::Rc8,
+            4 => PrmtMode::Ecl,
+            5 => PrmtMode::Ecr,
+            6 => PrmtMode::Rc16,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, b, c, mode },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
     #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f1(w, sm)?;
+        Some((Op::Prmt(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f1(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f1(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -759,9 +857,11 @@ impl OpPrmt {
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
             neg: false,
             abs: false,
             not: false,
@@ -783,7 +883,7 @@ impl OpPrmt {
             _ => return None,
         };
         Some((
-            Op::Prmt(Self { d, a, b, c, mode }),
+            Self { d, a, b, c, mode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -792,55 +892,34 @@ impl OpPrmt {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let mode: PrmtMode = match (((w >> 72) & 7)) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
-        Some((
-            Op::Prmt(Self { d, a, b, c, mode }),
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let (o, c) = Self::parts_f2(w, sm)?;
+        Some((Op::Prmt(o), c))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
     #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn print_f2(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f2(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -871,7 +950,7 @@ impl OpPrmt {
             _ => return None,
         };
         Some((
-            Op::Prmt(Self { d, a, b, c, mode }),
+            Self { d, a, b, c, mode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -880,9 +959,34 @@ impl OpPrmt {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f3(w, sm)?;
+        Some((Op::Prmt(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f3(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f3(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -915,7 +1019,7 @@ impl OpPrmt {
             _ => return None,
         };
         Some((
-            Op::Prmt(Self { d, a, b, c, mode }),
+            Self { d, a, b, c, mode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -924,9 +1028,34 @@ impl OpPrmt {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f4(w, sm)?;
+        Some((Op::Prmt(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f4(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f4(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -961,7 +1090,7 @@ impl OpPrmt {
             _ => return None,
         };
         Some((
-            Op::Prmt(Self { d, a, b, c, mode }),
+            Self { d, a, b, c, mode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -970,9 +1099,34 @@ impl OpPrmt {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f5(w, sm)?;
+        Some((Op::Prmt(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f5(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f5(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1003,7 +1157,7 @@ impl OpPrmt {
             _ => return None,
         };
         Some((
-            Op::Prmt(Self { d, a, b, c, mode }),
+            Self { d, a, b, c, mode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1012,9 +1166,34 @@ impl OpPrmt {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f7(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f6(w, sm)?;
+        Some((Op::Prmt(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f6(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f6(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1045,7 +1224,7 @@ impl OpPrmt {
             _ => return None,
         };
         Some((
-            Op::Prmt(Self { d, a, b, c, mode }),
+            Self { d, a, b, c, mode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1054,9 +1233,35 @@ impl OpPrmt {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f8(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f7(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f7(w, sm)?;
+        Some((Op::Prmt(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f7(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f7(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1094,7 +1299,7 @@ impl OpPrmt {
             _ => return None,
         };
         Some((
-            Op::Prmt(Self { d, a, b, c, mode }),
+            Self { d, a, b, c, mode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1103,9 +1308,107 @@ impl OpPrmt {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f8(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f8(w, sm)?;
+        Some((Op::Prmt(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f8(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f8(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let mode: PrmtMode = match (((w >> 48) & 7)) {
+            0 => PrmtMode::Idx,
+            1 => PrmtMode::F4e,
+            2 => PrmtMode::B4e,
+            3 => PrmtMode::Rc8,
+            4 => PrmtMode::Ecl,
+            5 => PrmtMode::Ecr,
+            6 => PrmtMode::Rc16,
+            _ => return None,
+        };
+        Some((
+            Self { d, a, b, c, mode },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
     #[inline(never)]
     fn decode_f9(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f9(w, sm)?;
+        Some((Op::Prmt(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f9(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f9(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1114,17 +1417,17 @@ impl OpPrmt {
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
             neg: false,
             abs: false,
             not: false,
         };
         let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
             neg: false,
             abs: false,
             not: false,
@@ -1140,7 +1443,7 @@ impl OpPrmt {
             _ => return None,
         };
         Some((
-            Op::Prmt(Self { d, a, b, c, mode }),
+            Self { d, a, b, c, mode },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1149,55 +1452,37 @@ impl OpPrmt {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
     fn decode_f10(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let mode: PrmtMode = match (((w >> 48) & 7)) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
-        Some((
-            Op::Prmt(Self { d, a, b, c, mode }),
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let (o, c) = Self::parts_f10(w, sm)?;
+        Some((Op::Prmt(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f10(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f10(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(never)]
     pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
         let reuse_a = match form {
             Some(0 | 1 | 2 | 3 | 4 | 5 | 6) => c.ctrl >> 17 & 1 != 0,

@@ -649,9 +649,13 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -686,7 +690,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Op::Shf(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -695,7 +699,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -704,9 +708,116 @@ impl OpShf {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f0(w, sm)?;
+        Some((Op::Shf(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f0(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f0(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let dir: ShfDir = match (((w >> 76) & 1)) {
+            0 => ShfDir::L,
+            1 => ShfDir::R,
+            _ => return None,
+        };
+        let wrap: bool = (((w >> 75) & 1)) != 0;
+        let ty: ShfType = match (((w >> 73) & 3)) {
+            0 => ShfType::S64,
+            1 => ShfType::U64,
+            2 => ShfType::S32,
+            3 => ShfType::U32,
+            _ => return None,
+        };
+        let hi: bool = (((w >> 80) & 1)) != 0;
+        Some((
+            Self {
+                d,
+                a,
+                b,
+                c,
+                dir,
+                wrap,
+                ty,
+                hi,
+            },
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
     #[inline(never)]
     fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f1(w, sm)?;
+        Some((Op::Shf(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f1(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f1(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -715,9 +826,11 @@ impl OpShf {
             not: false,
         };
         let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
             neg: false,
             abs: false,
             not: false,
@@ -743,7 +856,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Op::Shf(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -752,7 +865,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -761,68 +874,34 @@ impl OpShf {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
     fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dir: ShfDir = match (((w >> 76) & 1)) {
-            0 => ShfDir::L,
-            1 => ShfDir::R,
-            _ => return None,
-        };
-        let wrap: bool = (((w >> 75) & 1)) != 0;
-        let ty: ShfType = match (((w >> 73) & 3)) {
-            0 => ShfType::S64,
-            1 => ShfType::U64,
-            2 => ShfType::S32,
-            3 => ShfType::U32,
-            _ => return None,
-        };
-        let hi: bool = (((w >> 80) & 1)) != 0;
-        Some((
-            Op::Shf(Self {
-                d,
-                a,
-                b,
-                c,
-                dir,
-                wrap,
-                ty,
-                hi,
-            }),
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let (o, c) = Self::parts_f2(w, sm)?;
+        Some((Op::Shf(o), c))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
     #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn print_f2(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f2(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -857,7 +936,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Op::Shf(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -866,7 +945,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -875,9 +954,34 @@ impl OpShf {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f3(w, sm)?;
+        Some((Op::Shf(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f3(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f3(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -914,7 +1018,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Op::Shf(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -923,7 +1027,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -932,9 +1036,34 @@ impl OpShf {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f4(w, sm)?;
+        Some((Op::Shf(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f4(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f4(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -973,7 +1102,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Op::Shf(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -982,7 +1111,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -991,9 +1120,34 @@ impl OpShf {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f5(w, sm)?;
+        Some((Op::Shf(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f5(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f5(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
@@ -1028,7 +1182,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
         Some((
-            Op::Shf(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1037,7 +1191,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1046,9 +1200,34 @@ impl OpShf {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f7(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f6(w, sm)?;
+        Some((Op::Shf(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f6(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f6(w, sm)?;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1082,7 +1261,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 48) & 1)) != 0;
         Some((
-            Op::Shf(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1091,7 +1270,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1100,9 +1279,35 @@ impl OpShf {
             },
         ))
     }
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(never)]
-    fn decode_f8(w: u128, sm: u32) -> Option<(Op, Common)> {
+    fn decode_f7(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f7(w, sm)?;
+        Some((Op::Shf(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f7(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f7(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
+    /// The op and common part of a word of this form, or `None` when a
+    /// field holds a value the encoder could not produce. Inlined into
+    /// both users below, so neither returns the pair through memory
+    /// (that cost a stack copy with a store-forwarding stall).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
         let a: Src = Src {
             kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
@@ -1136,7 +1341,7 @@ impl OpShf {
         };
         let hi: bool = (((w >> 48) & 1)) != 0;
         Some((
-            Op::Shf(Self {
+            Self {
                 d,
                 a,
                 b,
@@ -1145,7 +1350,7 @@ impl OpShf {
                 wrap,
                 ty,
                 hi,
-            }),
+            },
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1154,9 +1359,37 @@ impl OpShf {
             },
         ))
     }
+    #[inline(never)]
+    fn decode_f8(w: u128, sm: u32) -> Option<(Op, Common)> {
+        let (o, c) = Self::parts_f8(w, sm)?;
+        Some((Op::Shf(o), c))
+    }
+    /// Decode and print in one step (`nak dis`): the fields go from
+    /// the word to the text without an `Op` in between, and the
+    /// printer's checks of source kinds fold away against this form's.
+    #[allow(unused_mut, unused_variables)]
+    #[inline(never)]
+    fn print_f8(
+        w: u128,
+        sm: u32,
+        addr: u64,
+        ctrl: u32,
+        out: &mut LineBuf,
+    ) -> Option<()> {
+        let (o, mut c) = Self::parts_f8(w, sm)?;
+        c.ctrl = ctrl;
+        o.print_body(&c, sm, addr, out);
+        Some(())
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(never)]
     pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
         let reuse_a = match form {
             Some(0 | 1 | 2 | 3 | 4 | 5 | 6) => c.ctrl >> 17 & 1 != 0,

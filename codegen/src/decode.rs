@@ -33,8 +33,18 @@ fn find(form: &Form, pred: impl Fn(&FieldTarget) -> bool) -> Option<&Field> {
     form.fields.iter().find(|f| pred(&f.target))
 }
 
-fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream {
+fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> TokenStream {
+    let (fid, form) = (f.id, f.form);
     let name = ident(&format!("decode_f{fid}"));
+    let parts = ident(&format!("parts_f{fid}"));
+    let print = ident(&format!("print_f{fid}"));
+    // Families with bundles keep the control bits out of the word: the
+    // printer gets them from the stream.
+    let set_ctrl = if spec.families[f.enc.family].bundle.is_some() {
+        quote!(c.ctrl = ctrl;)
+    } else {
+        quote!()
+    };
     let var = op_variant(&op.name);
     let unknown = u128_lit(form.unknown_mask());
     let mut lets = Vec::new();
@@ -215,49 +225,117 @@ fn form_decode_fn(spec: &Spec, op: &Op, fid: usize, form: &Form) -> TokenStream 
         quote!(if w & #m == #m { return None; })
     });
     quote! {
-        // Builds the `Op` itself: wrapping a returned `(Self, Common)`
-        // afterwards cost a stack copy with a store-forwarding stall.
+        /// The op and common part of a word of this form, or `None` when a
+        /// field holds a value the encoder could not produce. Inlined into
+        /// both users below, so neither returns the pair through memory
+        /// (that cost a stack copy with a store-forwarding stall).
         #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-        #[inline(never)]
-        fn #name(w: u128, sm: u32) -> Option<(Op, Common)> {
+        #[inline(always)]
+        fn #parts(w: u128, sm: u32) -> Option<(Self, Common)> {
             #(#not_all)*
             #(#lets)*
-            Some((Op::#var(Self { #(#inits),* }), Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
+            Some((Self { #(#inits),* }, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
+        }
+        #[inline(never)]
+        fn #name(w: u128, sm: u32) -> Option<(Op, Common)> {
+            let (o, c) = Self::#parts(w, sm)?;
+            Some((Op::#var(o), c))
+        }
+        /// Decode and print in one step (`nak dis`): the fields go from
+        /// the word to the text without an `Op` in between, and the
+        /// printer's checks of source kinds fold away against this form's.
+        #[allow(unused_mut, unused_variables)]
+        #[inline(never)]
+        fn #print(w: u128, sm: u32, addr: u64, ctrl: u32, out: &mut LineBuf) -> Option<()> {
+            let (o, mut c) = Self::#parts(w, sm)?;
+            #set_ctrl
+            o.print_body(&c, sm, addr, out);
+            Some(())
         }
     }
 }
 
 pub fn op_decode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
-    let fns = forms(op)
-        .into_iter()
-        .map(|f| form_decode_fn(spec, op, f.id, f.form));
+    let fns = forms(op).into_iter().map(|f| form_decode_fn(spec, op, &f));
     Ok(quote!(#(#fns)*))
 }
 
-/// A form the dispatch may try: its fixed bits and SMs, and its decoder.
+/// A form the dispatch may try: its fixed bits and SMs, and its type and
+/// form number (the call depends on the dispatch: decode, or print).
 struct Candidate {
     cond: TokenStream,
-    call: TokenStream,
+    ty: proc_macro2::Ident,
+    id: usize,
 }
 
-impl Candidate {
+/// What a family's dispatch does with the form it finds: build the `Op`,
+/// or print the line straight from the word. Both share the dispatch bits,
+/// candidate order and fall-through rules; only the call differs.
+struct Dispatch {
+    /// Prefix of the family function, its arms and its table.
+    prefix: &'static str,
+    /// Prefix of the per-form functions.
+    form_prefix: &'static str,
+    params: TokenStream,
+    args: TokenStream,
+    ret: TokenStream,
+    arm_type: proc_macro2::Ident,
+    none_fn: proc_macro2::Ident,
+    doc: &'static str,
+}
+
+impl Dispatch {
+    fn call(&self, c: &Candidate) -> TokenStream {
+        let (ty, args) = (&c.ty, &self.args);
+        let f = ident(&format!("{}{}", self.form_prefix, c.id));
+        quote!(#ty::#f(#args))
+    }
     /// Try the form; if it does not decode, go on to the next candidate.
-    fn try_then_next(&self) -> TokenStream {
-        let Candidate { cond, call } = self;
+    fn try_then_next(&self, c: &Candidate) -> TokenStream {
+        let (cond, call) = (&c.cond, self.call(c));
         quote!(if #cond { if let Some(x) = #call { return Some(x); } })
     }
-    /// The last candidate: its decoder's answer is the answer.
-    fn last(&self) -> TokenStream {
-        let Candidate { cond, call } = self;
+    /// The last candidate: its answer is the answer.
+    fn last(&self, c: &Candidate) -> TokenStream {
+        let (cond, call) = (&c.cond, self.call(c));
         quote!(if #cond { return #call; })
     }
 }
 
-/// One decoder per family, dispatching on the family's dispatch bits.
+/// The two dispatches of every family.
+fn dispatches() -> [Dispatch; 2] {
+    [
+        Dispatch {
+            prefix: "decode",
+            form_prefix: "decode_f",
+            params: quote!(w: u128, sm: u32),
+            args: quote!(w, sm),
+            ret: quote!(Option<(Op, Common)>),
+            arm_type: ident("DecodeArm"),
+            none_fn: ident("decode_none"),
+            doc: "Decode a {} instruction word.",
+        },
+        Dispatch {
+            prefix: "print",
+            form_prefix: "print_f",
+            params: quote!(w: u128, sm: u32, addr: u64, ctrl: u32, out: &mut LineBuf),
+            args: quote!(w, sm, addr, ctrl, out),
+            ret: quote!(Option<()>),
+            arm_type: ident("PrintArm"),
+            none_fn: ident("print_none"),
+            doc: "Decode a {} instruction word at byte address `addr` and print \
+                  its text into `out` (`ctrl`: the scheduling bits from its \
+                  bundle, where the family has bundles); `None`, with nothing \
+                  printed, for a word no op of the spec matches.",
+        },
+    ]
+}
+
+/// One decoder and one printer per family, dispatching on the family's
+/// dispatch bits.
 pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
     let mut out = Vec::new();
     for (fi, fam) in spec.families.iter().enumerate() {
-        let fname = ident(&format!("decode_{}", fam.name));
         let (lo, hi) = match fam.dispatch.ranges.as_slice() {
             [(l, h)] => (*l, *h),
             _ => {
@@ -280,13 +358,12 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                     continue;
                 }
                 let (mask, value) = f.form.fixed();
-                let ty = op_type(&op.name);
-                let dec = ident(&format!("decode_f{}", f.id));
                 let pat = sm_pattern(&f.form.sms);
                 let (m, v) = (u128_lit(mask), u128_lit(value));
                 let cand = Candidate {
                     cond: quote!(w & #m == #v && matches!(sm, #pat)),
-                    call: quote!(#ty::#dec(w, sm)),
+                    ty: op_type(&op.name),
+                    id: f.id,
                 };
                 let ci = cands.len();
                 cands.push(cand);
@@ -310,93 +387,96 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
             }
         }
         fallback.sort_by_key(|x| std::cmp::Reverse(x.0));
-        let fb: Vec<TokenStream> = fallback
-            .iter()
-            .map(|x| cands[x.1].try_then_next())
-            .collect();
         // With no fallback candidates, an arm's last candidate is the only
-        // one left: its decoder's answer is the answer (a tail call).
-        let tail_ok = fb.is_empty();
+        // one left: its answer is the answer (a tail call).
+        let tail_ok = fallback.is_empty();
         // Dispatch values with the same candidates share one arm function;
         // a dense table maps every value of the dispatch bits to its arm.
         let mut arm_index: std::collections::HashMap<Vec<usize>, usize> = Default::default();
-        let mut arm_of: Vec<Vec<TokenStream>> = Vec::new();
-        let mut entries = Vec::new();
+        let mut arm_ids: Vec<Vec<usize>> = Vec::new();
+        let mut keys: Vec<(u32, usize)> = Vec::new();
         for (k, mut v) in buckets {
             v.sort_by_key(|x| std::cmp::Reverse(x.0));
             let ids: Vec<usize> = v.iter().map(|x| x.1).collect();
-            let idx = match arm_index.get(&ids) {
-                Some(&i) => i,
-                None => {
-                    let n = ids.len();
-                    let c: Vec<TokenStream> = ids
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &ci)| {
-                            if tail_ok && i + 1 == n {
-                                cands[ci].last()
-                            } else {
-                                cands[ci].try_then_next()
-                            }
-                        })
-                        .collect();
-                    arm_of.push(c);
-                    arm_index.insert(ids, arm_of.len() - 1);
-                    arm_of.len() - 1
-                }
-            };
-            let k = u128_lit(k as u128);
-            let a = ident(&format!("{}_arm{}", fname, idx + 1));
-            entries.push(quote!((#k, #a)));
+            let idx = *arm_index.entry(ids.clone()).or_insert_with(|| {
+                arm_ids.push(ids);
+                arm_ids.len() - 1
+            });
+            keys.push((k, idx));
         }
-        let arm_fns = arm_of.iter().enumerate().map(|(i, c)| {
-            let a = ident(&format!("{}_arm{}", fname, i + 1));
-            quote! {
-                #[allow(unused_variables)]
-                fn #a(w: u128, sm: u32) -> Option<(Op, Common)> {
-                    #(#c)*
-                    None
-                }
-            }
-        });
         let lo_l = Literal::u32_unsuffixed(lo);
         let km = u128_lit((1u128 << (hi - lo)) - 1);
         let size = Literal::usize_unsuffixed(1usize << (hi - lo));
-        let table = ident(&format!("DISPATCH_{}", fam.name.to_uppercase()));
-        let td = format!(
-            "The decoder of [`{}`]'s candidates for each value of bits {lo}..{hi}.",
-            fname
-        );
-        let d = format!("Decode a {} instruction word.", fam.name);
-        // One indirect call on the dispatch bits into a small function that
-        // tries that value's candidates (a jump table inside one function
-        // would make every word pay for the registers its biggest arm saves).
-        let body = if fb.is_empty() {
-            quote!(#table[((w >> #lo_l) & #km) as usize](w, sm))
-        } else {
-            quote! {
-                if let Some(x) = #table[((w >> #lo_l) & #km) as usize](w, sm) {
-                    return Some(x);
+        for d in &dispatches() {
+            let fname = ident(&format!("{}_{}", d.prefix, fam.name));
+            let arm_name = |i: usize| ident(&format!("{}_arm{}", fname, i + 1));
+            let fb = fallback.iter().map(|x| d.try_then_next(&cands[x.1]));
+            let entries = keys.iter().map(|&(k, i)| {
+                let k = u128_lit(k as u128);
+                let a = arm_name(i);
+                quote!((#k, #a))
+            });
+            let (params, args, ret) = (&d.params, &d.args, &d.ret);
+            let arm_fns = arm_ids.iter().enumerate().map(|(i, ids)| {
+                let a = arm_name(i);
+                let n = ids.len();
+                let c = ids.iter().enumerate().map(|(j, &ci)| {
+                    if tail_ok && j + 1 == n {
+                        d.last(&cands[ci])
+                    } else {
+                        d.try_then_next(&cands[ci])
+                    }
+                });
+                quote! {
+                    #[allow(unused_variables)]
+                    fn #a(#params) -> #ret {
+                        #(#c)*
+                        None
+                    }
                 }
-                #(#fb)*
-                None
-            }
-        };
-        out.push(quote! {
-            #[doc = #td]
-            static #table: [DecodeArm; #size] = dense_arms(&[#(#entries),*], decode_none);
-            #(#arm_fns)*
-            #[doc = #d]
-            pub fn #fname(w: u128, sm: u32) -> Option<(Op, Common)> {
-                #body
-            }
-        });
+            });
+            let table = ident(&format!("{}_{}", d.prefix, fam.name).to_uppercase());
+            let td = format!(
+                "The arm of [`{fname}`] (its candidates) for each value of bits {lo}..{hi}."
+            );
+            let doc = d.doc.replace("{}", &fam.name);
+            let (arm_type, none_fn) = (&d.arm_type, &d.none_fn);
+            // One indirect call on the dispatch bits into a small function that
+            // tries that value's candidates (a jump table inside one function
+            // would make every word pay for the registers its biggest arm saves).
+            let body = if tail_ok {
+                quote!(#table[((w >> #lo_l) & #km) as usize](#args))
+            } else {
+                quote! {
+                    if let Some(x) = #table[((w >> #lo_l) & #km) as usize](#args) {
+                        return Some(x);
+                    }
+                    #(#fb)*
+                    None
+                }
+            };
+            out.push(quote! {
+                #[doc = #td]
+                static #table: [#arm_type; #size] = dense_arms(&[#(#entries),*], #none_fn);
+                #(#arm_fns)*
+                #[doc = #doc]
+                pub fn #fname(#params) -> #ret {
+                    #body
+                }
+            });
+        }
     }
     Ok(quote! {
         /// Tries the candidates of one value of a family's dispatch bits.
         type DecodeArm = fn(u128, u32) -> Option<(Op, Common)>;
         /// The arm of dispatch values no form has.
         fn decode_none(_: u128, _: u32) -> Option<(Op, Common)> {
+            None
+        }
+        /// [`DecodeArm`] of the printers.
+        type PrintArm = fn(u128, u32, u64, u32, &mut LineBuf) -> Option<()>;
+        /// [`decode_none`] of the printers.
+        fn print_none(_: u128, _: u32, _: u64, _: u32, _: &mut LineBuf) -> Option<()> {
             None
         }
         #(#out)*

@@ -595,6 +595,11 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         .iter()
         .map(|f| ident(&format!("decode_{}", f.name)))
         .collect();
+    let print_fns: Vec<_> = spec
+        .families
+        .iter()
+        .map(|f| ident(&format!("print_{}", f.name)))
+        .collect();
     let forms = crate::decode::form_tables(spec);
     let includes = includes
         .iter()
@@ -763,6 +768,14 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         /// looked up once, not per word).
         pub fn decoder(sm: u32) -> Option<fn(u128, u32) -> Option<(Op, Common)>> {
             Some(match family_of(sm)? { #(Family::#fams => #dec_fns),* })
+        }
+
+        /// The decode-and-print of `sm`'s family: `f(w, sm, addr, ctrl,
+        /// out)` prints what [`decode`] and [`Op::print_line`] would (with
+        /// `ctrl` as the control bits where the family has bundles), or
+        /// returns `None`, printing nothing, where [`decode`] would.
+        pub fn printer(sm: u32) -> Option<fn(u128, u32, u64, u32, &mut LineBuf) -> Option<()>> {
+            Some(match family_of(sm)? { #(Family::#fams => #print_fns),* })
         }
 
         /// Parse one tokenized line: the first op whose syntax matches and

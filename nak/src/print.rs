@@ -3,7 +3,7 @@
 
 use crate::fmt_float;
 use crate::line_buf::LineBuf;
-use crate::operand::{Reg, Src, SrcKind};
+use crate::operand::{Reg, RegFile, Src, SrcKind};
 
 /// How an immediate source is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,6 +180,14 @@ pub fn write_src(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
         write_reg(out, r);
         return;
     }
+    // Then plain immediates; where the kinds are known (a form's printer)
+    // one of these two checks folds away.
+    if let SrcKind::Imm(v) = s.kind
+        && !(s.neg | s.abs | s.not)
+    {
+        write_imm(out, v, style);
+        return;
+    }
     write_src_general(out, s, reuse, style);
 }
 
@@ -199,9 +207,7 @@ fn write_src_general(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
     }
     if s.not {
         out.push(
-            if s.is_reg_file(crate::operand::RegFile::Pred)
-                || s.is_reg_file(crate::operand::RegFile::UPred)
-            {
+            if s.is_reg_file(RegFile::Pred) || s.is_reg_file(RegFile::UPred) {
                 '!'
             } else {
                 '~'
@@ -234,13 +240,22 @@ fn write_src_general(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
 }
 
 /// `@P0 `, `@!P1 `; nothing for an always-true guard.
-#[inline]
+#[inline(always)]
 pub fn write_guard(out: &mut LineBuf, g: &Src) {
     if g.is_zero() {
         return;
     }
-    out.push('@');
-    write_src(out, g, false, ImmStyle::Hex);
+    if let SrcKind::Reg(r) = g.kind
+        && matches!(r.file, RegFile::Pred | RegFile::UPred)
+        && !(g.neg | g.abs)
+    {
+        // `@` or `@!` without a branch: both bytes stored, one or two kept.
+        out.push_chunk(b"@!", 1 + usize::from(g.not));
+        write_reg(out, r);
+    } else {
+        out.push('@');
+        write_src(out, g, false, ImmStyle::Hex);
+    }
     out.push(' ');
 }
 

@@ -75,7 +75,7 @@ pub fn hex_column(b: &[u8; 16]) -> [u8; 32] {
 /// Append a word's first `nbytes` bytes (as they are in the stream) as
 /// lower-case hex: all 32 digits are stored at once and the text keeps
 /// `2 * nbytes`.
-#[inline]
+#[inline(always)]
 pub fn push_hex(out: &mut LineBuf, bytes: &[u8; 16], nbytes: usize) {
     out.push_chunk(&hex_column(bytes), 2 * nbytes.min(16));
 }

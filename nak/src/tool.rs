@@ -140,7 +140,7 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBu
     buf.reserve(piece.len() / nbytes.max(1) * 128 + 4096);
     let mut unknown = 0;
     let mut line = LineBuf::new();
-    let Some(decode) = isa::decoder(sm) else {
+    let Some(print) = isa::printer(sm) else {
         return 0;
     };
     // The caller checked the stream, so this walk cannot fail. The line's
@@ -155,18 +155,10 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBu
             line.clear();
             stream::push_hex(&mut line, bytes, nbytes);
             line.push_byte(b'\t');
-            // Decoded and printed in place (moving the op out would copy it).
-            match &mut decode(word, sm) {
-                Some((op, c)) => {
-                    if let Some(ctrl) = ctrl {
-                        c.ctrl = ctrl;
-                    }
-                    op.print_line(c, sm, addr, &mut line);
-                }
-                None => {
-                    unknown += 1;
-                    line.push_str("<unknown>");
-                }
+            // Decoded and printed in one step, with no `Op` in between.
+            if print(word, sm, addr, ctrl.unwrap_or(0), &mut line).is_none() {
+                unknown += 1;
+                line.push_str("<unknown>");
             }
             line.push_byte(b'\n');
             buf.push_line(&line);
