@@ -100,10 +100,11 @@ static HEX2: [[u8; 2]; 256] = {
 /// `0x` and lower-case hex digits, no leading zeros (`{:#x}`).
 /// The digits are written as one 16-byte store and the text shortened to
 /// the significant ones, so no length-dependent copy is made.
-#[inline]
+#[inline(always)]
 pub fn write_hex(out: &mut LineBuf, v: u64) {
     if v < 0x1_0000 {
-        // The common case (offsets, small immediates): two table loads.
+        // The common case (offsets, small immediates): two table loads,
+        // inlined where it is printed; wider values take a call.
         let [hi, lo] = [HEX2[(v >> 8) as usize], HEX2[(v & 0xff) as usize]];
         let digits = u32::from_le_bytes([hi[0], hi[1], lo[0], lo[1]]);
         let n = 4 - ((v as u16 | 1).leading_zeros() / 4) as usize;
@@ -111,6 +112,12 @@ pub fn write_hex(out: &mut LineBuf, v: u64) {
         out.push_chunk(&(digits >> (8 * (4 - n))).to_le_bytes(), n);
         return;
     }
+    write_hex_wide(out, v);
+}
+
+/// [`write_hex`] of a value of 0x10000 or more.
+#[inline(never)]
+fn write_hex_wide(out: &mut LineBuf, v: u64) {
     if let Ok(v32) = u32::try_from(v) {
         // Most values (immediates, offsets) fit 32 bits: half the digits.
         let digits = hex_digits32(v32.swap_bytes());
@@ -139,6 +146,7 @@ pub fn write_signed_hex(out: &mut LineBuf, v: i64) {
 /// offset, `[0x10]` on RZ, `[RZ]` for both, `[R4+-0x8]` below zero. On
 /// Maxwell/Pascal an absolute address (RZ base) is the offset field read
 /// unsigned (`bits` wide): nvdisasm 11 prints `[0xfffff0]`, not `[-0x10]`.
+#[inline(always)]
 pub fn write_mem(out: &mut LineBuf, base: &Src, reuse: bool, offset: i64, bits: u32, sm: u32) {
     out.push('[');
     let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
@@ -171,72 +179,88 @@ fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
 /// A source with its modifiers: `-|R1|.reuse`, `~R2`, `!P0`, `c[0x0][0x10]`.
 /// Modifiers of an immediate print as suffixes (`1.5.NEG`), as nvdisasm
 /// writes Maxwell's float immediates.
+///
+/// Inlined: where a form's printer knows the kind, only its arm is left.
+/// The rarer arms are calls that take the source's parts as integers (a
+/// `&Src` or a `Src` by value would make every printer build its sources
+/// on the stack up front, for calls most lines never make).
 #[inline]
 pub fn write_src(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
-    // Most sources are plain registers: one table copy.
-    if let SrcKind::Reg(r) = s.kind
-        && !(s.neg | s.abs | s.not | reuse)
-    {
-        write_reg(out, r);
-        return;
+    let mods = u8::from(s.neg) | u8::from(s.abs) << 1 | u8::from(s.not) << 2;
+    match s.kind {
+        // Most sources are plain registers: one table copy.
+        SrcKind::Reg(r) if mods == 0 && !reuse => write_reg(out, r),
+        SrcKind::Imm(v) if mods == 0 => write_imm(out, v, style),
+        SrcKind::Reg(r) => write_reg_with_mods(out, r, mods, reuse),
+        SrcKind::Imm(v) => write_imm_with_mods(out, v, mods, style),
+        SrcKind::CBuf(c) => write_cbuf(out, c.index, c.offset, mods, reuse),
     }
-    // Then plain immediates; where the kinds are known (a form's printer)
-    // one of these two checks folds away.
-    if let SrcKind::Imm(v) = s.kind
-        && !(s.neg | s.abs | s.not)
-    {
-        write_imm(out, v, style);
-        return;
-    }
-    write_src_general(out, s, reuse, style);
 }
 
-fn write_src_general(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
-    if let SrcKind::Imm(v) = s.kind {
-        if s.not {
-            out.push('~');
-        }
-        write_imm(out, v, style);
-        if s.neg {
-            out.push_str(".NEG");
-        }
-        if s.abs {
-            out.push_str(".ABS");
-        }
-        return;
+/// Bits of the `mods` argument below.
+const NEG: u8 = 1;
+const ABS: u8 = 2;
+const NOT: u8 = 4;
+
+/// `~1.5.NEG.ABS`: an immediate's modifiers.
+#[inline(never)]
+fn write_imm_with_mods(out: &mut LineBuf, v: u32, mods: u8, style: ImmStyle) {
+    if mods & NOT != 0 {
+        out.push('~');
     }
-    if s.not {
-        out.push(
-            if s.is_reg_file(RegFile::Pred) || s.is_reg_file(RegFile::UPred) {
-                '!'
-            } else {
-                '~'
-            },
-        );
+    write_imm(out, v, style);
+    if mods & NEG != 0 {
+        out.push_str(".NEG");
     }
-    if s.neg {
+    if mods & ABS != 0 {
+        out.push_str(".ABS");
+    }
+}
+
+/// The modifiers before a register or constant: `!` (a predicate's not),
+/// `~`, `-`, `|`.
+#[inline(always)]
+fn write_prefix(out: &mut LineBuf, mods: u8, pred: bool) {
+    if mods & NOT != 0 {
+        out.push(if pred { '!' } else { '~' });
+    }
+    if mods & NEG != 0 {
         out.push('-');
     }
-    if s.abs {
+    if mods & ABS != 0 {
         out.push('|');
     }
-    match s.kind {
-        SrcKind::Reg(r) => write_reg(out, r),
-        SrcKind::Imm(v) => write_imm(out, v, style),
-        SrcKind::CBuf(c) => {
-            out.push_str("c[");
-            write_hex(out, c.index as u64);
-            out.push_str("][");
-            write_signed_hex(out, c.offset as i32 as i64);
-            out.push(']');
-        }
-    }
-    if s.abs {
+}
+
+/// The modifiers after a register or constant: `|`, `.reuse`.
+#[inline(always)]
+fn write_suffix(out: &mut LineBuf, mods: u8, reuse: bool) {
+    if mods & ABS != 0 {
         out.push('|');
     }
     if reuse {
         out.push_str(".reuse");
     }
+}
+
+/// `-|R1|.reuse`, `!P0`: a register with modifiers or `.reuse`.
+#[inline(never)]
+fn write_reg_with_mods(out: &mut LineBuf, r: Reg, mods: u8, reuse: bool) {
+    write_prefix(out, mods, matches!(r.file, RegFile::Pred | RegFile::UPred));
+    write_reg(out, r);
+    write_suffix(out, mods, reuse);
+}
+
+/// `-c[0x0][0x10]`: a constant-buffer source.
+#[inline(never)]
+fn write_cbuf(out: &mut LineBuf, index: u8, offset: u32, mods: u8, reuse: bool) {
+    write_prefix(out, mods, false);
+    out.push_str("c[");
+    write_hex(out, index as u64);
+    out.push_str("][");
+    write_signed_hex(out, offset as i32 as i64);
+    out.push(']');
+    write_suffix(out, mods, reuse);
 }
 
 /// `@P0 `, `@!P1 `; nothing for an always-true guard.
