@@ -39,7 +39,9 @@ impl ImmStyle {
 #[inline(always)]
 pub fn write_reg(out: &mut LineBuf, r: Reg) {
     let c = crate::reg_names::reg_name_chunk(r);
-    out.push_chunk(c, c[7] as usize);
+    // Names are at most 5 bytes: the mask (exact) tells the compiler the
+    // length fits the chunk, so `push_chunk` needs no clamp.
+    out.push_chunk(c, usize::from(c[7] & 7));
 }
 
 /// Decimal digits without going through `core::fmt` (hot in `nak dis`).
