@@ -707,9 +707,7 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             }
             /// nvdisasm's text for the instruction at byte address `addr`.
             pub fn text(&self, c: &Common, sm: u32, addr: u64) -> String {
-                let mut line = LineBuf::new();
-                self.print_line(c, sm, addr, &mut line);
-                line.as_str().to_string()
+                line_text(|line| self.print_line(c, sm, addr, line))
             }
             /// The memory access of a load or store (`[memory]` in its spec file).
             pub fn mem_access(&self) -> Option<MemAccess> {

@@ -4,6 +4,7 @@
 
 use nak::instr::Common;
 use nak::isa::{self, Op};
+use nak::line_buf::LineBuf;
 use std::io::Read;
 
 const TARGET: usize = 1 << 20;
@@ -70,19 +71,43 @@ fn encode(bencher: divan::Bencher, sm: u32) {
 #[divan::bench(args = [50, 75])]
 fn decode_print(bencher: divan::Bencher, sm: u32) {
     let words = stream(sm);
-    // As `nak dis` prints: each line in a stack `LineBuf`, copied out whole.
+    // As `nak dis` prints (without the hex column): in one step per word
+    // (`isa::printer`), straight into the room after the text.
     let mut out = nak::text_buf::TextBuf::with_capacity(64 << 20);
-    let mut line = nak::line_buf::LineBuf::new();
+    let print = isa::printer(sm).expect("covered SM");
+    bencher
+        .counter(divan::counter::ItemsCount::new(words.len()))
+        .bench_local(|| {
+            out.clear();
+            for w in &words {
+                let mut line = LineBuf::over(out.line_room());
+                if print(divan::black_box(*w), sm, 0, 0, &mut line).is_some() {
+                    line.push_byte(b'\n');
+                    let n = line.finish();
+                    out.commit(n);
+                }
+            }
+            out.len()
+        });
+}
+
+/// The same through an `Op`: decode, then `Op::print_line` (what
+/// `decode_print` was before the one-step printers).
+#[divan::bench(args = [50, 75])]
+fn decode_then_print_line(bencher: divan::Bencher, sm: u32) {
+    let words = stream(sm);
+    let mut out = nak::text_buf::TextBuf::with_capacity(64 << 20);
     bencher
         .counter(divan::counter::ItemsCount::new(words.len()))
         .bench_local(|| {
             out.clear();
             for w in &words {
                 if let Some((op, c)) = isa::decode(divan::black_box(*w), sm) {
-                    line.clear();
+                    let mut line = LineBuf::over(out.line_room());
                     op.print_line(&c, sm, 0, &mut line);
                     line.push_byte(b'\n');
-                    out.push_line(&line);
+                    let n = line.finish();
+                    out.commit(n);
                 }
             }
             out.len()

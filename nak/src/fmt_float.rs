@@ -562,18 +562,14 @@ mod tests {
 
     const VECTORS: &str = include_str!("../tests/data/float_vectors.txt");
 
-    use crate::line_buf::LineBuf;
+    use crate::line_buf::{LineRoom, line_text};
 
     fn f32s(bits: u32) -> String {
-        let mut s = LineBuf::new();
-        fmt_f32(bits, &mut s);
-        s.as_str().to_string()
+        line_text(|s| fmt_f32(bits, s))
     }
 
     fn f64s(bits: u64) -> String {
-        let mut s = LineBuf::new();
-        fmt_f64(bits, &mut s);
-        s.as_str().to_string()
+        line_text(|s| fmt_f64(bits, s))
     }
 
     /// (kind, bits, text) from the nvdisasm vectors; text keeps its blanks.
@@ -762,7 +758,8 @@ mod tests {
 
     #[test]
     fn nvdisasm11_snan() {
-        let mut s = LineBuf::new();
+        let mut room = LineRoom::new();
+        let mut s = room.line();
         fmt_f32_nvdisasm11(0x7f80_0001, &mut s);
         assert_eq!(s.as_str(), "+QNAN ");
         s.clear();
@@ -815,7 +812,8 @@ mod tests {
     #[test]
     fn round_trip() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut s = LineBuf::new();
+        let mut room = LineRoom::new();
+        let mut s = room.line();
         for _ in 0..20_000 {
             // splitmix64
             x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);

@@ -27,7 +27,7 @@ use crate::legalize_support::{
     LegalizeCx, LegalizeError, copy_file, fold_imm_mods, placeholder, placeholder_file,
     placeholder_in,
 };
-use crate::line_buf::LineBuf;
+use crate::line_buf::{LineBuf, line_text};
 use crate::mem::{MemAccess, MemKind, src_data_reg};
 use crate::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind};
 use crate::print::{

@@ -1,4 +1,4 @@
-//! One line of printer output, on the stack: the printers' fast path.
+//! One line of printer output: the printers' fast path.
 //!
 //! The write position is masked into a fixed array with room to spare past
 //! it, so the compiler proves every fixed-size store in bounds and a push is
@@ -6,6 +6,10 @@
 //! longer than [`LINE_MAX`] bytes (no instruction's text comes close: the
 //! longest are under 120) is not written wrapped: it reads as
 //! [`LineBuf::TOO_LONG`], so a bug shows instead of corrupting the text.
+//!
+//! The array is borrowed: `nak dis` lends the room after its block's text,
+//! so a finished line is already in place (no copy); a line printed on its
+//! own lives in a [`LineRoom`].
 
 use std::fmt;
 
@@ -13,31 +17,71 @@ use std::fmt;
 pub const LINE_MAX: usize = 256;
 /// Longest single piece written at once (fixed chunks and `&str`s alike).
 const PIECE_MAX: usize = 64;
+/// Bytes a [`LineBuf`] writes into: a line and one piece past it.
+pub const LINE_ROOM: usize = LINE_MAX + PIECE_MAX;
+
+/// Storage for a line printed on its own (not into a block of text).
+pub struct LineRoom([u8; LINE_ROOM]);
+
+impl Default for LineRoom {
+    fn default() -> Self {
+        LineRoom([0; LINE_ROOM])
+    }
+}
+
+impl LineRoom {
+    pub fn new() -> Self {
+        LineRoom::default()
+    }
+
+    /// An empty line written into this room.
+    pub fn line(&mut self) -> LineBuf<'_> {
+        LineBuf::over(&mut self.0)
+    }
+}
+
+/// The text `print` writes into a line of its own.
+pub fn line_text(print: impl FnOnce(&mut LineBuf<'_>)) -> String {
+    let mut room = LineRoom::new();
+    let mut line = room.line();
+    print(&mut line);
+    line.as_str().to_string()
+}
 
 /// A line being printed. Every piece is ASCII or a whole `&str`, so the
 /// text is UTF-8.
-#[derive(Clone)]
-pub struct LineBuf {
-    bytes: [u8; LINE_MAX + PIECE_MAX],
+pub struct LineBuf<'a> {
+    bytes: &'a mut [u8; LINE_ROOM],
     /// Bytes written; only its low bits index `bytes`.
     pos: usize,
 }
 
-impl Default for LineBuf {
-    fn default() -> Self {
-        LineBuf {
-            bytes: [0; LINE_MAX + PIECE_MAX],
-            pos: 0,
-        }
-    }
-}
-
-impl LineBuf {
+impl<'a> LineBuf<'a> {
     /// What a line that overflowed reads as.
     pub const TOO_LONG: &'static str = "<line longer than 256 bytes>";
 
-    pub fn new() -> Self {
-        LineBuf::default()
+    /// An empty line written into `bytes` (whatever they hold).
+    #[inline(always)]
+    pub fn over(bytes: &'a mut [u8; LINE_ROOM]) -> Self {
+        LineBuf { bytes, pos: 0 }
+    }
+
+    /// End a line written in place: the length of its text, which is left
+    /// at the start of the room (an overflowed line's is [`Self::TOO_LONG`]).
+    #[inline(always)]
+    pub fn finish(self) -> usize {
+        if self.too_long() {
+            return self.finish_too_long();
+        }
+        self.pos
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn finish_too_long(self) -> usize {
+        let t = Self::TOO_LONG.as_bytes();
+        self.bytes[..t.len()].copy_from_slice(t);
+        t.len()
     }
 
     /// The `n` bytes at the write position (`n <= PIECE_MAX`, so the
@@ -130,36 +174,26 @@ impl LineBuf {
         }
     }
 
-    /// The whole array (the text is its first [`Self::len`] bytes): for
-    /// copying the line out as one fixed-size block.
-    #[inline(always)]
-    pub(crate) fn padded(&self) -> Option<&[u8; LINE_MAX]> {
-        if self.too_long() {
-            return None;
-        }
-        self.bytes.first_chunk::<LINE_MAX>()
-    }
-
     /// The text (UTF-8 by construction; checked here, once).
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(self.as_bytes()).unwrap_or("")
     }
 }
 
-impl fmt::Write for LineBuf {
+impl fmt::Write for LineBuf<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.push_str(s);
         Ok(())
     }
 }
 
-impl fmt::Display for LineBuf {
+impl fmt::Display for LineBuf<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-impl fmt::Debug for LineBuf {
+impl fmt::Debug for LineBuf<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
     }
@@ -171,7 +205,8 @@ mod tests {
 
     #[test]
     fn pieces_trim_and_overflow() {
-        let mut l = LineBuf::new();
+        let mut room = LineRoom::new();
+        let mut l = room.line();
         l.push_str("IADD3 ");
         l.push_chunk(b"R12\0\0\0\0\x03", 3);
         l.push_byte(b',');
@@ -198,5 +233,20 @@ mod tests {
         l.clear();
         l.push_str(&"y".repeat(PIECE_MAX + 1));
         assert_eq!(l.as_str(), LineBuf::TOO_LONG);
+    }
+
+    #[test]
+    fn finish_leaves_the_text_at_the_start_of_the_room() {
+        let mut room = [b'#'; LINE_ROOM];
+        let mut l = LineBuf::over(&mut room);
+        l.push_str("MOV R1, R2");
+        assert_eq!(l.finish(), 10);
+        assert_eq!(&room[..11], b"MOV R1, R2#");
+        let mut l = LineBuf::over(&mut room);
+        for _ in 0..=LINE_MAX {
+            l.push_byte(b'z');
+        }
+        let n = l.finish();
+        assert_eq!(&room[..n], LineBuf::TOO_LONG.as_bytes());
     }
 }

@@ -229,8 +229,8 @@ impl SlotKind {
 
 impl fmt::Display for Src {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = crate::line_buf::LineBuf::new();
-        crate::print::write_src(&mut s, self, false, crate::print::ImmStyle::Hex);
-        f.write_str(s.as_str())
+        f.write_str(&crate::line_buf::line_text(|s| {
+            crate::print::write_src(s, self, false, crate::print::ImmStyle::Hex)
+        }))
     }
 }

@@ -312,6 +312,7 @@ pub fn normalize_in_place(s: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::line_buf::line_text;
 
     #[test]
     fn hex_writers_match_core_fmt() {
@@ -324,22 +325,16 @@ mod tests {
             vals.push(x >> (x % 64));
         }
         for v in vals {
-            let mut s = LineBuf::new();
-            write_hex(&mut s, v);
-            assert_eq!(s.as_str(), format!("{v:#x}"));
-            let mut s = LineBuf::new();
-            write_signed_hex(&mut s, v as i64);
+            assert_eq!(line_text(|s| write_hex(s, v)), format!("{v:#x}"));
             assert_eq!(
-                s.as_str(),
+                line_text(|s| write_signed_hex(s, v as i64)),
                 format!(
                     "{}{:#x}",
                     if (v as i64) < 0 { "-" } else { "" },
                     (v as i64).unsigned_abs()
                 )
             );
-            let mut s = LineBuf::new();
-            write_dec(&mut s, v);
-            assert_eq!(s.as_str(), v.to_string());
+            assert_eq!(line_text(|s| write_dec(s, v)), v.to_string());
             let d = hex_digits(v);
             let want: String = v.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect();
             assert_eq!(std::str::from_utf8(&d).unwrap(), want);

@@ -275,9 +275,8 @@ mod tests {
             let want: String = w.iter().map(|b| format!("{b:02x}")).collect();
             assert_eq!(std::str::from_utf8(&hex_column(&w)).unwrap(), want);
             for n in [8, 16] {
-                let mut line = LineBuf::new();
-                push_hex(&mut line, &w, n);
-                assert_eq!(line.as_str(), &want[..2 * n]);
+                let text = crate::line_buf::line_text(|line| push_hex(line, &w, n));
+                assert_eq!(text, &want[..2 * n]);
             }
         }
     }

@@ -1,10 +1,13 @@
 //! The block buffer printed lines are gathered in (`nak dis` fills one per
 //! block): a byte buffer that keeps initialized room past the text, so a
-//! finished [`LineBuf`](crate::line_buf::LineBuf) is appended as one
-//! fixed-size copy instead of a length-checked `memcpy` call.
+//! [`LineBuf`](crate::line_buf::LineBuf) prints straight into it (no copy of the finished line).
 //!
 //! Every piece written is ASCII or a whole `&str`, so the text is always
 //! UTF-8; it is checked once when read as a `&str`, never per piece.
+
+use crate::line_buf::LINE_ROOM;
+#[cfg(test)]
+use crate::line_buf::LineBuf;
 
 /// Room grown past the requested end, so growth is rare.
 const SLACK: usize = 4096;
@@ -67,29 +70,24 @@ impl TextBuf {
         self.len += b.len();
     }
 
-    /// Write all `N` bytes of `chunk` (ASCII) but keep only the first `n`:
-    /// one fixed-size store for a piece whose length varies.
+    /// The room after the text for one line, made when missing: print the
+    /// line into it ([`crate::line_buf::LineBuf::over`]), then [`Self::commit`] its length.
     #[inline(always)]
-    pub(crate) fn push_chunk<const N: usize>(&mut self, chunk: &[u8; N], n: usize) {
-        debug_assert!(n <= N && std::str::from_utf8(&chunk[..n]).is_ok());
-        self.room(N).copy_from_slice(chunk);
-        self.len += n.min(N);
+    pub fn line_room(&mut self) -> &mut [u8; LINE_ROOM] {
+        if self.buf.len() - self.len < LINE_ROOM {
+            self.grow(self.len + LINE_ROOM);
+        }
+        match self.buf[self.len..].first_chunk_mut::<LINE_ROOM>() {
+            Some(room) => room,
+            None => unreachable!("grow made the room"),
+        }
     }
 
-    /// Append a printed line: one fixed-size copy (128 or 256 bytes) of its
-    /// padded array rather than a `memcpy` call of its length.
+    /// Keep the first `n` bytes (at most [`LINE_ROOM`]) of the room
+    /// [`Self::line_room`] lent.
     #[inline(always)]
-    pub fn push_line(&mut self, line: &crate::line_buf::LineBuf) {
-        let n = line.len();
-        match line.padded() {
-            Some(p) if n <= 128 => {
-                if let Some(half) = p.first_chunk::<128>() {
-                    self.push_chunk(half, n);
-                }
-            }
-            Some(p) => self.push_chunk(p, n),
-            None => self.push_str(crate::line_buf::LineBuf::TOO_LONG),
-        }
+    pub fn commit(&mut self, n: usize) {
+        self.len += n.min(LINE_ROOM);
     }
 
     pub fn clear(&mut self) {
@@ -121,13 +119,14 @@ mod tests {
     #[test]
     fn pieces_grow() {
         let mut t = TextBuf::new();
-        let mut line = crate::line_buf::LineBuf::new();
-        line.push_str(" R0\n");
         for _ in 0..3000 {
             t.push_str("IADD3 ");
-            t.push_chunk(b"R12\0\0\0\0\x03", 3);
+            t.push_str("R12");
             t.push_str("é");
-            t.push_line(&line);
+            let mut line = LineBuf::over(t.line_room());
+            line.push_str(" R0\n");
+            let n = line.finish();
+            t.commit(n);
         }
         let want: String = (0..3000).map(|_| "IADD3 R12é R0\n").collect();
         assert_eq!(t.as_str(), want);

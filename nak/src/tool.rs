@@ -132,14 +132,13 @@ impl<R> BlockReader<'_, R> {
 }
 
 /// Print one block into `buf` (cleared first); returns its unknown count.
-/// Each line is built in a [`LineBuf`] on the stack, then copied out whole.
+/// Each line is printed straight into the room after the block's text.
 fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBuf) -> usize {
     buf.clear();
-    // Every line is appended as a copy of up to 128 bytes (longer lines are
-    // rare): room for that per word means no growth while printing.
+    // Most lines are under 128 bytes: room for that per word means the
+    // buffer rarely grows while printing.
     buf.reserve(piece.len() / nbytes.max(1) * 128 + 4096);
     let mut unknown = 0;
-    let mut line = LineBuf::new();
     let Some(print) = isa::printer(sm) else {
         return 0;
     };
@@ -152,7 +151,7 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBu
         base,
         #[inline(always)]
         |addr, word, ctrl, bytes| {
-            line.clear();
+            let mut line = LineBuf::over(buf.line_room());
             stream::push_hex(&mut line, bytes, nbytes);
             line.push_byte(b'\t');
             // Decoded and printed in one step, with no `Op` in between.
@@ -161,7 +160,8 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBu
                 line.push_str("<unknown>");
             }
             line.push_byte(b'\n');
-            buf.push_line(&line);
+            let n = line.finish();
+            buf.commit(n);
         },
     );
     unknown

@@ -138,7 +138,8 @@ fn one_step_printer_equals_decode_then_print_on_every_sm() {
                     }
                     op.text(&c, sm, addr)
                 });
-                let mut line = nak::line_buf::LineBuf::new();
+                let mut room = nak::line_buf::LineRoom::new();
+                let mut line = room.line();
                 let got = print(w, sm, addr, ctrl, &mut line).map(|()| line.as_str().to_string());
                 if got.is_none() {
                     assert!(line.is_empty(), "{stem}: {w:#x} refused after printing");

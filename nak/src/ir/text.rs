@@ -27,7 +27,7 @@ use super::{Block, Function, Instr, Op64, VOp, VReg, VSrc};
 use crate::asm::{self, Base, parse_reg};
 use crate::instr::{Common, ValueType};
 use crate::isa::{self, Icmp, Op};
-use crate::line_buf::LineBuf;
+use crate::line_buf::line_text;
 use crate::operand::{Reg, RegFile, Src};
 use crate::print::{ImmStyle, write_guard};
 use std::fmt::Write as _;
@@ -74,9 +74,7 @@ pub fn instr_text(i: &Instr, sm: u32) -> String {
     if let VOp::Hw(op) = &i.op {
         return op.text(&i.common(), sm, 0);
     }
-    let mut guard = LineBuf::new();
-    write_guard(&mut guard, &i.guard);
-    out.push_str(guard.as_str());
+    out.push_str(&line_text(|l| write_guard(l, &i.guard)));
     match &i.op {
         VOp::Hw(_) => unreachable!(),
         VOp::Copy { dst, src } => {
