@@ -1,6 +1,7 @@
 //! The block buffer printed lines are gathered in (`nak dis` fills one per
 //! block): a byte buffer that keeps initialized room past the text, so a
-//! [`LineBuf`](crate::line_buf::LineBuf) prints straight into it (no copy of the finished line).
+//! [`LineBuf`](crate::line_buf::LineBuf) prints straight into it (no copy
+//! of the finished line).
 //!
 //! Every piece written is ASCII or a whole `&str`, so the text is always
 //! UTF-8; it is checked once when read as a `&str`, never per piece.
@@ -71,7 +72,8 @@ impl TextBuf {
     }
 
     /// The room after the text for one line, made when missing: print the
-    /// line into it ([`crate::line_buf::LineBuf::over`]), then [`Self::commit`] its length.
+    /// line into it ([`crate::line_buf::LineBuf::over`]), then
+    /// [`Self::commit`] its length.
     #[inline(always)]
     pub fn line_room(&mut self) -> &mut [u8; LINE_ROOM] {
         if self.buf.len() - self.len < LINE_ROOM {
