@@ -9322,17 +9322,8 @@ pub fn decode(w: u128, sm: u32) -> Option<(Op, Common)> {
         Family::Sm70 => decode_sm70(w, sm),
     }
 }
-/// The decoder of `sm`'s family (for a stream: the family is
-/// looked up once, not per word).
-pub fn decoder(sm: u32) -> Option<fn(u128, u32) -> Option<(Op, Common)>> {
-    Some(
-        match family_of(sm)? {
-            Family::Sm50 => decode_sm50,
-            Family::Sm70 => decode_sm70,
-        },
-    )
-}
-/// The decode-and-print of `sm`'s family: `f(w, sm, addr, ctrl,
+/// The decode-and-print of `sm`'s family (for a stream: the
+/// family is looked up once, not per word): `f(w, sm, addr, ctrl,
 /// out)` prints what [`decode`] and [`Op::print_line`] would (with
 /// `ctrl` as the control bits where the family has bundles), or
 /// returns `None`, printing nothing, where [`decode`] would.

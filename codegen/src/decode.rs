@@ -33,11 +33,16 @@ fn find(form: &Form, pred: impl Fn(&FieldTarget) -> bool) -> Option<&Field> {
     form.fields.iter().find(|f| pred(&f.target))
 }
 
+/// A form's function of one kind: `decode_f3`, `print_f3`, `parts_f3`.
+fn form_fn(kind: &str, id: usize) -> proc_macro2::Ident {
+    ident(&format!("{kind}_f{id}"))
+}
+
 fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> TokenStream {
     let (fid, form) = (f.id, f.form);
-    let name = ident(&format!("decode_f{fid}"));
-    let parts = ident(&format!("parts_f{fid}"));
-    let print = ident(&format!("print_f{fid}"));
+    let name = form_fn("decode", fid);
+    let parts = form_fn("parts", fid);
+    let print = form_fn("print", fid);
     // Families with bundles keep the control bits out of the word: the
     // printer gets them from the stream.
     let set_ctrl = if spec.families[f.enc.family].bundle.is_some() {
@@ -272,22 +277,21 @@ struct Candidate {
 /// or print the line straight from the word. Both share the dispatch bits,
 /// candidate order and fall-through rules; only the call differs.
 struct Dispatch {
-    /// Prefix of the family function, its arms and its table.
+    /// `decode` or `print`: names the family function (`decode_sm70`),
+    /// its arms, its table (`DECODE_SM70`), its arm type (`DecodeArm`),
+    /// its empty arm (`decode_none`) and the per-form functions
+    /// (`decode_f3`).
     prefix: &'static str,
-    /// Prefix of the per-form functions.
-    form_prefix: &'static str,
     params: TokenStream,
     args: TokenStream,
     ret: TokenStream,
-    arm_type: proc_macro2::Ident,
-    none_fn: proc_macro2::Ident,
     doc: &'static str,
 }
 
 impl Dispatch {
     fn call(&self, c: &Candidate) -> TokenStream {
         let (ty, args) = (&c.ty, &self.args);
-        let f = ident(&format!("{}{}", self.form_prefix, c.id));
+        let f = form_fn(self.prefix, c.id);
         quote!(#ty::#f(#args))
     }
     /// Try the form; if it does not decode, go on to the next candidate.
@@ -307,22 +311,16 @@ fn dispatches() -> [Dispatch; 2] {
     [
         Dispatch {
             prefix: "decode",
-            form_prefix: "decode_f",
             params: quote!(w: u128, sm: u32),
             args: quote!(w, sm),
             ret: quote!(Option<(Op, Common)>),
-            arm_type: ident("DecodeArm"),
-            none_fn: ident("decode_none"),
             doc: "Decode a {} instruction word.",
         },
         Dispatch {
             prefix: "print",
-            form_prefix: "print_f",
             params: quote!(w: u128, sm: u32, addr: u64, ctrl: u32, out: &mut LineBuf),
             args: quote!(w, sm, addr, ctrl, out),
             ret: quote!(Option<()>),
-            arm_type: ident("PrintArm"),
-            none_fn: ident("print_none"),
             doc: "Decode a {} instruction word at byte address `addr` and print \
                   its text into `out` (`ctrl`: the scheduling bits from its \
                   bundle, where the family has bundles); `None`, with nothing \
@@ -440,7 +438,12 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                 "The arm of [`{fname}`] (its candidates) for each value of bits {lo}..{hi}."
             );
             let doc = d.doc.replace("{}", &fam.name);
-            let (arm_type, none_fn) = (&d.arm_type, &d.none_fn);
+            let arm_type = ident(&format!(
+                "{}{}Arm",
+                d.prefix[..1].to_uppercase(),
+                &d.prefix[1..]
+            ));
+            let none_fn = ident(&format!("{}_none", d.prefix));
             // One indirect call on the dispatch bits into a small function that
             // tries that value's candidates (a jump table inside one function
             // would make every word pay for the registers its biggest arm saves).

@@ -762,13 +762,8 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             match family_of(sm)? { #(Family::#fams => #dec_fns(w, sm)),* }
         }
 
-        /// The decoder of `sm`'s family (for a stream: the family is
-        /// looked up once, not per word).
-        pub fn decoder(sm: u32) -> Option<fn(u128, u32) -> Option<(Op, Common)>> {
-            Some(match family_of(sm)? { #(Family::#fams => #dec_fns),* })
-        }
-
-        /// The decode-and-print of `sm`'s family: `f(w, sm, addr, ctrl,
+        /// The decode-and-print of `sm`'s family (for a stream: the
+        /// family is looked up once, not per word): `f(w, sm, addr, ctrl,
         /// out)` prints what [`decode`] and [`Op::print_line`] would (with
         /// `ctrl` as the control bits where the family has bundles), or
         /// returns `None`, printing nothing, where [`decode`] would.
