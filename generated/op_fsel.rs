@@ -130,10 +130,12 @@ impl OpFsel {
         }
     }
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    /// The fast path is inlined here directly (not through
+    /// [`Self::try_encode`], which a big op would leave out of line).
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.try_encode(sm, c) {
-            Some(w) => Ok(w),
-            None => Err(self.encode_error(sm, c)),
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(self.encode_error(sm, c)),
         }
     }
     /// The word, or `None` when the op does not encode on `sm` (the
