@@ -8355,6 +8355,9 @@ impl Op {
         }
     }
     /// Encode for `sm` with the guard, control and raw bits of `c`.
+    /// Inlined into the caller: its jump on the variant calls the
+    /// op's encoder directly (no second call and return per op).
+    #[inline]
     pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         match self {
             Op::Bra(o) => o.encode(sm, c),

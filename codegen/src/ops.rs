@@ -688,6 +688,9 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
                 match self { #(Op::#variants(o) => o.dsts_mut().into_iter().nth(i).expect("destination index in range")),* }
             }
             /// Encode for `sm` with the guard, control and raw bits of `c`.
+            /// Inlined into the caller: its jump on the variant calls the
+            /// op's encoder directly (no second call and return per op).
+            #[inline]
             pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
                 match self { #(Op::#variants(o) => o.encode(sm, c)),* }
             }
