@@ -7099,11 +7099,8 @@ pub const fn sm_bit(sm: u32) -> u64 {
     };
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
-/// Every op of the spec. A plain one-byte tag first (no niche in
-/// some variant's field), so a match on the op is one load and a
-/// jump.
+/// Every op of the spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
 pub enum Op {
     Bra(OpBra),
     BraUp(OpBraUp),

@@ -662,11 +662,8 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
         }
 
-        /// Every op of the spec. A plain one-byte tag first (no niche in
-        /// some variant's field), so a match on the op is one load and a
-        /// jump.
+        /// Every op of the spec.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(u8)]
         pub enum Op { #(#variants(#types)),* }
 
         #(impl From<#types> for Op { fn from(o: #types) -> Op { Op::#variants(o) } })*
