@@ -167,9 +167,7 @@ pub fn imm_src_field<E: Fail>(
 }
 
 /// Source modifiers, as a set for [`forbid_mods`].
-pub const MOD_NEG: u8 = 1;
-pub const MOD_ABS: u8 = 2;
-pub const MOD_NOT: u8 = 4;
+pub use crate::operand::{MOD_ABS, MOD_NEG, MOD_NOT};
 
 /// A form without bits for some modifiers refuses a source that has them.
 #[inline(always)]
@@ -180,13 +178,7 @@ pub fn forbid_mods<E: Fail>(
     forbidden: u8,
     sm: u32,
 ) -> Result<(), E> {
-    let mut has = 0;
-    for (on, bit) in [(s.neg, MOD_NEG), (s.abs, MOD_ABS), (s.not, MOD_NOT)] {
-        if on {
-            has |= bit;
-        }
-    }
-    let bad = has & forbidden;
+    let bad = s.mods() & forbidden;
     if bad == 0 {
         return Ok(());
     }

@@ -127,7 +127,21 @@ pub struct Src {
     pub not: bool,
 }
 
+/// Source modifiers as a bit set ([`Src::mods`]): what encoders check
+/// against a form's bits and printers branch on, in one byte.
+pub const MOD_NEG: u8 = 1;
+pub const MOD_ABS: u8 = 2;
+pub const MOD_NOT: u8 = 4;
+
 impl Src {
+    /// The modifiers that are on, as `MOD_*` bits.
+    #[inline(always)]
+    pub fn mods(&self) -> u8 {
+        (u8::from(self.neg) * MOD_NEG)
+            | (u8::from(self.abs) * MOD_ABS)
+            | (u8::from(self.not) * MOD_NOT)
+    }
+
     pub const fn new(kind: SrcKind) -> Src {
         Src {
             kind,

@@ -3,7 +3,7 @@
 
 use crate::fmt_float;
 use crate::line_buf::LineBuf;
-use crate::operand::{Reg, RegFile, Src, SrcKind};
+use crate::operand::{MOD_ABS, MOD_NEG, MOD_NOT, Reg, RegFile, Src, SrcKind};
 
 /// How an immediate source is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,7 +188,7 @@ fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
 /// on the stack up front, for calls most lines never make).
 #[inline]
 pub fn write_src(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
-    let mods = u8::from(s.neg) | u8::from(s.abs) << 1 | u8::from(s.not) << 2;
+    let mods = s.mods();
     match s.kind {
         // Most sources are plain registers: one table copy.
         SrcKind::Reg(r) if mods == 0 && !reuse => write_reg(out, r),
@@ -199,22 +199,17 @@ pub fn write_src(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
     }
 }
 
-/// Bits of the `mods` argument below.
-const NEG: u8 = 1;
-const ABS: u8 = 2;
-const NOT: u8 = 4;
-
 /// `~1.5.NEG.ABS`: an immediate's modifiers.
 #[inline(never)]
 fn write_imm_with_mods(out: &mut LineBuf, v: u32, mods: u8, style: ImmStyle) {
-    if mods & NOT != 0 {
+    if mods & MOD_NOT != 0 {
         out.push('~');
     }
     write_imm(out, v, style);
-    if mods & NEG != 0 {
+    if mods & MOD_NEG != 0 {
         out.push_str(".NEG");
     }
-    if mods & ABS != 0 {
+    if mods & MOD_ABS != 0 {
         out.push_str(".ABS");
     }
 }
@@ -223,13 +218,13 @@ fn write_imm_with_mods(out: &mut LineBuf, v: u32, mods: u8, style: ImmStyle) {
 /// `~`, `-`, `|`.
 #[inline(always)]
 fn write_prefix(out: &mut LineBuf, mods: u8, pred: bool) {
-    if mods & NOT != 0 {
+    if mods & MOD_NOT != 0 {
         out.push(if pred { '!' } else { '~' });
     }
-    if mods & NEG != 0 {
+    if mods & MOD_NEG != 0 {
         out.push('-');
     }
-    if mods & ABS != 0 {
+    if mods & MOD_ABS != 0 {
         out.push('|');
     }
 }
@@ -237,7 +232,7 @@ fn write_prefix(out: &mut LineBuf, mods: u8, pred: bool) {
 /// The modifiers after a register or constant: `|`, `.reuse`.
 #[inline(always)]
 fn write_suffix(out: &mut LineBuf, mods: u8, reuse: bool) {
-    if mods & ABS != 0 {
+    if mods & MOD_ABS != 0 {
         out.push('|');
     }
     if reuse {
