@@ -365,8 +365,8 @@ impl OpFfma {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -500,8 +500,8 @@ impl OpFfma {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "c", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "c", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -665,8 +665,8 @@ impl OpFfma {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -731,8 +731,8 @@ impl OpFfma {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "c", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "c", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );

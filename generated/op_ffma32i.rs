@@ -187,7 +187,7 @@ impl OpFfma32i {
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.c.kind != SrcKind::Reg(self.d) {
+        if { self.c.kind } != SrcKind::Reg(self.d) {
             return Err(
                 E::fail(
                     Self::NAME,

@@ -439,8 +439,8 @@ impl OpFmnmx {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -621,8 +621,8 @@ impl OpFmnmx {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -775,8 +775,8 @@ impl OpFmnmx {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -972,8 +972,8 @@ impl OpFmnmx {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );

@@ -352,8 +352,8 @@ impl OpFsetp {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -557,8 +557,8 @@ impl OpFsetp {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );

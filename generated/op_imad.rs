@@ -309,8 +309,8 @@ impl OpImad {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -424,8 +424,8 @@ impl OpImad {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "c", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "c", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -968,14 +968,14 @@ impl OpImad {
         match sm {
             _ => {
                 out.push_str(
-                    if matches!(self.a.kind, SrcKind::Reg(r) if r.is_zero()) == true
+                    if matches!({ self.a.kind }, SrcKind::Reg(r) if r.is_zero()) == true
                         && (self.b.slot_kind() == SlotKind::UGpr) == false
                         && (self.c.slot_kind() == SlotKind::UGpr) == false
                     {
                         "IMAD.MOV"
                     } else {
-                        if matches!(self.b.kind, SrcKind::Reg(r) if r.is_zero()) == true
-                            && (self.b.slot_kind() == SlotKind::UGpr) == false
+                        if matches!({ self.b.kind }, SrcKind::Reg(r) if r.is_zero())
+                            == true && (self.b.slot_kind() == SlotKind::UGpr) == false
                             && (self.c.slot_kind() == SlotKind::UGpr) == false
                         {
                             "IMAD.MOV"
@@ -984,7 +984,7 @@ impl OpImad {
                                 "IMAD.MOV"
                             } else {
                                 if self.b == Src::imm(1u32)
-                                    && matches!(self.c.kind, SrcKind::Reg(r) if r.is_zero())
+                                    && matches!({ self.c.kind }, SrcKind::Reg(r) if r.is_zero())
                                         == true
                                 {
                                     "IMAD.MOV"
@@ -994,10 +994,10 @@ impl OpImad {
                                     } else {
                                         if !self.b.has_mods()
                                             && matches!(
-                                                self.b.kind, SrcKind::Imm(v) if v.is_power_of_two() && v <=
-                                                1073741824u32
+                                                { self.b.kind }, SrcKind::Imm(v) if v.is_power_of_two() && v
+                                                <= 1073741824u32
                                             )
-                                            && matches!(self.c.kind, SrcKind::Reg(r) if r.is_zero())
+                                            && matches!({ self.c.kind }, SrcKind::Reg(r) if r.is_zero())
                                                 == true
                                         {
                                             "IMAD.SHL"

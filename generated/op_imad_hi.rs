@@ -312,8 +312,8 @@ impl OpImadHi {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -404,8 +404,8 @@ impl OpImadHi {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "c", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "c", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );

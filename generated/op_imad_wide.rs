@@ -378,8 +378,8 @@ impl OpImadWide {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -514,8 +514,8 @@ impl OpImadWide {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "c", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "c", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );

@@ -368,8 +368,8 @@ impl OpImadx {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -516,8 +516,8 @@ impl OpImadx {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "c", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "c", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );

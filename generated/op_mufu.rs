@@ -266,8 +266,8 @@ impl OpMufu {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "a", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "a", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -405,8 +405,8 @@ impl OpMufu {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "a", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "a", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -577,8 +577,8 @@ impl OpMufu {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "a", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "a", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );

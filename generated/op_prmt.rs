@@ -347,8 +347,8 @@ impl OpPrmt {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -460,8 +460,8 @@ impl OpPrmt {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "c", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "c", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -601,8 +601,8 @@ impl OpPrmt {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );
@@ -663,8 +663,8 @@ impl OpPrmt {
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "c", c
-                                    .offset, 4u32
+                                    "{}: constant offset {:#x} is not a multiple of {}", "c", {
+                                    c.offset }, 4u32
                                 ),
                             ),
                         );

@@ -164,7 +164,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         if let Some(&(_, di)) = f.form.tied.iter().find(|&&(si, _)| si == i) {
             let d = field(&op.dsts[di].name);
             let dname = &op.dsts[di].name;
-            checks.push(quote!(if self.#fld.kind != SrcKind::Reg(self.#d) { return Err(E::fail(Self::NAME, format_args!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
+            checks.push(quote!(if { self.#fld.kind } != SrcKind::Reg(self.#d) { return Err(E::fail(Self::NAME, format_args!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
         }
         // A source this form does not encode must hold its default
         // (modifiers included).
@@ -257,7 +257,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                         };
                         quote!({
                             if c.offset % #sc != 0 {
-                                return Err(E::fail(Self::NAME, format_args!("{}: constant offset {:#x} is not a multiple of {}", #sname, c.offset, #sc)));
+                                return Err(E::fail(Self::NAME, format_args!("{}: constant offset {:#x} is not a multiple of {}", #sname, { c.offset }, #sc)));
                             }
                             #fit_call
                         })

@@ -54,7 +54,7 @@ pub(crate) fn alias_cond(spec: &Spec, op: &Op, c: &AliasCond) -> TokenStream {
         AliasCond::SrcIsZero(i, yes) => {
             let f = field(&op.srcs[*i].name);
             // The zero register, whatever its modifiers (nvdisasm ignores them).
-            quote!(matches!(self.#f.kind, SrcKind::Reg(r) if r.is_zero()) == #yes)
+            quote!(matches!({ self.#f.kind }, SrcKind::Reg(r) if r.is_zero()) == #yes)
         }
         AliasCond::SrcKindIs(i, k, yes) => {
             let f = field(&op.srcs[*i].name);
@@ -73,7 +73,7 @@ pub(crate) fn alias_cond(spec: &Spec, op: &Op, c: &AliasCond) -> TokenStream {
             } else {
                 0x8000_0000u32
             };
-            quote!(!self.#f.has_mods() && matches!(self.#f.kind, SrcKind::Imm(v) if v.is_power_of_two() && v <= #max))
+            quote!(!self.#f.has_mods() && matches!({ self.#f.kind }, SrcKind::Imm(v) if v.is_power_of_two() && v <= #max))
         }
         AliasCond::SrcPlain(i) => {
             let f = field(&op.srcs[*i].name);

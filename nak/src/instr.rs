@@ -107,3 +107,22 @@ pub const fn dense_arms<T: Copy, const N: usize>(entries: &[(u32, T)], none: T) 
     }
     t
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Common;
+    use crate::isa::Op;
+    use crate::operand::Src;
+    use std::mem::size_of;
+
+    /// An encoder streaming a program is bound by memory bandwidth, so the
+    /// instruction's size is a speed budget (BENCHMARKS.md): a field added
+    /// to `Src` or a bigger op should be a decision, not an accident.
+    #[test]
+    fn an_instruction_takes_96_bytes() {
+        assert_eq!(size_of::<Src>(), 11);
+        assert_eq!(size_of::<Common>(), 32);
+        assert!(size_of::<Op>() <= 64, "Op is {} bytes", size_of::<Op>());
+        assert_eq!(size_of::<(Op, Common)>(), 96);
+    }
+}

@@ -101,7 +101,13 @@ impl fmt::Display for Reg {
 }
 
 /// A constant-buffer reference `c[index][offset]`.
+///
+/// Packed (five bytes, byte-aligned) so that a [`SrcKind`] is 8 bytes, not
+/// 12: every op holds several sources, and an encoder reading a program
+/// streams them from memory. Read its fields by value (`{ c.offset }` in a
+/// format string): a reference to a packed field does not compile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C, packed)]
 pub struct CBuf {
     pub index: u8,
     /// Byte offset.
@@ -118,7 +124,14 @@ pub enum SrcKind {
 }
 
 /// A source operand with its modifiers.
+///
+/// Packed, like [`CBuf`]: 11 bytes instead of 12, which with the
+/// largest op's five sources keeps an `(Op, Common)` at 96 bytes, not 112
+/// (an encoder streaming a program is bound by memory bandwidth; see
+/// BENCHMARKS.md). Read `kind` by value (`{ s.kind }` where a reference
+/// would be taken).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C, packed)]
 pub struct Src {
     pub kind: SrcKind,
     pub neg: bool,

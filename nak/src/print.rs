@@ -182,14 +182,18 @@ fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
 /// Modifiers of an immediate print as suffixes (`1.5.NEG`), as nvdisasm
 /// writes Maxwell's float immediates.
 ///
-/// Inlined: where a form's printer knows the kind, only its arm is left.
+/// Always inlined: where a form's printer knows the kind, only its arm is
+/// left (with packed sources LLVM stopped taking an `#[inline]` hint here:
+/// `nak dis` went from 336 to 404 instructions per line).
 /// The rarer arms are calls that take the source's parts as integers (a
 /// `&Src` or a `Src` by value would make every printer build its sources
 /// on the stack up front, for calls most lines never make).
-#[inline]
+#[inline(always)]
 pub fn write_src(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
     let mods = s.mods();
-    match s.kind {
+    // By value: `Src` is packed, a guard would borrow the field.
+    let kind = s.kind;
+    match kind {
         // Most sources are plain registers: one table copy.
         SrcKind::Reg(r) if mods == 0 && !reuse => write_reg(out, r),
         SrcKind::Imm(v) if mods == 0 => write_imm(out, v, style),

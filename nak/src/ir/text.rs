@@ -51,7 +51,7 @@ fn vsrc_text(s: &VSrc) -> String {
             t
         }
         VSrc::Imm(v) => format!("{v:#x}"),
-        VSrc::CBuf(c) => format!("c[{:#x}][{:#x}]", c.index, c.offset),
+        VSrc::CBuf(c) => format!("c[{:#x}][{:#x}]", c.index, { c.offset }),
     }
 }
 
