@@ -68,6 +68,26 @@ fn encode(bencher: divan::Bencher, sm: u32) {
         });
 }
 
+/// What `encode` cannot beat on this machine: the same bytes per
+/// instruction read (the size of an `(Op, Common)`; every 32nd byte
+/// touched, so every cache line is fetched) and folded into one value as
+/// `encode` folds its words, with no encoding work. Encoding a stream that
+/// does not fit in cache is bounded by memory bandwidth (BENCHMARKS.md).
+#[divan::bench]
+fn memory_ceiling(bencher: divan::Bencher) {
+    let stride = std::mem::size_of::<(Op, Common)>() / 8;
+    let words: Vec<u64> = (0..(TARGET * stride) as u64).collect();
+    bencher
+        .counter(divan::counter::ItemsCount::new(TARGET))
+        .bench(|| {
+            let mut x = 0u64;
+            for item in divan::black_box(&words).chunks_exact(stride) {
+                x ^= item.iter().step_by(4).fold(0, |x, w| x ^ w);
+            }
+            x
+        });
+}
+
 #[divan::bench(args = [50, 75])]
 fn decode_print(bencher: divan::Bencher, sm: u32) {
     let words = stream(sm);
