@@ -68,6 +68,52 @@ fn encode(bencher: divan::Bencher, sm: u32) {
         });
 }
 
+/// Ops in one pass of the in-cache rows: 4096 `(Op, Common)` pairs are
+/// 384 KiB, which stay in L2/L3 while they are encoded over and over.
+const IN_CACHE: usize = 4096;
+
+/// Encode `hot` again and again until `TARGET` ops are encoded.
+fn encode_passes(hot: &[(Op, Common)], sm: u32) -> u128 {
+    let mut x = 0u128;
+    for _ in 0..TARGET / hot.len() {
+        for (op, c) in hot {
+            x ^= divan::black_box(op).encode(sm, c).unwrap_or(0);
+        }
+    }
+    x
+}
+
+/// `encode` on the stream's first 4096 ops, from cache: the same work
+/// with memory bandwidth out of the picture (encode's compute bound).
+#[divan::bench(args = [50, 75])]
+fn encode_in_cache(bencher: divan::Bencher, sm: u32) {
+    let ops = decoded(sm);
+    let hot = &ops[..IN_CACHE];
+    bencher
+        .counter(divan::counter::ItemsCount::new(
+            TARGET / IN_CACHE * IN_CACHE,
+        ))
+        .bench(|| encode_passes(hot, sm));
+}
+
+/// The floor of `encode`'s per-op path on this machine: the stream's
+/// `EXIT` (a fixed word, a predicate and the guard) 4096 times from
+/// cache. What is left is the loop, the jump on the variant, the call
+/// and the result.
+#[divan::bench(args = [50, 75])]
+fn encode_floor(bencher: divan::Bencher, sm: u32) {
+    let exit = *decoded(sm)
+        .iter()
+        .find(|(op, _)| matches!(op, Op::Exit(_)))
+        .expect("the corpus has EXIT");
+    let hot = vec![exit; IN_CACHE];
+    bencher
+        .counter(divan::counter::ItemsCount::new(
+            TARGET / IN_CACHE * IN_CACHE,
+        ))
+        .bench(|| encode_passes(&hot, sm));
+}
+
 /// What `encode` cannot beat on this machine: the same bytes per
 /// instruction read (the size of an `(Op, Common)`; every 32nd byte
 /// touched, so every cache line is fetched) and folded into one value as
