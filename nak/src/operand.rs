@@ -104,7 +104,7 @@ impl fmt::Display for Reg {
 ///
 /// Packed (five bytes, byte-aligned) so that a [`SrcKind`] is 8 bytes, not
 /// 12: every op holds several sources, and an encoder reading a program
-/// streams them from memory. Read its fields by value (`{ c.offset }` in a
+/// pays for every byte it streams. Read its fields by value (`{ c.offset }` in a
 /// format string): a reference to a packed field does not compile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(C, packed)]
@@ -127,7 +127,7 @@ pub enum SrcKind {
 ///
 /// Packed, like [`CBuf`]: 11 bytes instead of 12, which with the
 /// largest op's five sources keeps an `(Op, Common)` at 96 bytes, not 112
-/// (an encoder streaming a program is bound by memory bandwidth; see
+/// (an encoder streaming a program pays for every byte; see
 /// BENCHMARKS.md). Read `kind` by value (`{ s.kind }` where a reference
 /// would be taken).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
