@@ -21,8 +21,19 @@ pub fn run(spec: &Spec, report: &mut Report) {
 fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
     for enc in &op.encodings {
         let fam = &spec.families[enc.family];
+        let mut short: Vec<(Vec<&Form>, u128)> = Vec::new();
         for form in &enc.forms {
-            check_form(spec, op, fam, form, report);
+            let missing = check_form(spec, op, fam, form, report);
+            if missing == 0 {
+                continue;
+            }
+            match short.iter_mut().find(|(_, m)| *m == missing) {
+                Some((forms, _)) => forms.push(form),
+                None => short.push((vec![form], missing)),
+            }
+        }
+        for (forms, missing) in short {
+            report.push(unassigned(op, &forms, missing));
         }
         // Every source must be encodable in some form, or have a default.
         for (i, s) in op.srcs.iter().enumerate() {
@@ -93,7 +104,8 @@ fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
     }
 }
 
-fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Report) {
+/// Check one form's fields; returns the bits it leaves unassigned.
+fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Report) -> u128 {
     let width = fam.width;
     let mut covered: u128 = 0;
     for (i, f) in form.fields.iter().enumerate() {
@@ -211,21 +223,52 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
     } else {
         (1u128 << width) - 1
     };
-    let missing = all & !covered;
-    if missing != 0 {
-        report.push(
-            Diagnostic::error(
-                "S0501",
-                format!(
-                    "form `{}` of `{}` leaves bits {} unassigned (not fixed, not a field, not `?`)",
-                    form.name,
-                    op.name,
-                    bit_list(missing)
-                ),
-            )
-            .at(form.loc.clone())
-            .help("assign them in [encoding.fields]: `\"a..b\" = \"=0\"` for fixed zero, `\"?\"` for bits kept raw"),
-        );
+    all & !covered
+}
+
+/// S0501 for the `missing` bits of `forms` (of one encoding), at the op
+/// file's line that most likely left them: a field of the op next to them (a
+/// field one bit short), else the encoding, with the preset forms as notes.
+fn unassigned(op: &Op, forms: &[&Form], missing: u128) -> Diagnostic {
+    let form = forms[0];
+    let next_to = |f: &&Field| {
+        let m = f.bits.mask();
+        f.loc.file == op.loc.file && ((m << 1) & missing != 0 || (m >> 1) & missing != 0)
+    };
+    let field = form.fields.iter().find(next_to);
+    let mut d = Diagnostic::error(
+        "S0501",
+        format!(
+            "{} of `{}` {} bits {} unassigned (not fixed, not a field, not `?`)",
+            form_names(forms),
+            op.name,
+            if forms.len() == 1 { "leaves" } else { "leave" },
+            bit_list(missing)
+        ),
+    )
+    .help("assign them in [encoding.fields]: `\"a..b\" = \"=0\"` for fixed zero, `\"?\"` for bits kept raw");
+    d = match field {
+        Some(f) => d
+            .at(f.loc.clone())
+            .label(format!("this field ends next to bit {}", bit_list(missing)))
+            .also(form.loc.clone(), "in this encoding"),
+        None => d.at(form.loc.clone()),
+    };
+    forms.iter().fold(d, |d, f| with_preset_note(d, f))
+}
+
+/// "form `rrr`" or "forms `rrr`, `rir`".
+fn form_names(forms: &[&Form]) -> String {
+    let names: Vec<String> = forms.iter().map(|f| format!("`{}`", f.name)).collect();
+    let s = if forms.len() == 1 { "" } else { "s" };
+    format!("form{s} {}", names.join(", "))
+}
+
+/// A secondary note at the preset form a form was expanded from.
+fn with_preset_note(d: Diagnostic, form: &Form) -> Diagnostic {
+    match &form.preset_loc {
+        Some(p) => d.also(p.clone(), format!("preset form `{}`", form.name)),
+        None => d,
     }
 }
 
@@ -272,6 +315,8 @@ fn check_ambiguity(spec: &Spec, report: &mut Report) {
             }
         }
     }
+    // Overlapping forms of one pair of encodings: one diagnostic.
+    let mut found: Vec<(&F, &F, u128, Vec<&Form>, Vec<&Form>)> = Vec::new();
     for (i, a) in all.iter().enumerate() {
         for b in &all[..i] {
             if a.fam != b.fam || !a.form.sms.iter().any(|s| b.form.sms.contains(s)) {
@@ -286,21 +331,38 @@ fn check_ambiguity(spec: &Spec, report: &mut Report) {
             if enum_excludes(a.form, b.mask, b.value) || enum_excludes(b.form, a.mask, a.value) {
                 continue;
             }
-            {
-                let witness = a.value | b.value;
-                report.push(
-                    Diagnostic::error(
-                        "S0401",
-                        format!(
-                            "form `{}` of `{}` and form `{}` of `{}` can match the same word, e.g. {witness:#034x}",
-                            a.form.name, a.op.name, b.form.name, b.op.name
-                        ),
-                    )
-                    .at(a.form.loc.clone())
-                    .also(b.form.loc.clone(), "other encoding"),
-                );
+            let same = |x: &(&F, &F, u128, Vec<&Form>, Vec<&Form>)| {
+                x.0.form.loc == a.form.loc && x.1.form.loc == b.form.loc
+            };
+            match found.iter_mut().find(|x| same(x)) {
+                Some(x) => {
+                    x.3.push(a.form);
+                    x.4.push(b.form);
+                }
+                None => found.push((a, b, a.value | b.value, vec![a.form], vec![b.form])),
             }
         }
+    }
+    for (a, b, witness, a_forms, b_forms) in found {
+        let d = Diagnostic::error(
+            "S0401",
+            format!(
+                "{} of `{}` and {} of `{}` can match the same word, e.g. {witness:#034x}",
+                form_names(&a_forms),
+                a.op.name,
+                form_names(&b_forms),
+                b.op.name
+            ),
+        )
+        .at(a.form.loc.clone())
+        .label(format!("`{}` encoding", a.op.name))
+        .also(b.form.loc.clone(), format!("`{}` encoding", b.op.name))
+        .help("give one of them another opcode, or fixed bits the other cannot have");
+        let mut d = with_preset_note(d, a.form);
+        if b.form.preset_loc != a.form.preset_loc {
+            d = with_preset_note(d, b.form);
+        }
+        report.push(d);
     }
 }
 

@@ -550,7 +550,13 @@ pub struct Form {
     /// (source, destination) pairs: the source is the destination's
     /// register (`tied`), encoded by the destination's field.
     pub tied: Vec<(usize, usize)>,
+    /// Where the op file states this form: its encoding's `opcode` key for
+    /// a preset form, the encoding itself otherwise. Diagnostics about the
+    /// form point here, at the line the person edits.
     pub loc: Loc,
+    /// The preset form in `families.toml` it was expanded from, if any
+    /// (shown as a secondary note).
+    pub preset_loc: Option<Loc>,
 }
 
 impl Form {

@@ -1373,6 +1373,7 @@ fn resolve_encoding(
                 not_all: not_all.clone(),
                 tied: tied.clone(),
                 loc: cx.loc(e),
+                preset_loc: None,
             });
         }
         Some(pname) => {
@@ -1505,7 +1506,8 @@ fn resolve_encoding(
                     reuse,
                     not_all: not_all.clone(),
                     tied: tied.clone(),
-                    loc: pf.loc.clone(),
+                    loc: r.opcode.as_ref().map_or(cx.loc(e), |o| cx.loc(o)),
+                    preset_loc: Some(pf.loc.clone()),
                 });
             }
             for fname in per_form.keys() {

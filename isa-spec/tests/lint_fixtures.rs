@@ -281,3 +281,49 @@ fn every_code_has_a_fail_fixture() {
         .collect();
     assert!(missing.is_empty(), "no fail fixture for {missing:?}");
 }
+
+/// The text of `file:line` of a short diagnostic, read from the fixture.
+fn line_of(fixture: &Path, short: &str) -> (String, String) {
+    let mut parts = short.splitn(3, ':');
+    let (file, line) = (parts.next().unwrap(), parts.next().unwrap());
+    let rel = file.splitn(3, '/').nth(2).unwrap();
+    let text = std::fs::read_to_string(fixture.join(rel)).unwrap();
+    let line = text
+        .lines()
+        .nth(line.parse::<usize>().unwrap() - 1)
+        .unwrap();
+    (rel.to_string(), line.to_string())
+}
+
+/// The mistakes a person makes in an op file are reported in that op
+/// file, at the line they typed, not at the preset in families.toml: two
+/// real ops given one opcode (lop3's sm70 opcode set to iadd3's), and a real
+/// register field one bit short (iadd3's `d` as 16..23).
+#[test]
+fn op_file_mistakes_point_at_the_op_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fail");
+    let cases = [
+        ("s0401-same-opcode", "S0401", "opcode = 0x010"),
+        ("s0501-short-field", "S0501", "\"16..23\" = \"d\""),
+    ];
+    for (name, code, want) in cases {
+        let f = root.join(name);
+        let (got, _) = lint(&f);
+        let lines: Vec<&str> = got
+            .lines()
+            .filter(|l| l.contains(&format!("[{code}]")))
+            .collect();
+        assert!(!lines.is_empty(), "{name}: no {code}:\n{got}");
+        for l in lines {
+            let (file, text) = line_of(&f, l);
+            assert!(file.starts_with("ops/"), "{l}: not in an op file");
+            assert!(text.contains(want), "{l}: points at `{text}`, not `{want}`");
+        }
+    }
+    // Both ops' opcode lines are named: the second in a note.
+    let (human, _) = lint_as(&root.join("s0401-same-opcode"), true);
+    for op in ["ops/lop3.toml:93", "ops/iadd3.toml:63"] {
+        assert!(human.contains(op), "no {op} in:\n{human}");
+    }
+    assert!(human.contains("families.toml"), "no preset note:\n{human}");
+}
