@@ -32,7 +32,11 @@ pub const CODES: &[Code] = &[
     ),
     c("S0103", E, "unknown type, kind or modifier name"),
     c("S0104", E, "unknown enum or enum value"),
-    c("S0105", E, "a name declared twice"),
+    c(
+        "S0105",
+        E,
+        "a name declared twice (an op, enum, operand, modifier or enum value)",
+    ),
     c(
         "S0106",
         E,
@@ -46,7 +50,11 @@ pub const CODES: &[Code] = &[
         E,
         "an encoding value override names an unknown enum value",
     ),
-    c("S0303", E, "two enum values share one code"),
+    c(
+        "S0303",
+        E,
+        "two enum values share one code (in the enum file or an encoding's override)",
+    ),
     c(
         "S0401",
         E,

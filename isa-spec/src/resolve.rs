@@ -282,6 +282,7 @@ pub(crate) fn resolve_enum(cx: &mut Ctx, name: &str, def: &S<schema::EnumDef>) -
             loc: cx.loc(v),
         })
         .collect();
+    check_enum_values(cx, name, d);
     let flip = if d.flip.is_empty() {
         None
     } else {
@@ -306,6 +307,51 @@ pub(crate) fn resolve_enum(cx: &mut Ctx, name: &str, def: &S<schema::EnumDef>) -
         values,
         flip,
         loc: cx.loc(def),
+    }
+}
+
+/// Two values of one enum with the same name (S0105) or code (S0303): the
+/// parser could not tell them apart, nor the decoder.
+fn check_enum_values(cx: &mut Ctx, name: &str, d: &schema::EnumDef) {
+    for (i, v) in d.values.iter().enumerate() {
+        let v = v.get_ref();
+        let code =
+            |i: usize, v: &schema::EnumValue| v.code.as_ref().map_or(i as u64, |c| *c.get_ref());
+        let earlier = &d.values[..i];
+        if let Some(w) = earlier
+            .iter()
+            .find(|w| w.get_ref().name.get_ref() == v.name.get_ref())
+        {
+            let d = Diagnostic::error(
+                "S0105",
+                format!(
+                    "enum `{name}` declares the value `{}` twice",
+                    v.name.get_ref()
+                ),
+            )
+            .at(cx.loc(&v.name))
+            .also(cx.loc(&w.get_ref().name), "first declared here");
+            cx.report.push(d);
+        }
+        let c = code(i, v);
+        if let Some((j, w)) = earlier
+            .iter()
+            .enumerate()
+            .find(|(j, w)| code(*j, w.get_ref()) == c)
+        {
+            let at = v.code.as_ref().map_or(cx.loc(&v.name), |x| cx.loc(x));
+            let d = Diagnostic::error(
+                "S0303",
+                format!(
+                    "values `{}` and `{}` of enum `{name}` share the code {c}",
+                    w.get_ref().name.get_ref(),
+                    v.name.get_ref()
+                ),
+            )
+            .at(at)
+            .also(cx.loc(&d.values[j]), "the other value");
+            cx.report.push(d);
+        }
     }
 }
 
