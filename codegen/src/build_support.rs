@@ -56,9 +56,10 @@ pub fn run(spec_dir: &Path, shown: &str, out_dir: &Path) -> Result<BuildOutput, 
             return Err(out);
         }
     };
-    // `#[cfg(nak_op = "shf")]` gates backend code on ops the spec has.
-    out.cargo
-        .push("cargo::rustc-check-cfg=cfg(nak_op, values(any()))".into());
+    // `#[cfg(nak_op = "shf")]` gates backend code on ops the spec has. The
+    // allowed values are the spec's ops, so a mistyped name is an
+    // `unexpected_cfgs` warning rather than code that silently never builds.
+    out.cargo.push(check_cfg_nak_op(&spec));
     for op in &spec.ops {
         out.cargo
             .push(format!("cargo::rustc-cfg=nak_op=\"{}\"", op.name));
@@ -88,6 +89,15 @@ pub fn run(spec_dir: &Path, shown: &str, out_dir: &Path) -> Result<BuildOutput, 
             Err(out)
         }
     }
+}
+
+/// `cargo::rustc-check-cfg=cfg(nak_op, values("bra", ...))`: every op name.
+fn check_cfg_nak_op(spec: &isa_spec::model::Spec) -> String {
+    let names: Vec<String> = spec.ops.iter().map(|op| format!("{:?}", op.name)).collect();
+    format!(
+        "cargo::rustc-check-cfg=cfg(nak_op, values({}))",
+        names.join(", ")
+    )
 }
 
 /// The spec directory the build reads: `$NAK_SPEC_DIR` when set (to try a

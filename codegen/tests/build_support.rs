@@ -120,6 +120,22 @@ fn the_real_spec_builds() {
             .iter()
             .any(|l| l == "cargo::rustc-cfg=nak_op=\"iadd3\"")
     );
+    // The allowed `nak_op` values are the spec's ops, not `any()`.
+    let check = out
+        .cargo
+        .iter()
+        .find(|l| l.starts_with("cargo::rustc-check-cfg=cfg(nak_op"))
+        .expect("a check-cfg line for nak_op");
+    assert!(
+        check.contains("\"iadd3\"") && !check.contains("any()"),
+        "{check}"
+    );
+    // The real spec lints clean: the build prints no warning.
+    assert!(
+        !out.cargo.iter().any(|l| l.starts_with("cargo::warning=")),
+        "{}",
+        out.cargo.join("\n")
+    );
     assert!(out_dir.join("isa.rs").exists());
     let _ = std::fs::remove_dir_all(&out_dir);
 }

@@ -1,6 +1,7 @@
 //! One diagnostic model for every problem found in a spec, and the line/column
 //! arithmetic that every output format shares.
 
+use crate::codes::Code;
 use std::ops::Range;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -88,7 +89,7 @@ pub struct Label {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Stable code, e.g. `S0001`.
-    pub code: &'static str,
+    pub code: Code,
     pub level: Level,
     pub message: String,
     pub loc: Option<Loc>,
@@ -99,7 +100,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn error(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
             level: Level::Error,
@@ -110,7 +111,7 @@ impl Diagnostic {
             help: None,
         }
     }
-    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn warning(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             level: Level::Warning,
             ..Self::error(code, message)
@@ -174,7 +175,8 @@ impl Diagnostic {
             Level::Error => L::ERROR,
             Level::Warning => L::WARNING,
         };
-        let mut group = Group::with_title(level.primary_title(&self.message).id(self.code));
+        let mut group =
+            Group::with_title(level.primary_title(&self.message).id(self.code.as_str()));
         // One snippet per file, the primary span first.
         let mut spans: Vec<(&Loc, &str, bool)> = Vec::new();
         if let Some(loc) = &self.loc {

@@ -21,6 +21,7 @@
 //! parameters and match arms; enum values as `Enum::Value` (CamelCase, as
 //! generated: `Fcmp::Lt`); primitive constants (`u32::MAX`).
 
+use crate::codes::Code;
 use crate::diag::{Diagnostic, Loc, Report};
 use crate::model::*;
 use proc_macro2::Span;
@@ -252,7 +253,7 @@ impl Checker<'_> {
             span: s..e,
         }
     }
-    fn err(&mut self, code: &'static str, span: Span, msg: String) {
+    fn err(&mut self, code: Code, span: Span, msg: String) {
         let loc = self.loc(span);
         self.report.push(Diagnostic::error(code, msg).at(loc));
     }
@@ -269,7 +270,7 @@ impl Checker<'_> {
         let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
         if p.leading_colon.is_some() || p.segments.iter().any(|s| !s.arguments.is_none()) {
             self.err(
-                "S0903",
+                Code::S0903,
                 span,
                 "paths with `::` prefixes or generics are not allowed in folds".into(),
             );
@@ -282,7 +283,7 @@ impl Checker<'_> {
                 None if HELPERS.contains(&one.as_str()) => Ty::Unknown,
                 None => {
                     self.err(
-                        "S0906",
+                        Code::S0906,
                         span,
                         format!("unknown name `{one}` in a fold expression"),
                     );
@@ -292,7 +293,7 @@ impl Checker<'_> {
             [ty, item] if PRIMS.contains(&ty.as_str()) => {
                 if !PRIM_ITEMS.contains(&item.as_str()) {
                     self.err(
-                        "S0906",
+                        Code::S0906,
                         span,
                         format!("unknown item `{ty}::{item}` in a fold expression"),
                     );
@@ -309,7 +310,7 @@ impl Checker<'_> {
                 Some(vals) => {
                     let list = vals.join(", ");
                     self.err(
-                        "S0906",
+                        Code::S0906,
                         span,
                         format!("`{en}` has no value `{val}` (values: {list})"),
                     );
@@ -317,7 +318,7 @@ impl Checker<'_> {
                 }
                 None => {
                     self.err(
-                        "S0906",
+                        Code::S0906,
                         span,
                         format!("unknown enum `{en}` in a fold expression"),
                     );
@@ -326,7 +327,7 @@ impl Checker<'_> {
             },
             _ => {
                 self.err(
-                    "S0906",
+                    Code::S0906,
                     span,
                     format!("unknown path `{}` in a fold expression", segs.join("::")),
                 );
@@ -339,7 +340,7 @@ impl Checker<'_> {
         match p {
             syn::Pat::Ident(i) => {
                 if i.by_ref.is_some() || i.subpat.is_some() {
-                    self.err("S0903", p.span(), "only plain bindings are allowed in fold patterns".into());
+                    self.err(Code::S0903, p.span(), "only plain bindings are allowed in fold patterns".into());
                 }
                 let b = if self.in_let_block {
                     Binding::Local(ty, i.mutability.is_some())
@@ -374,7 +375,7 @@ impl Checker<'_> {
                 self.pat(&t.pat, ty);
             }
             _ => self.err(
-                "S0903",
+                Code::S0903,
                 p.span(),
                 "this pattern is not allowed in folds (literals, ranges, enum values, bindings, `_`, `|`, tuples)".into(),
             ),
@@ -390,7 +391,11 @@ impl Checker<'_> {
                 } else if self.enums.contains_key(&n) {
                     Ty::Unknown
                 } else {
-                    self.err("S0906", t.span(), format!("unknown type `{n}` in a fold"));
+                    self.err(
+                        Code::S0906,
+                        t.span(),
+                        format!("unknown type `{n}` in a fold"),
+                    );
                     Ty::Unknown
                 }
             }
@@ -402,7 +407,7 @@ impl Checker<'_> {
             }
             _ => {
                 self.err(
-                    "S0903",
+                    Code::S0903,
                     t.span(),
                     "only primitive types are allowed in folds".into(),
                 );
@@ -412,7 +417,7 @@ impl Checker<'_> {
     }
 
     fn mismatch(&mut self, span: Span, what: String) {
-        self.err("S0904", span, what);
+        self.err(Code::S0904, span, what);
     }
 
     fn block(&mut self, b: &syn::Block) -> Ty {
@@ -432,7 +437,7 @@ impl Checker<'_> {
                 if let Some(init) = &l.init {
                     if init.diverge.is_some() {
                         self.err(
-                            "S0903",
+                            Code::S0903,
                             l.span(),
                             "`let ... else` is not allowed in folds".into(),
                         );
@@ -462,14 +467,18 @@ impl Checker<'_> {
             }
             syn::Stmt::Item(i) => {
                 self.err(
-                    "S0903",
+                    Code::S0903,
                     i.span(),
                     "items (fn, struct, use, ...) are not allowed in folds".into(),
                 );
                 Ty::Unknown
             }
             syn::Stmt::Macro(m) => {
-                self.err("S0903", m.span(), "macros are not allowed in folds".into());
+                self.err(
+                    Code::S0903,
+                    m.span(),
+                    "macros are not allowed in folds".into(),
+                );
                 Ty::Unknown
             }
         }
@@ -478,7 +487,7 @@ impl Checker<'_> {
     fn closure(&mut self, c: &syn::ExprClosure) {
         if c.asyncness.is_some() || c.capture.is_some() || c.constness.is_some() {
             self.err(
-                "S0903",
+                Code::S0903,
                 c.span(),
                 "only plain closures are allowed in folds".into(),
             );
@@ -515,7 +524,7 @@ impl Checker<'_> {
                 syn::Lit::Bool(_) => Ty::Bool,
                 _ => {
                     self.err(
-                        "S0903",
+                        Code::S0903,
                         l.span(),
                         "only number and bool literals are allowed in folds".into(),
                     );
@@ -525,7 +534,7 @@ impl Checker<'_> {
             E::Path(p) => {
                 if p.qself.is_some() {
                     self.err(
-                        "S0903",
+                        Code::S0903,
                         p.span(),
                         "qualified paths are not allowed in folds".into(),
                     );
@@ -547,7 +556,7 @@ impl Checker<'_> {
                         Ty::Unknown
                     }
                     syn::UnOp::Deref(_) => {
-                        self.err("S0903", u.span(), "`*` is not allowed in folds".into());
+                        self.err(Code::S0903, u.span(), "`*` is not allowed in folds".into());
                         Ty::Unknown
                     }
                     _ => t,
@@ -616,7 +625,7 @@ impl Checker<'_> {
                 self.expr(&f.base);
                 if let syn::Member::Named(n) = &f.member {
                     self.err(
-                        "S0903",
+                        Code::S0903,
                         n.span(),
                         "only tuple fields (`.0`) are allowed in folds".into(),
                     );
@@ -631,14 +640,14 @@ impl Checker<'_> {
                 }
                 if m.turbofish.is_some() {
                     self.err(
-                        "S0903",
+                        Code::S0903,
                         m.span(),
                         "turbofish is not allowed in folds".into(),
                     );
                 }
                 if !METHODS.contains(&name.as_str()) {
                     self.err(
-                        "S0906",
+                        Code::S0906,
                         m.method.span(),
                         format!("method `{name}` is not in the fold allow-list"),
                     );
@@ -668,7 +677,7 @@ impl Checker<'_> {
                             [one] if self.lookup(one) == Some(Binding::Closure) => Ty::Unknown,
                             [one] => {
                                 self.err(
-                                    "S0906",
+                                    Code::S0906,
                                     p.span(),
                                     format!("`{one}` is not a fold helper (nak/src/fold_fns.rs) or a closure bound in `let`"),
                                 );
@@ -690,7 +699,7 @@ impl Checker<'_> {
                     }
                     f => {
                         self.err(
-                            "S0903",
+                            Code::S0903,
                             f.span(),
                             "only named functions can be called in folds".into(),
                         );
@@ -706,7 +715,7 @@ impl Checker<'_> {
             }
             E::Try(t) => {
                 self.err(
-                    "S0903",
+                    Code::S0903,
                     t.question_token.span(),
                     "`?` is allowed only on a call of a fold helper".into(),
                 );
@@ -720,7 +729,7 @@ impl Checker<'_> {
             }
             E::Closure(c) => {
                 self.err(
-                    "S0903",
+                    Code::S0903,
                     c.span(),
                     "closures are allowed only as the initializer of a `let` in the `let` block"
                         .into(),
@@ -728,20 +737,32 @@ impl Checker<'_> {
                 Ty::Unknown
             }
             E::Macro(m) => {
-                self.err("S0903", m.span(), "macros are not allowed in folds".into());
+                self.err(
+                    Code::S0903,
+                    m.span(),
+                    "macros are not allowed in folds".into(),
+                );
                 Ty::Unknown
             }
             E::Loop(_) | E::While(_) | E::ForLoop(_) => {
-                self.err("S0903", e.span(), "loops are not allowed in folds".into());
+                self.err(
+                    Code::S0903,
+                    e.span(),
+                    "loops are not allowed in folds".into(),
+                );
                 Ty::Unknown
             }
             E::Unsafe(_) => {
-                self.err("S0903", e.span(), "`unsafe` is not allowed in folds".into());
+                self.err(
+                    Code::S0903,
+                    e.span(),
+                    "`unsafe` is not allowed in folds".into(),
+                );
                 Ty::Unknown
             }
             E::Let(_) => {
                 self.err(
-                    "S0903",
+                    Code::S0903,
                     e.span(),
                     "`let` expressions (`if let`) are not allowed in folds; use `match`".into(),
                 );
@@ -749,7 +770,7 @@ impl Checker<'_> {
             }
             _ => {
                 self.err(
-                    "S0903",
+                    Code::S0903,
                     e.span(),
                     "this construct is not allowed in folds (see the fold subset in isa-spec/README.md)".into(),
                 );
@@ -765,12 +786,12 @@ impl Checker<'_> {
             match self.lookup(&id.to_string()) {
                 Some(Binding::Local(_, true)) => {}
                 Some(_) => self.err(
-                    "S0903",
+                    Code::S0903,
                     left.span(),
                     format!("`{id}` is not a `let mut` name of the `let` block"),
                 ),
                 None => self.err(
-                    "S0906",
+                    Code::S0906,
                     left.span(),
                     format!("unknown name `{id}` in a fold expression"),
                 ),
@@ -778,7 +799,7 @@ impl Checker<'_> {
             return;
         }
         self.err(
-            "S0903",
+            Code::S0903,
             left.span(),
             "only names bound with `let mut` can be assigned".into(),
         );
@@ -803,7 +824,7 @@ impl Checker<'_> {
                 self.assign_target(&b.left);
             } else {
                 self.err(
-                    "S0903",
+                    Code::S0903,
                     b.span(),
                     "assignments are allowed only in the `let` block".into(),
                 );
@@ -998,7 +1019,7 @@ fn check_bool_expr(
             if !t.fits(Ty::Bool) {
                 let loc = cx.loc(e.span());
                 report.push(
-                    Diagnostic::error("S0904", format!("fold `{what}` computes {}", t.name()))
+                    Diagnostic::error(Code::S0904, format!("fold `{what}` computes {}", t.name()))
                         .at(loc)
                         .help(format!("`{what}` needs a bool expression")),
                 );
@@ -1029,7 +1050,7 @@ fn syn_error(report: &mut Report, fe: &FoldExpr, base: isize, e: syn::Error) {
             }
         };
         report.push(
-            Diagnostic::error("S0901", format!("fold expression does not parse: {e}")).at(loc),
+            Diagnostic::error(Code::S0901, format!("fold expression does not parse: {e}")).at(loc),
         );
     }
 }
@@ -1055,8 +1076,11 @@ fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report
     // compute (its `refuse` must cover that case).
     if let (None, Some(c)) = (&fold.writes_cc, &fold.cc_out) {
         report.push(
-            Diagnostic::error("S0908", "`cc_out` without `writes_cc`: when is it written?")
-                .at(c.loc.clone()),
+            Diagnostic::error(
+                Code::S0908,
+                "`cc_out` without `writes_cc`: when is it written?",
+            )
+            .at(c.loc.clone()),
         );
     }
     // The carry read is in scope everywhere after the checks above.
@@ -1112,7 +1136,7 @@ fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report
                     let loc = cx.loc(e.span());
                     report.push(
                         Diagnostic::error(
-                            "S0904",
+                            Code::S0904,
                             format!(
                                 "fold for `{}` ({}) computes {}",
                                 d.name,
@@ -1144,7 +1168,7 @@ fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report
         let at = fold.dsts.iter().flatten().next().map(|f| f.loc.clone());
         report.push(
             Diagnostic::warning(
-                "S0907",
+                Code::S0907,
                 format!(
                     "the fold of `{}` has no expression for {}",
                     op.name,

@@ -16,6 +16,7 @@ pub mod walk;
 
 pub use resolve::{parse_bits, parse_sms};
 
+use crate::codes::Code;
 use diag::{Diagnostic, Files, Report};
 use std::path::{Path, PathBuf};
 
@@ -69,7 +70,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
             Ok(t) => Some(files.add(shown(rel), t)),
             Err(e) => {
                 report.push(Diagnostic::error(
-                    "S0000",
+                    Code::S0000,
                     format!("cannot read {}: {e}", shown(rel)),
                 ));
                 None
@@ -104,7 +105,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
             .collect(),
         Err(e) => {
             report.push(Diagnostic::error(
-                "S0000",
+                Code::S0000,
                 format!("cannot read {}: {e}", dir.join("ops").display()),
             ));
             vec![]
@@ -156,7 +157,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
     for (i, a) in enums.iter().enumerate() {
         if let Some(b) = enums[..i].iter().find(|b| b.name == a.name) {
             report.push(
-                Diagnostic::error("S0105", format!("enum `{}` is defined twice", a.name))
+                Diagnostic::error(Code::S0105, format!("enum `{}` is defined twice", a.name))
                     .at(a.loc.clone())
                     .also(b.loc.clone(), "first defined here"),
             );
@@ -205,7 +206,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
     for (i, a) in ops.iter().enumerate() {
         if let Some(b) = ops[..i].iter().find(|b| b.name == a.name) {
             report.push(
-                Diagnostic::error("S0105", format!("op `{}` is defined twice", a.name))
+                Diagnostic::error(Code::S0105, format!("op `{}` is defined twice", a.name))
                     .at(a.loc.clone())
                     .also(b.loc.clone(), "first defined here"),
             );
@@ -228,9 +229,7 @@ pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
     lint::run(&spec, &mut report);
     tidy(&files, &mut report);
     for d in &mut report.diagnostics {
-        if let Some(c) = codes::find(d.code) {
-            d.level = c.level;
-        }
+        d.level = d.code.info().level;
     }
     if let Ok(text) = std::fs::read_to_string(dir.join("lint.toml")) {
         let id = files.add(shown("lint.toml"), text);
@@ -260,7 +259,7 @@ fn tidy(files: &Files, report: &mut Report) {
     let mut last_syntax: Option<(diag::FileId, usize)> = None;
     let mut replaced: Vec<diag::Loc> = Vec::new();
     for d in &report.diagnostics {
-        if d.code == "S0003"
+        if d.code == Code::S0003
             && let Some(l) = &d.loc
         {
             replaced.push(l.clone());
@@ -271,14 +270,14 @@ fn tidy(files: &Files, report: &mut Report) {
             keep.push(d);
             continue;
         };
-        if d.code == "S0001" {
+        if d.code == Code::S0001 {
             let line = files.get(loc.file).line_col(loc.span.start).0;
             let follow = matches!(last_syntax, Some((f, l)) if f == loc.file && line <= l + 1);
             last_syntax = Some((loc.file, line));
             if follow {
                 continue;
             }
-        } else if !d.code.starts_with("S000")
+        } else if d.code > Code::S0004
             && replaced.iter().any(|r| {
                 r.file == loc.file && r.span.start <= loc.span.start && loc.span.end <= r.span.end
             })
@@ -309,8 +308,11 @@ fn apply_levels(files: &Files, id: diag::FileId, report: &mut Report) {
         };
         if codes::find(code.get_ref()).is_none() {
             report.push(
-                Diagnostic::error("S0004", format!("unknown lint code `{}`", code.get_ref()))
-                    .at(at(code)),
+                Diagnostic::error(
+                    Code::S0004,
+                    format!("unknown lint code `{}`", code.get_ref()),
+                )
+                .at(at(code)),
             );
             continue;
         }
@@ -321,7 +323,7 @@ fn apply_levels(files: &Files, id: diag::FileId, report: &mut Report) {
             other => {
                 report.push(
                     Diagnostic::error(
-                        "S0004",
+                        Code::S0004,
                         format!("unknown level `{other}` (error, warning, allow)"),
                     )
                     .at(at(level)),
@@ -330,7 +332,7 @@ fn apply_levels(files: &Files, id: diag::FileId, report: &mut Report) {
             }
         };
         report.diagnostics.retain_mut(|d| {
-            if d.code != code.get_ref() {
+            if d.code.as_str() != code.get_ref() {
                 return true;
             }
             match new {

@@ -1,6 +1,7 @@
 //! Semantic checks over a resolved spec. Each check has a stable code; see
 //! `isa-spec/README.md` for the list.
 
+use crate::codes::Code;
 use crate::diag::{Diagnostic, Report};
 use crate::model::*;
 
@@ -40,7 +41,7 @@ fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
             if s.default.is_none() && enc.forms.iter().all(|f| f.src_kinds[i].is_none()) {
                 report.push(
                     Diagnostic::error(
-                        "S0601",
+                        Code::S0601,
                         format!(
                             "source `{}` of `{}` is never encoded on {} and has no default",
                             s.name, op.name, fam.name
@@ -60,7 +61,7 @@ fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
             if !encoded && d.default.is_none() {
                 report.push(
                     Diagnostic::error(
-                        "S0601",
+                        Code::S0601,
                         format!(
                             "destination `{}` of `{}` is never encoded on {}",
                             d.name, op.name, fam.name
@@ -80,7 +81,7 @@ fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
             if !encoded {
                 report.push(
                     Diagnostic::warning(
-                        "S0602",
+                        Code::S0602,
                         format!(
                             "modifier `{}` of `{}` is not encoded on {}; it must keep its default there",
                             m.name, op.name, fam.name
@@ -95,7 +96,7 @@ fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
     if op.class == "alu" && op.fold.is_empty() && op.fold_family.is_empty() && !op.dsts.is_empty() {
         report.push(
             Diagnostic::warning(
-                "S1201",
+                Code::S1201,
                 format!("ALU op `{}` has no fold semantics", op.name),
             )
             .at(op.loc.clone())
@@ -113,7 +114,7 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
             if h > width {
                 report.push(
                     Diagnostic::error(
-                        "S0101",
+                        Code::S0101,
                         format!(
                             "bit range {l}..{h} is outside the {width}-bit instruction of {}",
                             fam.name
@@ -131,7 +132,7 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
                 .expect("some earlier field overlaps");
             report.push(
                 Diagnostic::error(
-                    "S0201",
+                    Code::S0201,
                     format!(
                         "bits {} overlap bits {} in form `{}` of `{}`",
                         f.bits.display(),
@@ -150,7 +151,7 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
             FieldTarget::Fixed(v) if w < 128 && *v >> w != 0 => {
                 report.push(
                     Diagnostic::error(
-                        "S0301",
+                        Code::S0301,
                         format!("fixed value {v:#x} does not fit in {w} bits"),
                     )
                     .at(f.loc.clone()),
@@ -169,7 +170,7 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
                             };
                             report.push(
                                 Diagnostic::error(
-                                    "S0301",
+                                    Code::S0301,
                                     format!(
                                         "value `{}` ({c}) of `{}` does not fit in {w} bits",
                                         en.values[vi].name, m.name
@@ -184,7 +185,7 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
                         if let Some(b) = codes[..a].iter().position(|cb| *cb == Some(*ca)) {
                             report.push(
                                 Diagnostic::error(
-                                    "S0303",
+                                    Code::S0303,
                                     format!(
                                         "values {b} and {a} of `{}` share the code {ca}",
                                         m.name
@@ -197,7 +198,7 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
                 } else if m.ty == ModType::Bool && w != 1 {
                     report.push(
                         Diagnostic::error(
-                            "S0301",
+                            Code::S0301,
                             format!("bool modifier `{}` needs a 1-bit field, not {w}", m.name),
                         )
                         .at(f.loc.clone()),
@@ -211,7 +212,7 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
                 if w != 1 =>
             {
                 report.push(
-                    Diagnostic::error("S0301", format!("a flag needs a 1-bit field, not {w}"))
+                    Diagnostic::error(Code::S0301, format!("a flag needs a 1-bit field, not {w}"))
                         .at(f.loc.clone()),
                 );
             }
@@ -237,7 +238,7 @@ fn unassigned(op: &Op, forms: &[&Form], missing: u128) -> Diagnostic {
     };
     let field = form.fields.iter().find(next_to);
     let mut d = Diagnostic::error(
-        "S0501",
+        Code::S0501,
         format!(
             "{} of `{}` {} bits {} unassigned (not fixed, not a field, not `?`)",
             form_names(forms),
@@ -345,7 +346,7 @@ fn check_ambiguity(spec: &Spec, report: &mut Report) {
     }
     for (a, b, witness, a_forms, b_forms) in found {
         let d = Diagnostic::error(
-            "S0401",
+            Code::S0401,
             format!(
                 "{} of `{}` and {} of `{}` can match the same word, e.g. {witness:#034x}",
                 form_names(&a_forms),
@@ -395,7 +396,7 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
         if a.ty != b.ty || a.mods != b.mods {
             report.push(
                 Diagnostic::error(
-                    "S0703",
+                    Code::S0703,
                     format!(
                         "commutative sources `{}` ({}) and `{}` ({}) of `{}` differ in type or source modifiers",
                         a.name,
@@ -416,7 +417,7 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
         if !ok {
             report.push(
                 Diagnostic::error(
-                    "S0705",
+                    Code::S0705,
                     format!(
                         "swap_flips names `{}`, which is not an enum modifier with a `flip` table",
                         md.name
@@ -441,7 +442,7 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
         if let Some(why) = bad {
             report.push(
                 Diagnostic::error(
-                    "S0706",
+                    Code::S0706,
                     format!("operand `{}` has align = {}: {why}", o.name, o.align),
                 )
                 .at(o.loc.clone()),
@@ -455,7 +456,7 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
             match wide.src(&s.name) {
                 None => report.push(
                     Diagnostic::error(
-                        "S0707",
+                        Code::S0707,
                         format!(
                             "wide_imm op `{}` has no source `{}` of `{}`",
                             wide.name, s.name, op.name
@@ -468,7 +469,7 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
                     if ws.ty.is_float() != s.ty.is_float() || ws.ty.regs() != s.ty.regs() {
                         report.push(
                             Diagnostic::error(
-                                "S0707",
+                                Code::S0707,
                                 format!(
                                     "source `{}` is {} in `{}` but {} in wide_imm op `{}`",
                                     s.name,
@@ -501,7 +502,7 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
                         let list: Vec<String> = worse.iter().map(|w| w.0.to_string()).collect();
                         report.push(
                             Diagnostic::error(
-                                "S0707",
+                                Code::S0707,
                                 format!(
                                     "the immediate of `{}` in wide_imm op `{}` holds {theirs} bits, no more than the {mine} of `{}` (SM {})",
                                     s.name, wide.name, op.name, list.join(", ")
@@ -523,7 +524,7 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
         if !any_imm {
             report.push(
                 Diagnostic::error(
-                    "S0707",
+                    Code::S0707,
                     format!("wide_imm op `{}` has no immediate form", wide.name),
                 )
                 .at(lloc.clone()),
@@ -652,7 +653,7 @@ pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
         let s = &op.srcs[i];
         report.push(
             Diagnostic::warning(
-                "S0801",
+                Code::S0801,
                 format!(
                     "source `{}` of `{}` cannot take a {} value on SM {}: no form accepts it, and no swap, register copy or wide form reaches it",
                     s.name,
@@ -694,7 +695,7 @@ pub(crate) fn check_sms(spec: &Spec, op: &Op, report: &mut Report) {
             if !both.is_empty() {
                 report.push(
                     Diagnostic::error(
-                        "S1002",
+                        Code::S1002,
                         format!(
                             "two encodings of `{}` take the same operand kinds on SM {}",
                             op.name,
@@ -728,7 +729,7 @@ pub(crate) fn check_sms(spec: &Spec, op: &Op, report: &mut Report) {
         if !missing.is_empty() {
             report.push(
                 Diagnostic::warning(
-                    "S1004",
+                    Code::S1004,
                     format!(
                         "`{}` has encodings for SM {lo} and SM {hi} of {} but not for SM {}",
                         op.name,
@@ -782,7 +783,7 @@ pub(crate) fn check_suffixes(spec: &Spec, op: &Op, report: &mut Report) {
                     };
                     report.push(
                         Diagnostic::error(
-                            "S1103",
+                            Code::S1103,
                             format!(
                                 "suffix modifier `{}` prints `{t}` for both `{nb}` and `{na}`; the assembler cannot tell them apart",
                                 m.name
@@ -857,7 +858,7 @@ pub(crate) fn check_asm_clash(spec: &Spec, report: &mut Report) {
             };
             report.push(
                 Diagnostic::error(
-                    "S1104",
+                    Code::S1104,
                     format!(
                         "`{}` and `{}` can both print `{}{text}` with {} operands on SM {sm}",
                         a.name,

@@ -4,6 +4,7 @@
 //! Every problem is reported, not just the first; an item that cannot be
 //! resolved is left out and resolution goes on.
 
+use crate::codes::Code;
 use crate::diag::{Diagnostic, FileId, Loc, Report};
 use crate::model::*;
 use crate::schema::{self, S};
@@ -22,7 +23,7 @@ impl Ctx<'_> {
             span: s.span(),
         }
     }
-    pub fn err<T>(&mut self, code: &'static str, at: &S<T>, msg: impl Into<String>) {
+    pub fn err<T>(&mut self, code: Code, at: &S<T>, msg: impl Into<String>) {
         let loc = self.loc(at);
         self.report.push(Diagnostic::error(code, msg).at(loc));
     }
@@ -130,7 +131,7 @@ pub(crate) fn resolve_family(
         let bits = match parse_bits(k.get_ref()) {
             Ok(b) => b,
             Err(e) => {
-                cx.err("S0101", k, e);
+                cx.err(Code::S0101, k, e);
                 continue;
             }
         };
@@ -143,7 +144,7 @@ pub(crate) fn resolve_family(
                 Some(v) => FieldTarget::Fixed(v),
                 None => {
                     cx.err(
-                        "S0106",
+                        Code::S0106,
                         v,
                         format!("`{t}` is not a common field (guard, guard.not, ctrl, =N, ?)"),
                     );
@@ -161,7 +162,7 @@ pub(crate) fn resolve_family(
     let dispatch = match parse_bits(d.dispatch.get_ref()) {
         Ok(b) => b,
         Err(e) => {
-            cx.err("S0101", &d.dispatch, e);
+            cx.err(Code::S0101, &d.dispatch, e);
             return None;
         }
     };
@@ -170,8 +171,11 @@ pub(crate) fn resolve_family(
         match k.parse() {
             Ok(sm) => ugpr_max.push((sm, *v)),
             Err(_) => cx.report.push(
-                Diagnostic::error("S0107", format!("ugpr_max key `{k}` is not an SM number"))
-                    .at(cx.loc(def)),
+                Diagnostic::error(
+                    Code::S0107,
+                    format!("ugpr_max key `{k}` is not an SM number"),
+                )
+                .at(cx.loc(def)),
             ),
         }
     }
@@ -181,7 +185,7 @@ pub(crate) fn resolve_family(
         let opcode = match parse_bits(p.opcode.get_ref()) {
             Ok(b) => b,
             Err(e) => {
-                cx.err("S0101", &p.opcode, e);
+                cx.err(Code::S0101, &p.opcode, e);
                 continue;
             }
         };
@@ -192,7 +196,7 @@ pub(crate) fn resolve_family(
                 Some(s) => match parse_sms(s.get_ref(), &sms) {
                     Ok(v) => v,
                     Err(e) => {
-                        cx.err("S1001", s, e);
+                        cx.err(Code::S1001, s, e);
                         continue;
                     }
                 },
@@ -202,7 +206,7 @@ pub(crate) fn resolve_family(
             for (k, v) in &fr.fields {
                 match parse_bits(k.get_ref()) {
                     Ok(b) => fields.push((b, v.get_ref().clone(), cx.loc(k))),
-                    Err(e) => cx.err("S0101", k, e),
+                    Err(e) => cx.err(Code::S0101, k, e),
                 }
             }
             forms.push(PresetFormR {
@@ -272,7 +276,7 @@ pub(crate) fn resolve_enum(cx: &mut Ctx, name: &str, def: &S<schema::EnumDef>) -
                     match parse_sms(r, &all) {
                         Ok(sms) => Some((sms, t.get_ref().clone())),
                         Err(e) => {
-                            cx.err("S1001", t, e);
+                            cx.err(Code::S1001, t, e);
                             None
                         }
                     }
@@ -293,7 +297,7 @@ pub(crate) fn resolve_enum(cx: &mut Ctx, name: &str, def: &S<schema::EnumDef>) -
             match (fi, ti) {
                 (Some(f), Some(t)) => out[f] = t,
                 _ => cx.err(
-                    "S0702",
+                    Code::S0702,
                     to,
                     format!("flip `{from}` -> `{}` names an unknown value", to.get_ref()),
                 ),
@@ -323,7 +327,7 @@ fn check_enum_values(cx: &mut Ctx, name: &str, d: &schema::EnumDef) {
             .find(|w| w.get_ref().name.get_ref() == v.name.get_ref())
         {
             let d = Diagnostic::error(
-                "S0105",
+                Code::S0105,
                 format!(
                     "enum `{name}` declares the value `{}` twice",
                     v.name.get_ref()
@@ -341,7 +345,7 @@ fn check_enum_values(cx: &mut Ctx, name: &str, d: &schema::EnumDef) {
         {
             let at = v.code.as_ref().map_or(cx.loc(&v.name), |x| cx.loc(x));
             let d = Diagnostic::error(
-                "S0303",
+                Code::S0303,
                 format!(
                     "values `{}` and `{}` of enum `{name}` share the code {c}",
                     w.get_ref().name.get_ref(),
@@ -379,7 +383,7 @@ pub(crate) fn resolve_op(
                 Some(t) => (t, true),
                 None => {
                     cx.err(
-                        "S0103",
+                        Code::S0103,
                         &r.ty,
                         format!(
                             "unknown value type `{}` (u32, i32, b32, f32, u64, i64, f64, pred)",
@@ -396,14 +400,14 @@ pub(crate) fn resolve_op(
                     "abs" => mods.abs = true,
                     "not" => mods.not = true,
                     other => cx.err(
-                        "S0103",
+                        Code::S0103,
                         m,
                         format!("unknown source modifier `{other}` (neg, abs, not)"),
                     ),
                 }
             }
             if !is_src && mods != SrcMods::default() {
-                cx.err("S0601", d, "a destination cannot have source modifiers");
+                cx.err(Code::S0601, d, "a destination cannot have source modifiers");
             }
             let default = match r.default.as_ref().map(|d| d.get_ref().as_str()) {
                 None => None,
@@ -411,7 +415,7 @@ pub(crate) fn resolve_op(
                 Some("!PT") | Some("!UPT") => Some(DefaultValue::False),
                 Some(other) => {
                     cx.err(
-                        "S0103",
+                        Code::S0103,
                         r.default.as_ref().unwrap(),
                         format!("unknown default `{other}` (RZ, PT, !PT)"),
                     );
@@ -464,7 +468,7 @@ pub(crate) fn resolve_op(
             match names.enums.iter().position(|x| x.name == e) {
                 Some(i) => ModType::Enum(i),
                 None => {
-                    cx.err("S0104", &r.ty, format!("unknown enum `{e}`"));
+                    cx.err(Code::S0104, &r.ty, format!("unknown enum `{e}`"));
                     ok = false;
                     continue;
                 }
@@ -489,7 +493,7 @@ pub(crate) fn resolve_op(
             }
         } else {
             cx.err(
-                "S0103",
+                Code::S0103,
                 &r.ty,
                 format!("unknown modifier type `{tys}` (bool, uN, iN, rel, enum:NAME)"),
             );
@@ -502,26 +506,26 @@ pub(crate) fn resolve_op(
                 Some(s) => match names.enums[*e].values.iter().position(|x| x.name == s) {
                     Some(i) => i as i64,
                     None => {
-                        cx.err("S0104", v, format!("`{s}` is not a value of this enum"));
+                        cx.err(Code::S0104, v, format!("`{s}` is not a value of this enum"));
                         0
                     }
                 },
                 None => {
-                    cx.err("S0103", v, "an enum default is a value name");
+                    cx.err(Code::S0103, v, "an enum default is a value name");
                     0
                 }
             },
             (Some(v), ModType::Bool) => match v.get_ref().as_bool() {
                 Some(b) => b as i64,
                 None => {
-                    cx.err("S0103", v, "a bool default is true or false");
+                    cx.err(Code::S0103, v, "a bool default is true or false");
                     0
                 }
             },
             (Some(v), _) => match v.get_ref().as_integer() {
                 Some(i) => i,
                 None => {
-                    cx.err("S0103", v, "an integer default is a number");
+                    cx.err(Code::S0103, v, "an integer default is a number");
                     0
                 }
             },
@@ -550,7 +554,8 @@ pub(crate) fn resolve_op(
         for (n, l) in all {
             if seen.insert(n.as_str(), ()).is_some() {
                 cx.report.push(
-                    Diagnostic::error("S0105", format!("`{n}` is declared twice")).at(l.clone()),
+                    Diagnostic::error(Code::S0105, format!("`{n}` is declared twice"))
+                        .at(l.clone()),
                 );
                 ok = false;
             }
@@ -586,7 +591,7 @@ pub(crate) fn resolve_op(
     };
     if !["alu", "move", "control", "system", "memory"].contains(&op.class.as_str()) {
         cx.err(
-            "S0103",
+            Code::S0103,
             &o.class,
             format!(
                 "unknown class `{}` (alu, move, control, system, memory)",
@@ -617,7 +622,7 @@ pub(crate) fn resolve_op(
         let sms = match parse_sms(r.sms.get_ref(), &all_sms) {
             Ok(v) => v,
             Err(e) => {
-                cx.err("S1001", &r.sms, e);
+                cx.err(Code::S1001, &r.sms, e);
                 ok = false;
                 continue;
             }
@@ -637,7 +642,7 @@ pub(crate) fn resolve_op(
             match parse_alias_cond(&op, names.enums, w.get_ref()) {
                 Ok(c) => when.push(c),
                 Err(e) => {
-                    cx.err("S1102", w, e);
+                    cx.err(Code::S1102, w, e);
                     ok = false;
                 }
             }
@@ -661,7 +666,7 @@ pub(crate) fn resolve_op(
                     op.low_bits.push(i)
                 }
                 Some(_) => cx.err(
-                    "S1302",
+                    Code::S1302,
                     n,
                     format!(
                         "`{}` is a predicate or float source: its low bits mean nothing alone",
@@ -669,7 +674,7 @@ pub(crate) fn resolve_op(
                     ),
                 ),
                 None => cx.err(
-                    "S1302",
+                    Code::S1302,
                     n,
                     format!("`{}` is not a source of `{}`", n.get_ref(), op.name),
                 ),
@@ -690,7 +695,7 @@ pub(crate) fn resolve_op(
             let raw = &cx.text[v.span()];
             if !raw.starts_with('\'') {
                 cx.err(
-                    "S0905",
+                    Code::S0905,
                     v,
                     "fold expressions are TOML literal strings ('...' or '''...''') so positions map exactly",
                 );
@@ -713,7 +718,7 @@ pub(crate) fn resolve_op(
                 fold.dsts[i] = Some(e);
             } else {
                 cx.err(
-                    "S0902",
+                    Code::S0902,
                     k,
                     format!("`{}` is not a destination of `{}`", k.get_ref(), op.name),
                 );
@@ -728,7 +733,11 @@ pub(crate) fn resolve_op(
                 let fold = fold_of(cx, &op, t);
                 op.fold_family.push((fi, fold));
             }
-            None => cx.err("S1001", fam, format!("unknown family `{}`", fam.get_ref())),
+            None => cx.err(
+                Code::S1001,
+                fam,
+                format!("unknown family `{}`", fam.get_ref()),
+            ),
         }
     }
     // encodings
@@ -768,7 +777,7 @@ pub(crate) fn resolve_legalize(
         match (op.src(a), op.src(b)) {
             (Some(x), Some(y)) => out.commutative.push((x, y)),
             _ => cx.err(
-                "S0701",
+                Code::S0701,
                 pair,
                 format!("commutative pair [{a}, {b}] names an unknown source"),
             ),
@@ -777,20 +786,24 @@ pub(crate) fn resolve_legalize(
     if let Some(m) = &r.swap_flips {
         match op.modifier(m.get_ref()) {
             Some(i) => out.swap_flips = Some(i),
-            None => cx.err("S0702", m, format!("`{}` is not a modifier", m.get_ref())),
+            None => cx.err(
+                Code::S0702,
+                m,
+                format!("`{}` is not a modifier", m.get_ref()),
+            ),
         }
     }
     if let Some(m) = &r.swap_negates {
         match op.src(m.get_ref()) {
             Some(i) => out.swap_negates = Some(i),
-            None => cx.err("S0702", m, format!("`{}` is not a source", m.get_ref())),
+            None => cx.err(Code::S0702, m, format!("`{}` is not a source", m.get_ref())),
         }
     }
     if let Some(w) = &r.wide_imm {
         match ops.iter().position(|n| n == w.get_ref()) {
             Some(i) => out.wide_imm = Some(i),
             None => cx.err(
-                "S0704",
+                Code::S0704,
                 w,
                 format!("wide_imm names unknown op `{}`", w.get_ref()),
             ),
@@ -820,7 +833,7 @@ fn resolve_asm(
             Some(i) => asm.suffixes.push(i),
             None => {
                 cx.err(
-                    "S1101",
+                    Code::S1101,
                     s,
                     format!("suffix `{}` is not a modifier", s.get_ref()),
                 );
@@ -837,7 +850,7 @@ fn resolve_asm(
                 loc: cx.loc(s),
             }),
             Err(e) => {
-                cx.err("S1101", s, e);
+                cx.err(Code::S1101, s, e);
                 ok = false;
             }
         }
@@ -855,7 +868,7 @@ fn resolve_memory(
     let mut ok = true;
     macro_rules! bad {
         ($at:expr, $msg:expr $(,)?) => {{
-            cx.err("S1301", $at, $msg);
+            cx.err(Code::S1301, $at, $msg);
             ok = false;
         }};
     }
@@ -1247,7 +1260,7 @@ fn resolve_encoding(
         .position(|f| &f.name == r.family.get_ref())
     else {
         cx.err(
-            "S1001",
+            Code::S1001,
             &r.family,
             format!("unknown family `{}`", r.family.get_ref()),
         );
@@ -1259,14 +1272,14 @@ fn resolve_encoding(
             Ok(v) if !v.is_empty() => v,
             Ok(_) => {
                 cx.err(
-                    "S1001",
+                    Code::S1001,
                     s,
                     format!("no SM of family `{}` is in `{}`", fam.name, s.get_ref()),
                 );
                 return None;
             }
             Err(er) => {
-                cx.err("S1001", s, er);
+                cx.err(Code::S1001, s, er);
                 return None;
             }
         },
@@ -1276,12 +1289,16 @@ fn resolve_encoding(
     let mut overrides: BTreeMap<String, Vec<Option<u64>>> = BTreeMap::new();
     for (m, vals) in &r.values {
         let Some(mi) = op.modifier(m.get_ref()) else {
-            cx.err("S0601", m, format!("`{}` is not a modifier", m.get_ref()));
+            cx.err(
+                Code::S0601,
+                m,
+                format!("`{}` is not a modifier", m.get_ref()),
+            );
             continue;
         };
         let ModType::Enum(ei) = op.modifiers[mi].ty else {
             cx.err(
-                "S0601",
+                Code::S0601,
                 m,
                 format!("`{}` is not an enum modifier", m.get_ref()),
             );
@@ -1294,7 +1311,7 @@ fn resolve_encoding(
                 // A negative code: the value does not exist here.
                 Some(i) => codes[i] = u64::try_from(*code.get_ref()).ok(),
                 None => cx.err(
-                    "S0302",
+                    Code::S0302,
                     code,
                     format!("`{vn}` is not a value of `{}`", en.name),
                 ),
@@ -1305,7 +1322,7 @@ fn resolve_encoding(
     let mut reuse_over: BTreeMap<String, Option<u32>> = BTreeMap::new();
     for (k, v) in &r.reuse {
         if op.src(k.get_ref()).is_none() {
-            cx.err("S0601", k, format!("`{}` is not a source", k.get_ref()));
+            cx.err(Code::S0601, k, format!("`{}` is not a source", k.get_ref()));
         }
         reuse_over.insert(k.get_ref().clone(), u32::try_from(*v.get_ref()).ok());
     }
@@ -1313,7 +1330,7 @@ fn resolve_encoding(
     for b in &r.not_all {
         match parse_bits(b.get_ref()) {
             Ok(bits) => not_all.push(bits.mask()),
-            Err(m) => cx.err("S0101", b, m),
+            Err(m) => cx.err(Code::S0101, b, m),
         }
     }
     let mut tied: Vec<(usize, usize)> = Vec::new();
@@ -1322,9 +1339,13 @@ fn resolve_encoding(
         let di = op.dsts.iter().position(|x| &x.name == dn.get_ref());
         match (si, di) {
             (Some(si), Some(di)) => tied.push((si, di)),
-            (None, _) => cx.err("S0601", sn, format!("`{}` is not a source", sn.get_ref())),
+            (None, _) => cx.err(
+                Code::S0601,
+                sn,
+                format!("`{}` is not a source", sn.get_ref()),
+            ),
             (_, None) => cx.err(
-                "S0601",
+                Code::S0601,
                 dn,
                 format!("`{}` is not a destination", dn.get_ref()),
             ),
@@ -1336,7 +1357,7 @@ fn resolve_encoding(
         let bits = match parse_bits(k.get_ref()) {
             Ok(b) => b,
             Err(er) => {
-                cx.err("S0101", k, er);
+                cx.err(Code::S0101, k, er);
                 return None;
             }
         };
@@ -1348,7 +1369,7 @@ fn resolve_encoding(
                 slot: None,
             }),
             Err(er) => {
-                cx.err("S0601", v, er);
+                cx.err(Code::S0601, v, er);
                 None
             }
         }
@@ -1367,7 +1388,7 @@ fn resolve_encoding(
         {
             cx.report.push(
                 Diagnostic::error(
-                    "S0201",
+                    Code::S0201,
                     format!(
                         "bits {} overlap bits {} in the fields of `{}`",
                         f.bits.display(),
@@ -1400,7 +1421,7 @@ fn resolve_encoding(
         None => {
             if r.opcode.is_some() || !r.slots.is_empty() {
                 cx.err(
-                    "S0601",
+                    Code::S0601,
                     e,
                     "`opcode` and `slots` need a `preset`; without one, put the opcode in `fields`",
                 );
@@ -1425,7 +1446,7 @@ fn resolve_encoding(
         Some(pname) => {
             let Some(preset) = names.presets[fi].get(pname.get_ref()) else {
                 cx.err(
-                    "S1001",
+                    Code::S1001,
                     pname,
                     format!("family `{}` has no preset `{}`", fam.name, pname.get_ref()),
                 );
@@ -1438,7 +1459,11 @@ fn resolve_encoding(
                         slot_map.insert(slot.get_ref().clone(), i);
                     }
                     None => {
-                        cx.err("S0601", src, format!("`{}` is not a source", src.get_ref()));
+                        cx.err(
+                            Code::S0601,
+                            src,
+                            format!("`{}` is not a source", src.get_ref()),
+                        );
                         return None;
                     }
                 }
@@ -1446,7 +1471,7 @@ fn resolve_encoding(
             for w in &r.without {
                 if !preset.forms.iter().any(|f| &f.name == w.get_ref()) {
                     cx.err(
-                        "S0601",
+                        Code::S0601,
                         w,
                         format!("preset `{}` has no form `{}`", pname.get_ref(), w.get_ref()),
                     );
@@ -1492,7 +1517,7 @@ fn resolve_encoding(
                         }
                         Err(er) => {
                             cx.report
-                                .push(Diagnostic::error("S0601", er).at(loc.clone()));
+                                .push(Diagnostic::error(Code::S0601, er).at(loc.clone()));
                             usable = false;
                             break;
                         }
@@ -1560,7 +1585,7 @@ fn resolve_encoding(
                 if !preset.forms.iter().any(|f| &f.name == fname) {
                     cx.report.push(
                         Diagnostic::error(
-                            "S0601",
+                            Code::S0601,
                             format!("preset `{}` has no form `{fname}`", pname.get_ref()),
                         )
                         .at(cx.loc(e)),
@@ -1571,7 +1596,7 @@ fn resolve_encoding(
     }
     if forms.is_empty() {
         cx.err(
-            "S1003",
+            Code::S1003,
             e,
             format!("encoding for `{}` has no usable form", fam.name),
         );

@@ -10,6 +10,7 @@
 //! the right type and goes on). Only a missing key or a table where a value
 //! should be (or the reverse) stops the enclosing table.
 
+use crate::codes::Code;
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
 use std::cell::RefCell;
 use std::fmt;
@@ -20,7 +21,7 @@ use toml::de::{DeString, DeTable, DeValue};
 /// A problem found while parsing or walking: code, byte span, message.
 #[derive(Clone, Debug)]
 pub struct Problem {
-    pub code: &'static str,
+    pub code: Code,
     pub span: Range<usize>,
     pub message: String,
 }
@@ -31,7 +32,7 @@ struct Sink {
 }
 
 impl Sink {
-    fn push(&self, code: &'static str, span: Range<usize>, message: String) {
+    fn push(&self, code: Code, span: Range<usize>, message: String) {
         self.problems.borrow_mut().push(Problem {
             code,
             span,
@@ -80,7 +81,7 @@ fn settle(sink: &Sink, e: WalkError, span: Range<usize>) -> WalkError {
         Some(rest) => format!("missing key {rest}"),
         None => e.message,
     };
-    sink.push("S0003", span, msg);
+    sink.push(Code::S0003, span, msg);
     reported()
 }
 
@@ -91,7 +92,7 @@ pub fn parse<T: DeserializeOwned>(text: &str) -> (Option<T>, Vec<Problem>) {
     let (table, errors) = DeTable::parse_recoverable(text);
     for e in errors {
         let span = e.span().unwrap_or(0..0);
-        sink.push("S0001", span, e.message().trim().to_string());
+        sink.push(Code::S0001, span, e.message().trim().to_string());
     }
     let span = table.span();
     let root = Spanned::new(span, DeValue::Table(table.into_inner()));
@@ -136,7 +137,7 @@ impl<'a, 'i> Walker<'a, 'i> {
     }
     fn mismatch(&self, expected: &str) {
         self.sink.push(
-            "S0003",
+            Code::S0003,
             self.span(),
             format!("expected {expected}, found {}", type_name(self.v.get_ref())),
         );
@@ -146,8 +147,11 @@ impl<'a, 'i> Walker<'a, 'i> {
             Some(n) => match T::try_from(n) {
                 Ok(x) => Some(x),
                 Err(_) => {
-                    self.sink
-                        .push("S0003", self.span(), format!("{n} does not fit in {what}"));
+                    self.sink.push(
+                        Code::S0003,
+                        self.span(),
+                        format!("{n} does not fit in {what}"),
+                    );
                     None
                 }
             },
@@ -179,7 +183,7 @@ impl<'de, 'a, 'i> de::Deserializer<'de> for Walker<'a, 'i> {
                 Some(n) if n >= i64::MIN as i128 => visitor.visit_i64(n as i64),
                 _ => {
                     self.sink
-                        .push("S0003", self.span(), "integer out of range".into());
+                        .push(Code::S0003, self.span(), "integer out of range".into());
                     visitor.visit_u64(0)
                 }
             },
@@ -304,7 +308,7 @@ impl<'de, 'a, 'i> de::Deserializer<'de> for Walker<'a, 'i> {
             DeValue::Array(a) if a.len() >= len => {
                 if a.len() > len {
                     self.sink.push(
-                        "S0003",
+                        Code::S0003,
                         self.span(),
                         format!("expected an array of {len}, found {}", a.len()),
                     );
@@ -318,7 +322,7 @@ impl<'de, 'a, 'i> de::Deserializer<'de> for Walker<'a, 'i> {
             }
             DeValue::Array(a) => {
                 self.sink.push(
-                    "S0003",
+                    Code::S0003,
                     self.span(),
                     format!("expected an array of {len}, found {}", a.len()),
                 );
@@ -449,7 +453,7 @@ impl<'a, 'i> MapW<'a, 'i> {
                 let mut expected: Vec<&str> = fields.to_vec();
                 expected.sort_unstable();
                 sink.push(
-                    "S0002",
+                    Code::S0002,
                     k.span(),
                     format!(
                         "unknown key `{}`, expected one of: {}",

@@ -276,7 +276,7 @@ fn every_code_has_a_fail_fixture() {
         .collect();
     let missing: Vec<&str> = isa_spec::codes::CODES
         .iter()
-        .map(|c| c.code)
+        .map(|c| c.code.as_str())
         .filter(|c| !names.iter().any(|n| n.starts_with(&format!("{c}-"))))
         .collect();
     assert!(missing.is_empty(), "no fail fixture for {missing:?}");

@@ -19,7 +19,7 @@ fn json(d: &Diagnostic, files: &Files) -> String {
     };
     format!(
         "{{\"code\":{},\"level\":{},\"message\":{},\"file\":{},\"line\":{line},\"column\":{col},\"byte_start\":{start},\"byte_end\":{end},\"help\":{}}}",
-        json_escape(d.code),
+        json_escape(d.code.as_str()),
         json_escape(d.level.as_str()),
         json_escape(&d.message),
         json_escape(&file),
@@ -46,11 +46,15 @@ fn github(d: &Diagnostic, files: &Files) -> String {
             format!(
                 "::{kind} file={},line={line},col={col},title={}::{}",
                 prop(&f.path),
-                prop(d.code),
+                prop(d.code.as_str()),
                 esc(&d.message)
             )
         }
-        None => format!("::{kind} title={}::{}", prop(d.code), esc(&d.message)),
+        None => format!(
+            "::{kind} title={}::{}",
+            prop(d.code.as_str()),
+            esc(&d.message)
+        ),
     }
 }
 
@@ -91,7 +95,12 @@ pub fn run(dir: Option<&Path>, format: &str, deny_warnings: bool, color: &str) -
         dir.display().to_string()
     };
     let loaded = isa_spec::load(dir, &shown);
-    if loaded.report.diagnostics.iter().any(|d| d.code == "S0000") {
+    if loaded
+        .report
+        .diagnostics
+        .iter()
+        .any(|d| d.code == isa_spec::codes::Code::S0000)
+    {
         for d in &loaded.report.diagnostics {
             eprintln!("{}", d.short(&loaded.files));
         }
