@@ -60,6 +60,7 @@ codes! {
     S0501 Error "bits neither fixed, a field, nor `?`";
     S0601 Error "an operand never encoded, or a field naming an unknown operand";
     S0602 Warning "a modifier not encoded on a family (it must keep its default there)";
+    S0603 Error "a modifier declared on some `families`/`sms` that is not encoded on exactly those";
     S0701 Error "a commutative pair names an unknown source";
     S0702 Error "a swap rule names an unknown modifier or source";
     S0703 Error "a commutative pair of sources with different types or source modifiers";

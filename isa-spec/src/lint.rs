@@ -72,26 +72,9 @@ fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
                 );
             }
         }
-        for (i, m) in op.modifiers.iter().enumerate() {
-            let encoded = enc.forms.iter().any(|f| {
-                f.fields
-                    .iter()
-                    .any(|x| matches!(x.target, FieldTarget::Modifier { idx, .. } if idx == i))
-            });
-            if !encoded {
-                report.push(
-                    Diagnostic::warning(
-                        Code::S0602,
-                        format!(
-                            "modifier `{}` of `{}` is not encoded on {}; it must keep its default there",
-                            m.name, op.name, fam.name
-                        ),
-                    )
-                    .at(m.loc.clone())
-                    .also(enc.loc.clone(), "in this encoding"),
-                );
-            }
-        }
+    }
+    for (i, m) in op.modifiers.iter().enumerate() {
+        check_modifier_encoded(spec, op, i, m, report);
     }
     if op.class == "alu" && op.fold.is_empty() && op.fold_family.is_empty() && !op.dsts.is_empty() {
         report.push(
@@ -103,6 +86,83 @@ fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
             .help("add a [fold] table with one Rust expression per destination"),
         );
     }
+}
+
+/// Whether encoding `enc` has bits for modifier `idx` (in any form).
+fn encodes_modifier(enc: &Encoding, idx: usize) -> bool {
+    enc.forms.iter().any(|f| {
+        f.fields
+            .iter()
+            .any(|x| matches!(x.target, FieldTarget::Modifier { idx: i, .. } if i == idx))
+    })
+}
+
+/// A modifier left out of an encoding must keep its default there. Without
+/// a declaration that is S0602 (once per family: is the omission meant?);
+/// with `families`/`sms`, it must be encoded on exactly the SMs it
+/// declares (S0603). A one-value enum needs no bits anywhere.
+fn check_modifier_encoded(spec: &Spec, op: &Op, idx: usize, m: &Modifier, report: &mut Report) {
+    if matches!(m.ty, ModType::Enum(e) if spec.enums[e].values.len() == 1) {
+        return;
+    }
+    let mut warned: Vec<usize> = Vec::new();
+    for enc in &op.encodings {
+        let fam = &spec.families[enc.family];
+        let encoded = encodes_modifier(enc, idx);
+        let Some(on) = &m.exists_on else {
+            if !encoded && !warned.contains(&enc.family) {
+                warned.push(enc.family);
+                report.push(
+                    Diagnostic::warning(
+                        Code::S0602,
+                        format!(
+                            "modifier `{}` of `{}` is not encoded on {}; it must keep its default there",
+                            m.name, op.name, fam.name
+                        ),
+                    )
+                    .at(m.loc.clone())
+                    .also(enc.loc.clone(), "in this encoding")
+                    .help(format!("if it exists only elsewhere, declare where: `families = [...]` or `sms = \"..\"` (it is not on {})", fam.name)),
+                );
+            }
+            continue;
+        };
+        let present: Vec<u32> = enc.sms.iter().copied().filter(|s| on.contains(s)).collect();
+        let why = if encoded && present.len() < enc.sms.len() {
+            let absent: Vec<u32> = enc
+                .sms
+                .iter()
+                .copied()
+                .filter(|s| !on.contains(s))
+                .collect();
+            Some(format!(
+                "is encoded on SM {}, where it is declared not to exist",
+                sm_list(&absent)
+            ))
+        } else if !encoded && !present.is_empty() {
+            Some(format!(
+                "is declared on SM {} but not encoded there",
+                sm_list(&present)
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            report.push(
+                Diagnostic::error(
+                    Code::S0603,
+                    format!("modifier `{}` of `{}` {why}", m.name, op.name),
+                )
+                .at(m.exists_loc.clone())
+                .also(enc.loc.clone(), "this encoding"),
+            );
+        }
+    }
+}
+
+fn sm_list(sms: &[u32]) -> String {
+    let v: Vec<String> = sms.iter().map(|s| s.to_string()).collect();
+    v.join(", ")
 }
 
 /// Check one form's fields; returns the bits it leaves unassigned.

@@ -181,6 +181,11 @@ pub struct Modifier {
     /// Default: 0/false, or the enum value index.
     pub default: i64,
     pub doc: String,
+    /// The SMs on which it exists (declared `families` and `sms`), or None
+    /// when undeclared: every SM of the op. Elsewhere it keeps its default.
+    pub exists_on: Option<Vec<u32>>,
+    /// Where `families`/`sms` are declared (else the name).
+    pub exists_loc: Loc,
     pub loc: Loc,
 }
 

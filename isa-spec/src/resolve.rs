@@ -314,6 +314,37 @@ pub(crate) fn resolve_enum(cx: &mut Ctx, name: &str, def: &S<schema::EnumDef>) -
     }
 }
 
+/// The SMs a modifier declares it exists on (`families`, `sms`), or None
+/// when it declares neither.
+fn modifier_sms(cx: &mut Ctx, r: &schema::ModifierDef, families: &[Family]) -> Option<Vec<u32>> {
+    if r.families.is_empty() && r.sms.is_none() {
+        return None;
+    }
+    let mut all: Vec<u32> = families
+        .iter()
+        .flat_map(|f| f.sms.iter().copied())
+        .collect();
+    all.sort_unstable();
+    let mut on = all.clone();
+    if !r.families.is_empty() {
+        let mut named = Vec::new();
+        for f in &r.families {
+            match families.iter().find(|x| &x.name == f.get_ref()) {
+                Some(fam) => named.extend(fam.sms.iter().copied()),
+                None => cx.err(Code::S1001, f, format!("unknown family `{}`", f.get_ref())),
+            }
+        }
+        on.retain(|s| named.contains(s));
+    }
+    if let Some(s) = &r.sms {
+        match parse_sms(s.get_ref(), &all) {
+            Ok(sms) => on.retain(|x| sms.contains(x)),
+            Err(e) => cx.err(Code::S1001, s, e),
+        }
+    }
+    Some(on)
+}
+
 /// Two values of one enum with the same name (S0105) or code (S0303): the
 /// parser could not tell them apart, nor the decoder.
 fn check_enum_values(cx: &mut Ctx, name: &str, d: &schema::EnumDef) {
@@ -540,6 +571,13 @@ pub(crate) fn resolve_op(
                 .unwrap_or_default(),
             default,
             doc: r.doc.clone().unwrap_or_default(),
+            exists_on: modifier_sms(cx, r, names.families),
+            exists_loc: r
+                .families
+                .first()
+                .map(|f| cx.loc(f))
+                .or_else(|| r.sms.as_ref().map(|s| cx.loc(s)))
+                .unwrap_or_else(|| cx.loc(&r.name)),
             loc: cx.loc(&r.name),
         });
     }

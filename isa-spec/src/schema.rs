@@ -160,6 +160,13 @@ pub struct ModifierDef {
     pub text: Option<S<String>>,
     pub default: Option<S<toml::Value>>,
     pub doc: Option<String>,
+    /// Families on which the modifier exists (default: every family of the
+    /// op); the lint checks it is encoded on exactly those.
+    #[serde(default)]
+    pub families: Vec<S<String>>,
+    /// SMs on which it exists, e.g. `"75.."` (default: every SM); with
+    /// `families`, both must hold.
+    pub sms: Option<S<String>>,
 }
 
 #[derive(Debug, Deserialize)]
