@@ -63,7 +63,7 @@ codes! {
     S0603 Error "a modifier declared on some `families`/`sms` that is not encoded on exactly those";
     S0701 Error "a commutative pair names an unknown source";
     S0702 Error "a swap rule names an unknown modifier or source";
-    S0703 Error "a commutative pair of sources with different types or source modifiers";
+    S0703 Error "a commutative pair of sources with different source modifiers, or types without `commutative_why`";
     S0704 Error "a wide-immediate op that does not exist";
     S0705 Error "`swap_flips` on a modifier that is not an enum with a `flip` table";
     S0706 Error "`align` on a predicate, not a power of two, or below the type's register count";

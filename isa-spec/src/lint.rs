@@ -451,9 +451,12 @@ fn bit_list(mask: u128) -> String {
 /// Legalization constraints: S0703, S0705, S0706, S0707.
 pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
     let lloc = op.legalize.loc.clone().unwrap_or_else(|| op.loc.clone());
+    let mut types_differ = false;
     for &(x, y) in &op.legalize.commutative {
         let (a, b) = (&op.srcs[x], &op.srcs[y]);
-        if a.ty != b.ty || a.mods != b.mods {
+        types_differ |= a.ty != b.ty;
+        let explained = a.ty == b.ty || op.legalize.commutative_why.is_some();
+        if !explained || a.mods != b.mods {
             report.push(
                 Diagnostic::error(
                     Code::S0703,
@@ -467,9 +470,24 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
                     ),
                 )
                 .at(lloc.clone())
-                .also(b.loc.clone(), "declared here"),
+                .also(b.loc.clone(), "declared here")
+                .help("give both the same type and source modifiers, or say why they still swap exactly in `commutative_why`"),
             );
         }
+    }
+    if let Some(w) = &op.legalize.commutative_why
+        && !types_differ
+    {
+        report.push(
+            Diagnostic::error(
+                Code::S0703,
+                format!(
+                    "`commutative_why` on `{}`, whose commutative sources have one type",
+                    op.name
+                ),
+            )
+            .at(w.clone()),
+        );
     }
     if let Some(m) = op.legalize.swap_flips {
         let md = &op.modifiers[m];
@@ -886,51 +904,136 @@ fn suffix_set(spec: &Spec, op: &Op, asm: &Asm) -> Vec<String> {
     out
 }
 
-/// S1104: two ops that print the same text on one SM.
+/// What an operand token can look like in the text, as bits: a register,
+/// a uniform register, a number (immediate, branch target, integer
+/// modifier), a constant buffer, a predicate, a uniform predicate, a memory
+/// address, or a word (an enum or bool modifier printed as an operand).
+/// The parser reads these apart, so two ops whose operand lists differ in
+/// one position's token class never read the same text.
+mod tok {
+    pub const REG: u8 = 1;
+    pub const UREG: u8 = 2;
+    pub const NUM: u8 = 4;
+    pub const CBUF: u8 = 8;
+    pub const PRED: u8 = 16;
+    pub const UPRED: u8 = 32;
+    pub const MEM: u8 = 64;
+    pub const WORD: u8 = 128;
+}
+
+/// The token classes operand `o` of `op` can print as.
+fn token_class(op: &Op, o: &AsmOperand) -> u8 {
+    let by_type = |ty: ValueType| {
+        if ty.is_pred() {
+            tok::PRED | tok::UPRED
+        } else {
+            tok::REG | tok::UREG
+        }
+    };
+    match o.item {
+        AsmItem::Dst(i) => by_type(op.dsts[i].ty),
+        AsmItem::Src(i) => {
+            let kinds = op
+                .encodings
+                .iter()
+                .flat_map(|e| &e.forms)
+                .filter_map(|f| f.src_kinds[i]);
+            let class = kinds.fold(0, |c, k| {
+                c | match k {
+                    SlotKindClass::Gpr => tok::REG,
+                    SlotKindClass::Ugpr => tok::UREG,
+                    SlotKindClass::Imm => tok::NUM,
+                    SlotKindClass::Cbuf => tok::CBUF,
+                    SlotKindClass::Pred => tok::PRED,
+                    SlotKindClass::Upred => tok::UPRED,
+                }
+            });
+            // Never encoded: it prints its default (RZ, PT).
+            if class == 0 {
+                by_type(op.srcs[i].ty)
+            } else {
+                class
+            }
+        }
+        AsmItem::Modifier(m) => match op.modifiers[m].ty {
+            ModType::Rel | ModType::Int { .. } => tok::NUM,
+            ModType::Bool | ModType::Enum(_) => tok::WORD,
+        },
+        AsmItem::Mem(..) => tok::MEM,
+    }
+}
+
+/// Every operand list `asm` can print, as token classes (optional operands
+/// present or not).
+fn operand_shapes(op: &Op, asm: &Asm) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = vec![Vec::new()];
+    for o in &asm.operands {
+        let class = token_class(op, o);
+        let optional = o.cond != AsmCond::Always;
+        let mut next = Vec::new();
+        for v in out {
+            if optional {
+                next.push(v.clone());
+            }
+            let mut w = v;
+            w.push(class);
+            next.push(w);
+        }
+        next.truncate(4096);
+        out = next;
+    }
+    out
+}
+
+/// An operand list both `x` and `y` can print, if any.
+fn shared_shape(a: &Op, x: &Asm, b: &Op, y: &Asm) -> Option<usize> {
+    let sb = operand_shapes(b, y);
+    operand_shapes(a, x)
+        .into_iter()
+        .find(|s| {
+            sb.iter()
+                .any(|t| t.len() == s.len() && s.iter().zip(t).all(|(p, q)| p & q != 0))
+        })
+        .map(|s| s.len())
+}
+
+/// S1104: two ops that print the same text on one SM: the same mnemonic and
+/// suffixes, and operand lists whose tokens the parser cannot tell apart.
 pub(crate) fn check_asm_clash(spec: &Spec, report: &mut Report) {
     for (i, a) in spec.ops.iter().enumerate() {
         let asms = a.sms();
         for b in &spec.ops[..i] {
             let bsms = b.sms();
-            let Some(&sm) = asms.iter().find(|s| bsms.contains(s)) else {
-                continue;
-            };
-            let (x, y) = (asm_at(a, sm), asm_at(b, sm));
-            if x.mnemonic != y.mnemonic {
-                continue;
+            for &sm in asms.iter().filter(|s| bsms.contains(s)) {
+                if let Some(d) = asm_clash(spec, a, b, sm) {
+                    report.push(d);
+                    break;
+                }
             }
-            let count = |s: &Asm| {
-                let max = s.operands.len();
-                let min = s
-                    .operands
-                    .iter()
-                    .filter(|o| o.cond == AsmCond::Always)
-                    .count();
-                (min, max)
-            };
-            let ((amin, amax), (bmin, bmax)) = (count(x), count(y));
-            if amax < bmin || bmax < amin {
-                continue;
-            }
-            let sb = suffix_set(spec, b, y);
-            let Some(text) = suffix_set(spec, a, x).into_iter().find(|t| sb.contains(t)) else {
-                continue;
-            };
-            report.push(
-                Diagnostic::error(
-                    Code::S1104,
-                    format!(
-                        "`{}` and `{}` can both print `{}{text}` with {} operands on SM {sm}",
-                        a.name,
-                        b.name,
-                        x.mnemonic,
-                        amin.max(bmin)
-                    ),
-                )
-                .at(x.loc.clone())
-                .also(y.loc.clone(), "other op")
-                .help("give one of them a distinguishing suffix, or an [[alias]]"),
-            );
         }
     }
+}
+
+fn asm_clash(spec: &Spec, a: &Op, b: &Op, sm: u32) -> Option<Diagnostic> {
+    let (x, y) = (asm_at(a, sm), asm_at(b, sm));
+    if x.mnemonic != y.mnemonic {
+        return None;
+    }
+    let n = shared_shape(a, x, b, y)?;
+    let sb = suffix_set(spec, b, y);
+    let text = suffix_set(spec, a, x)
+        .into_iter()
+        .find(|t| sb.contains(t))?;
+    Some(
+        Diagnostic::error(
+            Code::S1104,
+            format!(
+                "`{}` and `{}` can both print `{}{text}` with {n} operands on SM {sm}",
+                a.name, b.name, x.mnemonic
+            ),
+        )
+        .at(x.loc.clone())
+        .also(y.loc.clone(), "other op")
+        .help("give one of them a distinguishing suffix, or an [[alias]]"),
+    )
 }

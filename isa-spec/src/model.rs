@@ -255,6 +255,8 @@ pub struct Alias {
 #[derive(Debug, Default)]
 pub struct Legalize {
     pub commutative: Vec<(usize, usize)>,
+    /// `commutative_why`: why pairs of different types still swap exactly.
+    pub commutative_why: Option<Loc>,
     pub swap_flips: Option<usize>,
     pub swap_negates: Option<usize>,
     /// Index of the op with the wider immediate form.

@@ -810,6 +810,7 @@ pub(crate) fn resolve_legalize(
         loc: Some(cx.loc(l)),
         ..Default::default()
     };
+    out.commutative_why = r.commutative_why.as_ref().map(|w| cx.loc(w));
     for pair in &r.commutative {
         let [a, b] = pair.get_ref();
         match (op.src(a), op.src(b)) {

@@ -240,6 +240,9 @@ pub struct LegalizeDef {
     /// Source pairs that may be swapped without changing the result.
     #[serde(default)]
     pub commutative: Vec<S<[String; 2]>>,
+    /// Why a commutative pair of sources of different types still swaps
+    /// exactly (IMAD's u32 a and i32 b); required when the types differ.
+    pub commutative_why: Option<S<String>>,
     /// Enum modifier to flip (`flip` table of its enum) when a pair swaps.
     pub swap_flips: Option<S<String>>,
     /// Predicate source to negate when a pair swaps (SEL).
