@@ -68,7 +68,7 @@ codes! {
     S0705 Error "`swap_flips` on a modifier that is not an enum with a `flip` table";
     S0706 Error "`align` on a predicate, not a power of two, or below the type's register count";
     S0707 Error "a wide-immediate op lacking a source of the op, of another type, or whose immediate is no wider on an SM where it exists";
-    S0801 Warning "a legalization gap: an operand kind no form accepts and no rewrite (swap, copy to register, wide form, the narrow op of a wide form) reaches";
+    S0801 Warning "a legalization gap: an operand kind no form accepts and no rewrite (swap, copy to a register or uniform register, wide form, the narrow op of a wide form) reaches";
     S0901 Error "a fold expression that does not parse";
     S0902 Error "a fold for an unknown destination";
     S0903 Error "a fold construct outside the allowed subset (macros, loops, unsafe, closures outside `let`, ...)";

@@ -668,7 +668,15 @@ pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
                     }
                     (SlotKindClass::Gpr, k)
                 };
-                if direct(reg, i) {
+                // Any value reaches a register form by a copy; the
+                // legalizer copies to a uniform register or predicate for
+                // a source only a UGPR/UP form takes.
+                let uniform = if s.ty.is_pred() {
+                    SlotKindClass::Upred
+                } else {
+                    SlotKindClass::Ugpr
+                };
+                if direct(reg, i) || direct(uniform, i) {
                     continue;
                 }
                 for k in kinds {
