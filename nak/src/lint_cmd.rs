@@ -124,7 +124,7 @@ pub fn run(dir: Option<&Path>, format: &str, deny_warnings: bool, color: &str) -
             "github" => github(d, files),
             _ => d.human_styled(files, color),
         };
-        println!("{text}");
+        crate::outln!("{text}");
     }
     let errors = loaded
         .report

@@ -154,21 +154,25 @@ fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> Exit
         if !matches!(out, CorpusOutcome::Ok | CorpusOutcome::NotCovered) && shown < show {
             shown += 1;
             match out {
-                CorpusOutcome::NotDecoded => println!("not decoded   {hex}  {t}"),
-                CorpusOutcome::NotBitExact { got } => println!(
+                CorpusOutcome::NotDecoded => nak::outln!("not decoded   {hex}  {t}"),
+                CorpusOutcome::NotBitExact { got } => nak::outln!(
                     "not bit-exact {hex}  {t}\n          got {}",
                     nak::stream::word_hex(got, family)
                 ),
                 CorpusOutcome::TextDiffers { got } => {
-                    println!("text differs  {hex}  {t}\n          got {got}")
+                    nak::outln!("text differs  {hex}  {t}\n          got {got}")
                 }
                 _ => {}
             }
         }
     }
-    println!(
+    nak::outln!(
         "SM{sm}: {} lines, {} covered, {} decoded, {} bit-exact, {} text-identical",
-        st.lines, st.covered, st.decoded, st.bit_exact, st.text_identical
+        st.lines,
+        st.covered,
+        st.decoded,
+        st.bit_exact,
+        st.text_identical
     );
     ExitCode::SUCCESS
 }

@@ -22,7 +22,7 @@ pub fn legalize_cmd(file: &Path, sm: Option<&str>) -> ExitCode {
     });
     match r {
         Ok(f) => {
-            print!("{}", print_function(&f));
+            crate::out!("{}", print_function(&f));
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -84,7 +84,7 @@ pub fn run_cmd(file: &Path, sm: Option<&str>, lanes: usize, global: usize) -> Ex
     })();
     match r {
         Ok(s) => {
-            print!("{s}");
+            crate::out!("{s}");
             ExitCode::SUCCESS
         }
         Err(e) => {
