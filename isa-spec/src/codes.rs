@@ -45,7 +45,7 @@ codes! {
     S0001 Error "TOML syntax error";
     S0002 Error "unknown key (every one is reported, with the keys expected there)";
     S0003 Error "wrong value type, or a missing key";
-    S0004 Error "`lint.toml`: unknown code or level";
+    S0004 Error "`lint.toml`: unknown code or level, or an `[[allow]]` entry that accepts nothing";
     S0101 Error "bit range outside the instruction, empty or reversed";
     S0103 Error "unknown type, kind or modifier name";
     S0104 Error "unknown enum or enum value";

@@ -289,18 +289,65 @@ fn tidy(files: &Files, report: &mut Report) {
     report.diagnostics = keep;
 }
 
+/// Drop the diagnostics `entry` accepts; S0004 when it accepts none.
+fn apply_allow(files: &Files, id: diag::FileId, entry: &AllowEntry, report: &mut Report) {
+    let file = format!("/ops/{}.toml", entry.op.get_ref());
+    let before = report.diagnostics.len();
+    report.diagnostics.retain(|d| {
+        let in_op = d
+            .loc
+            .as_ref()
+            .is_some_and(|l| files.get(l.file).path.ends_with(&file));
+        !(in_op && d.code.as_str() == entry.code.get_ref())
+    });
+    if report.diagnostics.len() == before {
+        report.push(
+            Diagnostic::error(
+                Code::S0004,
+                format!(
+                    "nothing to allow: `{}` reports no {} (delete this entry)",
+                    entry.op.get_ref(),
+                    entry.code.get_ref()
+                ),
+            )
+            .at(diag::Loc {
+                file: id,
+                span: entry.op.span(),
+            }),
+        );
+    }
+}
+
+/// One `[[allow]]` entry of `lint.toml`: a known diagnostic of one op,
+/// accepted for the reason given.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AllowEntry {
+    code: toml::Spanned<String>,
+    op: toml::Spanned<String>,
+    #[allow(dead_code)] // Read by people: why the diagnostic is accepted.
+    why: String,
+}
+
 /// `lint.toml` in the spec directory: `[levels] S1201 = "error"` (or
-/// `"warning"`, `"allow"`) overrides a code's level.
+/// `"warning"`, `"allow"`) overrides a code's level; `[[allow]]` entries
+/// accept one code in one op file (`code`, `op`, `why`), and an entry that
+/// accepts nothing is an error, so none outlives its defect.
 fn apply_levels(files: &Files, id: diag::FileId, report: &mut Report) {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct LintFile {
         #[serde(default)]
         levels: std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
+        #[serde(default)]
+        allow: Vec<AllowEntry>,
     }
     let Some(cfg) = parse_file::<LintFile>(files, id, report) else {
         return;
     };
+    for entry in &cfg.allow {
+        apply_allow(files, id, entry, report);
+    }
     for (code, level) in &cfg.levels {
         let at = |s: &toml::Spanned<String>| diag::Loc {
             file: id,

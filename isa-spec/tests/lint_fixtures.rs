@@ -170,17 +170,18 @@ fn ten_mistakes_in_three_files_in_one_run() {
     }
 }
 
+/// The real spec lints clean, warnings included, so a new warning shows:
+/// a known defect is accepted by name in `lint.toml`'s `[[allow]]`.
 #[test]
-fn real_spec_lints_without_errors() {
+fn real_spec_lints_without_errors_or_warnings() {
     let loaded = isa_spec::load(&isa_spec::default_spec_dir(), "isa-spec/spec");
-    let errors: Vec<String> = loaded
+    let found: Vec<String> = loaded
         .report
         .diagnostics
         .iter()
-        .filter(|d| d.level == isa_spec::diag::Level::Error)
         .map(|d| d.short(&loaded.files))
         .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
 #[test]
