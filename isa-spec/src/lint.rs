@@ -122,7 +122,7 @@ fn check_modifier_encoded(spec: &Spec, op: &Op, idx: usize, m: &Modifier, report
                     )
                     .at(m.loc.clone())
                     .also(enc.loc.clone(), "in this encoding")
-                    .help(format!("if it exists only elsewhere, declare where: `families = [...]` or `sms = \"..\"` (it is not on {})", fam.name)),
+                    .help(format!("if it does not exist on {}, declare where it does: `families = [...]` or `sms = \"..\"`", fam.name)),
                 );
             }
             continue;
@@ -311,7 +311,7 @@ fn unassigned(op: &Op, forms: &[&Form], missing: u128) -> Diagnostic {
     d = match field {
         Some(f) => d
             .at(f.loc.clone())
-            .label(format!("this field ends next to bit {}", bit_list(missing)))
+            .label(format!("bits {} are next to this field", bit_list(missing)))
             .also(form.loc.clone(), "in this encoding"),
         None => d.at(form.loc.clone()),
     };
@@ -377,7 +377,15 @@ fn check_ambiguity(spec: &Spec, report: &mut Report) {
         }
     }
     // Overlapping forms of one pair of encodings: one diagnostic.
-    let mut found: Vec<(&F, &F, u128, Vec<&Form>, Vec<&Form>)> = Vec::new();
+    /// The overlapping forms of one pair of encodings, and a first witness.
+    struct Overlap<'a> {
+        a: &'a F<'a>,
+        b: &'a F<'a>,
+        witness: u128,
+        a_forms: Vec<&'a Form>,
+        b_forms: Vec<&'a Form>,
+    }
+    let mut found: Vec<Overlap> = Vec::new();
     for (i, a) in all.iter().enumerate() {
         for b in &all[..i] {
             if a.fam != b.fam || !a.form.sms.iter().any(|s| b.form.sms.contains(s)) {
@@ -392,19 +400,32 @@ fn check_ambiguity(spec: &Spec, report: &mut Report) {
             if enum_excludes(a.form, b.mask, b.value) || enum_excludes(b.form, a.mask, a.value) {
                 continue;
             }
-            let same = |x: &(&F, &F, u128, Vec<&Form>, Vec<&Form>)| {
-                x.0.form.loc == a.form.loc && x.1.form.loc == b.form.loc
-            };
-            match found.iter_mut().find(|x| same(x)) {
+            match found
+                .iter_mut()
+                .find(|x| x.a.form.loc == a.form.loc && x.b.form.loc == b.form.loc)
+            {
                 Some(x) => {
-                    x.3.push(a.form);
-                    x.4.push(b.form);
+                    x.a_forms.push(a.form);
+                    x.b_forms.push(b.form);
                 }
-                None => found.push((a, b, a.value | b.value, vec![a.form], vec![b.form])),
+                None => found.push(Overlap {
+                    a,
+                    b,
+                    witness: a.value | b.value,
+                    a_forms: vec![a.form],
+                    b_forms: vec![b.form],
+                }),
             }
         }
     }
-    for (a, b, witness, a_forms, b_forms) in found {
+    for Overlap {
+        a,
+        b,
+        witness,
+        a_forms,
+        b_forms,
+    } in found
+    {
         let d = Diagnostic::error(
             Code::S0401,
             format!(
