@@ -6715,6 +6715,62 @@ impl Family {
             }
         }
     }
+    /// Bits per instruction in the bundle's scheduling word (families
+    /// with bundles): instruction `i` owns slot `i`.
+    pub const fn control_slot_bits(self) -> Option<u32> {
+        match self {
+            Family::Sm50 => Some(21u32),
+            Family::Sm70 => None,
+        }
+    }
+    /// (low bit, width) of the control value inside the instruction
+    /// word, where the word holds it (the `ctrl` common field).
+    pub const fn control_in_word(self) -> Option<(u32, u32)> {
+        match self {
+            Family::Sm50 => None,
+            Family::Sm70 => Some((105u32, 128u32 - 105u32)),
+        }
+    }
+    /// The control value that stalls, waits and reuses nothing.
+    pub const fn neutral_control(self) -> u32 {
+        match self {
+            Family::Sm50 => 2016u32,
+            Family::Sm70 => 2016u32,
+        }
+    }
+    /// The control value's fields: (name, low bit, width).
+    pub const fn control_fields(self) -> &'static [(&'static str, u32, u32)] {
+        match self {
+            Family::Sm50 => {
+                &[
+                    ("read_barrier", 8u32, 3u32),
+                    ("reuse", 17u32, 4u32),
+                    ("stall", 0u32, 4u32),
+                    ("wait", 11u32, 6u32),
+                    ("write_barrier", 5u32, 3u32),
+                    ("yield", 4u32, 1u32),
+                ]
+            }
+            Family::Sm70 => {
+                &[
+                    ("read_barrier", 8u32, 3u32),
+                    ("reuse", 17u32, 4u32),
+                    ("stall", 0u32, 4u32),
+                    ("wait", 11u32, 6u32),
+                    ("write_barrier", 5u32, 3u32),
+                    ("yield", 4u32, 1u32),
+                ]
+            }
+        }
+    }
+    /// (low bit, width, lowest, highest value): fields of the control
+    /// value and the values they must hold for reuse flags to be valid.
+    pub const fn reuse_needs(self) -> &'static [(u32, u32, u32, u32)] {
+        match self {
+            Family::Sm50 => &[],
+            Family::Sm70 => &[(0u32, 4u32, 1u32, 11u32), (4u32, 1u32, 1u32, 1u32)],
+        }
+    }
 }
 /// The family an SM belongs to.
 pub const fn family_of(sm: u32) -> Option<Family> {

@@ -43,7 +43,23 @@ pub struct Family {
     pub reuse: Vec<(u32, u32)>,
     /// (preset slot name, control bit marking its register `.reuse`).
     pub reuse_slots: Vec<(String, u32)>,
+    /// The control value's layout (`[family.<name>.control]`).
+    pub control: Control,
     pub loc: Loc,
+}
+
+/// The layout of a family's per-instruction control value.
+#[derive(Debug, Clone, Default)]
+pub struct Control {
+    /// Bits per instruction in the bundle's scheduling word.
+    pub slot_bits: Option<u32>,
+    /// (field name, low bit, width) within the control value.
+    pub fields: Vec<(String, u32, u32)>,
+    /// The neutral control value.
+    pub neutral: u32,
+    /// (low bit, width, lowest value, highest value): a field and the
+    /// values it must hold for reuse flags to be valid.
+    pub reuse_needs: Vec<(u32, u32, u32, u32)>,
 }
 
 impl Family {

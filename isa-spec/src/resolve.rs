@@ -235,10 +235,67 @@ pub(crate) fn resolve_family(
                 .filter(|(k, _)| k.parse::<u32>().is_err())
                 .map(|(k, v)| (k.clone(), *v))
                 .collect(),
+            control: d
+                .control
+                .as_ref()
+                .map(|c| resolve_control(cx, c.get_ref()))
+                .unwrap_or_default(),
             loc: cx.loc(def),
         },
         presets,
     ))
+}
+
+/// A family's `[control]` table: fields as (name, low bit, width), each one
+/// contiguous range; `reuse_needs` names fields and gives their values.
+fn resolve_control(cx: &mut Ctx, c: &schema::ControlDef) -> Control {
+    let mut fields = Vec::new();
+    for (k, v) in &c.fields {
+        match parse_bits(v.get_ref()) {
+            Ok(b) if b.ranges.len() == 1 => {
+                let (lo, hi) = b.ranges[0];
+                fields.push((k.get_ref().clone(), lo, hi - lo));
+            }
+            Ok(_) => cx.err("S0101", v, "a control field is one range of bits"),
+            Err(e) => cx.err("S0101", v, e),
+        }
+    }
+    let mut reuse_needs = Vec::new();
+    for (k, v) in &c.reuse_needs {
+        let Some(&(_, lo, width)) = fields.iter().find(|f| f.0 == *k.get_ref()) else {
+            cx.err(
+                "S0103",
+                k,
+                format!("`{}` is not a control field", k.get_ref()),
+            );
+            continue;
+        };
+        let range = match v.get_ref().split_once("..") {
+            Some((a, b)) => parse_int(a)
+                .zip(parse_int(b))
+                .map(|(a, b)| (a, b.saturating_sub(1))),
+            None => parse_int(v.get_ref()).map(|x| (x, x)),
+        };
+        match range {
+            Some((a, b)) if a <= b && b < 1u128 << width => {
+                reuse_needs.push((lo, width, a as u32, b as u32))
+            }
+            _ => cx.err(
+                "S0301",
+                v,
+                format!(
+                    "`{}` is not a value or range that fits {width} bits",
+                    v.get_ref()
+                ),
+            ),
+        }
+    }
+    Control {
+        slot_bits: c.slot_bits.as_ref().map(|b| *b.get_ref()),
+        fields,
+        neutral: *c.neutral.get_ref(),
+        reuse_needs,
+    }
 }
 
 pub(crate) struct ResolvedPreset {
