@@ -7137,6 +7137,24 @@ pub const fn ugpr_max(sm: u32) -> Option<u8> {
         _ => None,
     }
 }
+/// The major version of the nvdisasm whose text is the reference for
+/// `sm` (the families' `[reference]` tables).
+pub const fn reference_nvdisasm(sm: u32) -> Option<u32> {
+    match sm {
+        50u32 => Some(11u32),
+        52u32 => Some(11u32),
+        60u32 => Some(11u32),
+        70u32 => Some(11u32),
+        75u32 => Some(13u32),
+        80u32 => Some(13u32),
+        86u32 => Some(13u32),
+        89u32 => Some(13u32),
+        90u32 => Some(13u32),
+        100u32 => Some(13u32),
+        120u32 => Some(13u32),
+        _ => None,
+    }
+}
 /// Every SM the spec covers.
 pub const ALL_SMS: &[u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
 /// `sm`'s bit in the generated SM sets (its position in

@@ -640,6 +640,11 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             quote!(#sm => Some(#m))
         })
         .collect();
+    let reference_arms = spec
+        .families
+        .iter()
+        .flat_map(|f| f.reference_nvdisasm.iter())
+        .map(|(sm, v)| quote!(#sm => Some(#v)));
     let fam_docs: Vec<TokenStream> = spec.families.iter().map(|f| doc(&f.doc)).collect();
 
     let variants: Vec<_> = spec.ops.iter().map(|o| op_variant(&o.name)).collect();
@@ -698,6 +703,12 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         /// families' `ugpr_max`; None where the SM has no uniform registers.
         pub const fn ugpr_max(sm: u32) -> Option<u8> {
             match sm { #(#ugpr_arms,)* _ => None }
+        }
+
+        /// The major version of the nvdisasm whose text is the reference for
+        /// `sm` (the families' `[reference]` tables).
+        pub const fn reference_nvdisasm(sm: u32) -> Option<u32> {
+            match sm { #(#reference_arms,)* _ => None }
         }
 
         /// Every SM the spec covers.

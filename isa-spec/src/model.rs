@@ -45,6 +45,8 @@ pub struct Family {
     pub reuse_slots: Vec<(String, u32)>,
     /// The control value's layout (`[family.<name>.control]`).
     pub control: Control,
+    /// (SM, nvdisasm major version whose text is the reference there).
+    pub reference_nvdisasm: Vec<(u32, u32)>,
     pub loc: Loc,
 }
 

@@ -214,6 +214,7 @@ pub(crate) fn resolve_family(
         }
         presets.insert(pname.clone(), ResolvedPreset { opcode, forms });
     }
+    let reference_nvdisasm = resolve_reference(cx, def, &sms);
     Some((
         Family {
             name: name.to_string(),
@@ -240,10 +241,44 @@ pub(crate) fn resolve_family(
                 .as_ref()
                 .map(|c| resolve_control(cx, c.get_ref()))
                 .unwrap_or_default(),
+            reference_nvdisasm,
             loc: cx.loc(def),
         },
         presets,
     ))
+}
+
+/// A family's `[reference]` table: every SM of the family gets exactly one
+/// reference disassembler version.
+fn resolve_reference(cx: &mut Ctx, def: &S<schema::FamilyDef>, sms: &[u32]) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    let Some(r) = &def.get_ref().reference else {
+        return out;
+    };
+    for (k, v) in &r.get_ref().nvdisasm {
+        match parse_sms(k.get_ref(), sms) {
+            Ok(list) => {
+                for sm in list {
+                    if out.iter().any(|(s, _)| *s == sm) {
+                        cx.err("S1001", k, format!("SM {sm} has two reference versions"));
+                    }
+                    out.push((sm, *v.get_ref()));
+                }
+            }
+            Err(e) => cx.err("S1001", k, e),
+        }
+    }
+    for sm in sms {
+        if !out.iter().any(|(s, _)| s == sm) {
+            cx.err(
+                "S1001",
+                r,
+                format!("SM {sm} has no reference nvdisasm version"),
+            );
+        }
+    }
+    out.sort_unstable();
+    out
 }
 
 /// A family's `[control]` table: fields as (name, low bit, width), each one

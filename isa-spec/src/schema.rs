@@ -41,9 +41,20 @@ pub struct FamilyDef {
     /// The per-instruction scheduling control value: its fields, its
     /// neutral value and the rule its reuse flags follow.
     pub control: Option<S<ControlDef>>,
+    /// Which disassembler's text is the reference for each SM.
+    pub reference: Option<S<ReferenceDef>>,
     /// Operand layouts shared by many ops; an op names one with `preset`.
     #[serde(default)]
     pub preset: BTreeMap<String, PresetDef>,
+}
+
+/// `[family.<name>.reference]`: the disassembler whose text each SM's
+/// printer follows and whose verdicts the oracle tests take.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReferenceDef {
+    /// SM range (`"70"`, `"75.."`) -> nvdisasm major version.
+    pub nvdisasm: BTreeMap<S<String>, S<u32>>,
 }
 
 /// `[family.<name>.control]`: what the bits of an instruction's control
