@@ -16213,6 +16213,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff86c000000000000ffff0fff,
         value: 0x947,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16224,6 +16225,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff86c000000000000ff000fff,
         value: 0x947,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16235,6 +16237,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffff0000000ffe0,
         value: 0xe240000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[None],
     },
     FormInfo {
@@ -16246,6 +16249,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87c000000000003f0ff0fff,
         value: 0x80000000000000100000547,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -16257,6 +16261,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff86c000000000003f0000fff,
         value: 0x80000000000000100000547,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -16268,6 +16273,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87c00000000000080ff0fff,
         value: 0x80000000000000000000947,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16279,6 +16285,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87c00000000000080000fff,
         value: 0x80000000000000000000947,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16290,6 +16297,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87800000000000000000fff,
         value: 0x80000000000000000000947,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16301,6 +16309,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x301,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16312,6 +16321,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff00000000ff000fff,
         value: 0x901,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16323,6 +16333,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffffffff80000ffff000fff,
         value: 0xb01,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16334,6 +16345,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x80000000000000000000d01,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16345,6 +16357,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ffffffffffff000fff,
         value: 0x100000000000000000805,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -16356,6 +16369,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ffffffffffff000fff,
         value: 0x805,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -16367,6 +16381,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff86fffffffffffffffff0fff,
         value: 0x94d,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16378,6 +16393,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffffffffff0ffff,
         value: 0xe30000000000000f,
         unknown: 0,
+        canonical: 0,
         srcs: &[None],
     },
     FormInfo {
@@ -16389,6 +16405,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x304,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16400,6 +16417,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff00000000ff000fff,
         value: 0x904,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16411,6 +16429,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff380000ffff000fff,
         value: 0xb04,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16422,6 +16441,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x80000000000000000000d04,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16433,6 +16453,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x310,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16444,6 +16465,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff00000000ff000fff,
         value: 0x910,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16455,6 +16477,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff380000ffff000fff,
         value: 0xb10,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16466,6 +16489,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x80000000000000000000d10,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16477,6 +16501,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x305,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16488,6 +16513,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff00000000ff000fff,
         value: 0x905,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16499,6 +16525,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff380000ffff000fff,
         value: 0xb05,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16510,6 +16537,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x80000000000000000000d05,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16521,6 +16549,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x311,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16532,6 +16561,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff00000000ff000fff,
         value: 0x911,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16543,6 +16573,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff380000ffff000fff,
         value: 0xb11,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16554,6 +16585,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x80000000000000000000d11,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16565,6 +16597,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff3fffff0000000fff,
         value: 0x221,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16576,6 +16609,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff0000000000000fff,
         value: 0x421,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16587,6 +16621,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff380000ff00000fff,
         value: 0x621,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16598,6 +16633,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff3fffff0000000fff,
         value: 0x80000000000000000000e21,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16609,6 +16645,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff88e7ff0000000,
         value: 0x5c58000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16620,6 +16657,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfef88e0000000000,
         value: 0x3858000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16631,6 +16669,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff88e0000000000,
         value: 0x4c58000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16642,6 +16681,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfe30000000000000,
         value: 0x800000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16653,6 +16693,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe10003fffff0000000fff,
         value: 0x223,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16664,6 +16705,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe10000000000000000fff,
         value: 0x823,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16675,6 +16717,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1000380000ff00000fff,
         value: 0xa23,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16686,6 +16729,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe10003fffff0000000fff,
         value: 0x80000000000000000000c23,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16697,6 +16741,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe10000000000000000fff,
         value: 0x423,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16708,6 +16753,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1000380000ff00000fff,
         value: 0x623,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16719,6 +16765,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe10003fffff0000000fff,
         value: 0x80000000000000000000e23,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16730,6 +16777,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xffc0807ff0000000,
         value: 0x5980000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16741,6 +16789,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfec0800000000000,
         value: 0x3280000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16752,6 +16801,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xffc0800000000000,
         value: 0x4980000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16763,6 +16813,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xffc0800000000000,
         value: 0x5180000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16774,6 +16825,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfc50000000000000,
         value: 0xc00000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16785,6 +16837,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f9ff7fffff00ff000fff,
         value: 0x300,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16796,6 +16849,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f9ff00000000ff000fff,
         value: 0x900,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16807,6 +16861,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f9ff780000ffff000fff,
         value: 0xb00,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16818,6 +16873,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f9ff7fffff00ff000fff,
         value: 0x80000000000000000000d00,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16829,6 +16885,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffefcfff000ff00,
         value: 0x5c30000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16840,6 +16897,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefefd800000ff00,
         value: 0x3830000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16851,6 +16909,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffefc800000ff00,
         value: 0x4c30000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16862,6 +16921,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87efcff3fffff0000000fff,
         value: 0x209,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16873,6 +16933,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87efcff0000000000000fff,
         value: 0x809,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16884,6 +16945,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87efcff380000ff00000fff,
         value: 0xa09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16895,6 +16957,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87efcff3fffff0000000fff,
         value: 0x80000000000000000000c09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16906,6 +16969,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff3fffff0000000fff,
         value: 0x209,
         unknown: 0x400000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16917,6 +16981,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff0000000000000fff,
         value: 0x809,
         unknown: 0x400000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16928,6 +16993,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff380000ff00000fff,
         value: 0xa09,
         unknown: 0x400000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16939,6 +17005,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff3fffff0000000fff,
         value: 0x80000000000000000000c09,
         unknown: 0x400000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16950,6 +17017,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff3fffff0000000fff,
         value: 0x209,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16961,6 +17029,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff0000000000000fff,
         value: 0x809,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16972,6 +17041,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff380000ff00000fff,
         value: 0xa09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16983,6 +17053,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff3fffff0000000fff,
         value: 0x80000000000000000000c09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16994,6 +17065,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc887ff0000000,
         value: 0x5c60000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17005,6 +17077,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefc880000000000,
         value: 0x3860000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17016,6 +17089,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc880000000000,
         value: 0x4c60000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17027,6 +17101,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff3fffff0000000fff,
         value: 0x4000000000000000000220,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17038,6 +17113,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff0000000000000fff,
         value: 0x4000000000000000000820,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17049,6 +17125,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff380000ff00000fff,
         value: 0x4000000000000000000a20,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17060,6 +17137,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff3fffff0000000fff,
         value: 0x84000000000000000000c20,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17071,6 +17149,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffaee7ff0000000,
         value: 0x5c68000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17082,6 +17161,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefaee0000000000,
         value: 0x3868000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17093,6 +17173,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffaee0000000000,
         value: 0x4c68000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17104,6 +17185,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xff50000000000000,
         value: 0x1e00000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17115,6 +17197,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x208,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17126,6 +17209,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffff0000000000000fff,
         value: 0x808,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17137,6 +17221,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffffff80000ff00000fff,
         value: 0xa08,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17148,6 +17233,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x80000000000000000000c08,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17159,6 +17245,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80000ff3fffff0000ff0fff,
         value: 0x20b,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17170,6 +17257,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80000ff0000000000ff0fff,
         value: 0x80b,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17181,6 +17269,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80000ff380000ff00ff0fff,
         value: 0xa0b,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17192,6 +17281,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80000ff3fffff0000ff0fff,
         value: 0x80000000000000000000c0b,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17203,6 +17293,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff0007ff0000000,
         value: 0x5bb0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17214,6 +17305,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfef0000000000000,
         value: 0x36b0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17225,6 +17317,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff0000000000000,
         value: 0x4bb0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17236,6 +17329,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x306,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17247,6 +17341,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ff00000000ff000fff,
         value: 0x906,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17258,6 +17353,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03fff80000ffff000fff,
         value: 0xb06,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17269,6 +17365,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x80000000000000000000d06,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17280,6 +17377,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x312,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17291,6 +17389,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ff00000000ff000fff,
         value: 0x912,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17302,6 +17401,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03fff80000ffff000fff,
         value: 0xb12,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17313,6 +17413,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x80000000000000000000d12,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17324,6 +17425,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x213,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17335,6 +17437,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff00000000ff000fff,
         value: 0x813,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17346,6 +17449,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffffffff80000ffff000fff,
         value: 0xa13,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17357,6 +17461,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x80000000000000000000c13,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17368,6 +17473,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc77fff0000000,
         value: 0x5c10000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17379,6 +17485,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefd778000000000,
         value: 0x3810000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17390,6 +17497,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc778000000000,
         value: 0x4c10000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17401,6 +17509,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016007fffff0000000fff,
         value: 0x210,
         unknown: 0x781e0000000000000000000,
+        canonical: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17412,6 +17521,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016000000000000000fff,
         value: 0x810,
         unknown: 0x781e0000000000000000000,
+        canonical: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17423,6 +17533,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8001600780000ff00000fff,
         value: 0xa10,
         unknown: 0x781e0000000000000000000,
+        canonical: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17434,6 +17545,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016007fffff0000000fff,
         value: 0x80000000000000000000c10,
         unknown: 0x781e0000000000000000000,
+        canonical: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17445,6 +17557,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfec0000000000000,
         value: 0x1c00000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17456,6 +17569,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016007fffff0000000fff,
         value: 0x4000000000000000210,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17473,6 +17587,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016000000000000000fff,
         value: 0x4000000000000000810,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -17490,6 +17605,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8001600780000ff00000fff,
         value: 0x4000000000000000a10,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -17507,6 +17623,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016007fffff0000000fff,
         value: 0x80004000000000000000c10,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -17524,6 +17641,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff500ffffff0000000fff,
         value: 0x78e00000000000000000224,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17535,6 +17653,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff5000000000000000fff,
         value: 0x78e00000000000000000824,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17546,6 +17665,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff500f80000ff00000fff,
         value: 0x78e00000000000000000a24,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17557,6 +17677,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff500ffffff0000000fff,
         value: 0xf8e00000000000000000c24,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17568,6 +17689,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffffd000000000000000fff,
         value: 0x78e00000000000000000424,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17579,6 +17701,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffffd00780000ff00000fff,
         value: 0x78e00000000000000000624,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17590,6 +17713,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffffd007fffff0000000fff,
         value: 0xf8e00000000000000000e24,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17601,6 +17725,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500ffffff0000000fff,
         value: 0x78000000000000000000227,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17612,6 +17737,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f5000000000000000fff,
         value: 0x78000000000000000000827,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17623,6 +17749,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500f80000ff00000fff,
         value: 0x78000000000000000000a27,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17634,6 +17761,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500ffffff0000000fff,
         value: 0xf8000000000000000000c27,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17645,6 +17773,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1fd00780000ff00000fff,
         value: 0x78000000000000000000627,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17656,6 +17785,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1fd007fffff0000000fff,
         value: 0xf8000000000000000000e27,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17667,6 +17797,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500ffffff0000000fff,
         value: 0x78000000000000000000225,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17678,6 +17809,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f5000000000000000fff,
         value: 0x78000000000000000000825,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17689,6 +17821,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500f80000ff00000fff,
         value: 0x78000000000000000000a25,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17700,6 +17833,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500ffffff0000000fff,
         value: 0xf8000000000000000000c25,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17711,6 +17845,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1fd00780000ff00000fff,
         value: 0x78000000000000000000625,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17722,6 +17857,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1fd007fffff0000000fff,
         value: 0xf8000000000000000000e25,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17733,6 +17869,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871f500ffffff0000000fff,
         value: 0x4000000000000000225,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17749,6 +17886,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871f5000000000000000fff,
         value: 0x4000000000000000825,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -17765,6 +17903,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871f500f80000ff00000fff,
         value: 0x4000000000000000a25,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -17781,6 +17920,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871f500ffffff0000000fff,
         value: 0x80004000000000000000c25,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -17797,6 +17937,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871fd00780000ff00000fff,
         value: 0x4000000000000000625,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17813,6 +17954,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871fd007fffff0000000fff,
         value: 0x80004000000000000000e25,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17829,6 +17971,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ff500ffffff0000000fff,
         value: 0xe04000000000000000224,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17845,6 +17988,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ff5000000000000000fff,
         value: 0xe04000000000000000824,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -17861,6 +18005,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ff500f80000ff00000fff,
         value: 0xe04000000000000000a24,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -17877,6 +18022,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ff500ffffff0000000fff,
         value: 0x80e04000000000000000c24,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -17893,6 +18039,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffd000000000000000fff,
         value: 0xe04000000000000000424,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17909,6 +18056,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffd00780000ff00000fff,
         value: 0xe04000000000000000624,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17925,6 +18073,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffd007fffff0000000fff,
         value: 0x80e04000000000000000e24,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17941,6 +18090,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffdffffffff0000000fff,
         value: 0x217,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17952,6 +18102,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffdff0000000000000fff,
         value: 0x817,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17963,6 +18114,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffdfff80000ff00000fff,
         value: 0xa17,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17974,6 +18126,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffdffffffff0000000fff,
         value: 0x80000000000000000000c17,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17985,6 +18138,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffe607ff0000000,
         value: 0x5c20000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17996,6 +18150,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefe600000000000,
         value: 0x3820000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18007,6 +18162,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffe600000000000,
         value: 0x4c20000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18018,6 +18174,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc707ff0000000,
         value: 0x5c18000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18029,6 +18186,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefd700000000000,
         value: 0x3818000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18040,6 +18198,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc700000000000,
         value: 0x4c18000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18051,6 +18210,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfc00000000000000,
         value: 0x1400000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18062,6 +18222,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800fffffff0000ff0fff,
         value: 0x20c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18078,6 +18239,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800f0000000000ff0fff,
         value: 0x80c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18094,6 +18256,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800ff80000ff00ff0fff,
         value: 0xa0c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18110,6 +18273,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800fffffff0000ff0fff,
         value: 0x80000000000000000000c0c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18126,6 +18290,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff0907ff00000c0,
         value: 0x5b60000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18137,6 +18302,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfef09000000000c0,
         value: 0x3660000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18148,6 +18314,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff09000000000c0,
         value: 0x4b60000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18159,6 +18326,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800fffffff0000ff0fff,
         value: 0x10000000000000000020c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18175,6 +18343,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800f0000000000ff0fff,
         value: 0x10000000000000000080c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18191,6 +18360,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800fffffff0000ff0fff,
         value: 0x80100000000000000000c0c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18207,6 +18377,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e01cf000000ff00000fff,
         value: 0xe01000000000000000381,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18218,6 +18389,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e01ff000000ff00000fff,
         value: 0xe01000000000000000381,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18229,6 +18401,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8300000000000,
         value: 0xeed0200000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18240,6 +18413,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff7fffff0000000fff,
         value: 0xff0000000000000211,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18251,6 +18425,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff0000000000000fff,
         value: 0xff0000000000000811,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18262,6 +18437,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff780000ff00000fff,
         value: 0xff0000000000000a11,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18273,6 +18449,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff7fffff0000000fff,
         value: 0x80000ff0000000000000c11,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18284,6 +18461,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105007fffff0000000fff,
         value: 0x100000000000000000211,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18295,6 +18473,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105000000000000000fff,
         value: 0x100000000000000000811,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18306,6 +18485,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8710500780000ff00000fff,
         value: 0x100000000000000000a11,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18317,6 +18497,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105007fffff0000000fff,
         value: 0x80100000000000000000c11,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18328,6 +18509,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107000000000000000fff,
         value: 0x100000000000000000411,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18339,6 +18521,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105007fffff0000000fff,
         value: 0x104000000000000000211,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18355,6 +18538,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105000000000000000fff,
         value: 0x104000000000000000811,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18371,6 +18555,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8710500780000ff00000fff,
         value: 0x104000000000000000a11,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18387,6 +18572,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105007fffff0000000fff,
         value: 0x80104000000000000000c11,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18403,6 +18589,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107000000000000000fff,
         value: 0x104000000000000000411,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18419,6 +18606,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff7fffff0000000fff,
         value: 0x4ff0000000000000211,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18430,6 +18618,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff0000000000000fff,
         value: 0x4ff0000000000000811,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18441,6 +18630,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff780000ff00000fff,
         value: 0x4ff0000000000000a11,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18452,6 +18642,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff7fffff0000000fff,
         value: 0x80004ff0000000000000c11,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18463,6 +18654,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8407ff0000000,
         value: 0x5c40000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18474,6 +18666,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfef8410000000000,
         value: 0x3840000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18485,6 +18678,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8400000000000,
         value: 0x4c40000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18496,6 +18690,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8700000ffffff0000000fff,
         value: 0x212,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18512,6 +18707,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87000000000000000000fff,
         value: 0x812,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18528,6 +18724,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8700000f80000ff00000fff,
         value: 0xa12,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18544,6 +18741,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8700000ffffff0000000fff,
         value: 0x80000000000000000000c12,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18560,6 +18758,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8000000000000,
         value: 0x5be0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18571,6 +18770,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfe00000000000000,
         value: 0x3c00000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18582,6 +18782,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xff00000000000000,
         value: 0x200000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18593,6 +18794,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfd00000000000000,
         value: 0x400000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18604,6 +18806,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff0ffffffff00ff000fff,
         value: 0x202,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18615,6 +18818,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff0ff00000000ff000fff,
         value: 0x802,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18626,6 +18830,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff0fff80000ffff000fff,
         value: 0xa02,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18637,6 +18842,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff0ffffffff00ff000fff,
         value: 0x80000000000000000000c02,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18648,6 +18854,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffff87ff000ff00,
         value: 0x5c98000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18659,6 +18866,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffff8000000ff00,
         value: 0x4c98000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18670,6 +18878,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff0000000000f00,
         value: 0x100000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18681,6 +18890,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x10f000000000000000202,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18692,6 +18902,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffff00000000000fff,
         value: 0x402,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18703,6 +18914,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x8010f000000000000000c02,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18714,6 +18926,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff0fffff00ff000fff,
         value: 0x308,
         unknown: 0x3003000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18725,6 +18938,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff00000000ff000fff,
         value: 0x908,
         unknown: 0x3000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18736,6 +18950,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff380000ffff000fff,
         value: 0xb08,
         unknown: 0x3000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18747,6 +18962,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff0fffff00ff000fff,
         value: 0x308,
         unknown: 0x1003000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18758,6 +18974,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff00000000ff000fff,
         value: 0x908,
         unknown: 0x1000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18769,6 +18986,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff380000ffff000fff,
         value: 0xb08,
         unknown: 0x1000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18780,6 +18998,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff3fffff00ff000fff,
         value: 0x80000000000000000000d08,
         unknown: 0x1000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18791,6 +19010,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff0fffff00ff000fff,
         value: 0x308,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18802,6 +19022,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff00000000ff000fff,
         value: 0x908,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18813,6 +19034,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff380000ffff000fff,
         value: 0xb08,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18824,6 +19046,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff3fffff00ff000fff,
         value: 0x80000000000000000000d08,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18835,6 +19058,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffffffffff0fff,
         value: 0x918,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -18846,6 +19070,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffffff00000dfff,
         value: 0x50b0000000000f00,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -18857,6 +19082,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8000008ffffffffff000fff,
         value: 0x81c,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18868,6 +19094,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8000008ffffffffff000fff,
         value: 0x8000000000000081c,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -18879,6 +19106,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff7fffff00ff000fff,
         value: 0x309,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18890,6 +19118,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff00000000ff000fff,
         value: 0x909,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18901,6 +19130,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff780000ffff000fff,
         value: 0xb09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18912,6 +19142,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff7fffff00ff000fff,
         value: 0x80000000000000000000d09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18923,6 +19154,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffffefff000ff00,
         value: 0x5c08000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18934,6 +19166,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfeffff800000ff00,
         value: 0x3808000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18945,6 +19178,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffffe800000ff00,
         value: 0x4c08000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18956,6 +19190,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff800ffffff0000000fff,
         value: 0x216,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18967,6 +19202,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff8000000000000000fff,
         value: 0x816,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18978,6 +19214,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff800f80000ff00000fff,
         value: 0xa16,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18989,6 +19226,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff800ffffff0000000fff,
         value: 0x80000000000000000000c16,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19000,6 +19238,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff8000000000000000fff,
         value: 0x416,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19011,6 +19250,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff800f80000ff00000fff,
         value: 0x616,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19022,6 +19262,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff800ffffff0000000fff,
         value: 0x80000000000000000000e16,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19033,6 +19274,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8807ff0000000,
         value: 0x5bc0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19044,6 +19286,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfef8800000000000,
         value: 0x36c0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19055,6 +19298,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8800000000000,
         value: 0x4bc0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19066,6 +19310,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8800000000000,
         value: 0x53c0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19077,6 +19322,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ffffffffffff000fff,
         value: 0x919,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -19088,6 +19334,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffffffff000ff00,
         value: 0xf0c8000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -19099,6 +19346,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x207,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19110,6 +19358,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffff0000000000000fff,
         value: 0x807,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19121,6 +19370,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffffff80000ff00000fff,
         value: 0xa07,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19132,6 +19382,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x80000000000000000000c07,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19143,6 +19394,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffff87ff0000000,
         value: 0x5ca0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19154,6 +19406,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefff80000000000,
         value: 0x38a0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19165,6 +19418,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffff80000000000,
         value: 0x4ca0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19176,6 +19430,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x607,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19187,6 +19442,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x80000000000000000000e07,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19198,6 +19454,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee100ffffff0000000fff,
         value: 0x219,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19209,6 +19466,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee1000000000000000fff,
         value: 0x819,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19220,6 +19478,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee100f80000ff00000fff,
         value: 0xa19,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19231,6 +19490,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee100ffffff0000000fff,
         value: 0x80000000000000000000c19,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19242,6 +19502,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee1000000000000000fff,
         value: 0x419,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19253,6 +19514,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee100f80000ff00000fff,
         value: 0x619,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19264,6 +19526,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee100ffffff0000000fff,
         value: 0x80000000000000000000e19,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19275,6 +19538,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xf8fa801ff0000000,
         value: 0x58f8000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19286,6 +19550,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xf1fa801ffc000000,
         value: 0x30f8000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19297,6 +19562,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xffffff7ff0000000,
         value: 0x5c48000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19308,6 +19574,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfeffff0000000000,
         value: 0x3848000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19319,6 +19586,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xffffff0000000000,
         value: 0x4c48000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19330,6 +19598,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffeff7ff0000000,
         value: 0x5c28000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19341,6 +19610,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefeff0000000000,
         value: 0x3828000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19352,6 +19622,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffeff0000000000,
         value: 0x4c28000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19363,6 +19634,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e01ff0000000000ff0fff,
         value: 0x1000000000000000386,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19374,6 +19646,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8300000000000,
         value: 0xeed8200000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19385,6 +19658,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fecffffffff0000000fff,
         value: 0x7e00000000000000000248,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19396,6 +19670,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fecff0000000000000fff,
         value: 0x7e00000000000000000848,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19407,6 +19682,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fecfff80000ff00000fff,
         value: 0x7e00000000000000000a48,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19418,6 +19694,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fecffffffff0000000fff,
         value: 0x87e00000000000000000c48,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19429,6 +19706,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fe8ffffffff0000000fff,
         value: 0x7e00000000000000000248,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19440,6 +19718,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fe8ff0000000000000fff,
         value: 0x7e00000000000000000848,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19451,6 +19730,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fe8ffffffff0000000fff,
         value: 0x87e00000000000000000c48,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
 ];

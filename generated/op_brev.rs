@@ -574,13 +574,16 @@ impl OpBrev {
                 _ => {}
             }
         }
+        let raw = match form {
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

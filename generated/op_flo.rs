@@ -1033,13 +1033,16 @@ impl OpFlo {
                 _ => {}
             }
         }
+        let raw = match form {
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

@@ -1585,13 +1585,16 @@ impl OpMufu {
                 _ => {}
             }
         }
+        let raw = match form {
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

@@ -835,13 +835,16 @@ impl OpPopc {
                 _ => {}
             }
         }
+        let raw = match form {
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

@@ -538,8 +538,10 @@ pub enum FieldTarget {
     Ctrl,
     /// Fixed value.
     Fixed(u128),
-    /// Bits kept raw: not understood, but preserved for exact re-encoding.
-    Unknown,
+    /// Bits kept raw: not understood, but preserved for exact re-encoding;
+    /// the value ptxas writes there (`"?=0xf"`, default 0), which the
+    /// assembler writes.
+    Unknown(u128),
 }
 
 #[derive(Clone, Debug)]
@@ -586,8 +588,18 @@ impl Form {
     pub fn unknown_mask(&self) -> u128 {
         self.fields
             .iter()
-            .filter(|f| f.target == FieldTarget::Unknown)
+            .filter(|f| matches!(f.target, FieldTarget::Unknown(_)))
             .map(|f| f.bits.mask())
+            .fold(0, |a, b| a | b)
+    }
+    /// The raw bits as ptxas writes them: each raw field's canonical value.
+    pub fn canonical_raw(&self) -> u128 {
+        self.fields
+            .iter()
+            .filter_map(|f| match f.target {
+                FieldTarget::Unknown(v) => Some(f.bits.place(v)),
+                _ => None,
+            })
             .fold(0, |a, b| a | b)
     }
 }

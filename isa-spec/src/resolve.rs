@@ -138,7 +138,7 @@ pub(crate) fn resolve_family(
             "guard" => FieldTarget::GuardPred,
             "guard.not" => FieldTarget::GuardNot,
             "ctrl" => FieldTarget::Ctrl,
-            "?" => FieldTarget::Unknown,
+            "?" => FieldTarget::Unknown(0),
             t => match t.strip_prefix('=').and_then(parse_int) {
                 Some(v) => FieldTarget::Fixed(v),
                 None => {
@@ -1146,7 +1146,12 @@ fn parse_target(
     value_overrides: &BTreeMap<String, Vec<Option<u64>>>,
 ) -> Result<FieldTarget, String> {
     if s == "?" {
-        return Ok(FieldTarget::Unknown);
+        return Ok(FieldTarget::Unknown(0));
+    }
+    if let Some(v) = s.strip_prefix("?=") {
+        return parse_int(v)
+            .map(FieldTarget::Unknown)
+            .ok_or_else(|| format!("bad canonical value `{v}` for raw bits"));
     }
     if let Some(v) = s.strip_prefix('=') {
         return parse_int(v)
@@ -1568,7 +1573,7 @@ fn resolve_encoding(
                         continue;
                     }
                     match f.target {
-                        FieldTarget::Fixed(_) | FieldTarget::Unknown => {
+                        FieldTarget::Fixed(_) | FieldTarget::Unknown(_) => {
                             merged.extend(subtract_bits(&f, extra_mask));
                         }
                         _ => {}
@@ -1690,14 +1695,14 @@ fn subtract_bits(f: &Field, mask: u128) -> Vec<Field> {
             while b < h && mask >> b & 1 == 0 {
                 b += 1;
             }
+            let off = value_shift + (start - l);
+            let part = |v: u128| {
+                v.checked_shr(off).unwrap_or(0)
+                    & 1u128.checked_shl(b - start).map_or(u128::MAX, |m| m - 1)
+            };
             let target = match f.target {
-                FieldTarget::Fixed(v) => {
-                    let off = value_shift + (start - l);
-                    FieldTarget::Fixed(
-                        v.checked_shr(off).unwrap_or(0)
-                            & 1u128.checked_shl(b - start).map_or(u128::MAX, |m| m - 1),
-                    )
-                }
+                FieldTarget::Fixed(v) => FieldTarget::Fixed(part(v)),
+                FieldTarget::Unknown(v) => FieldTarget::Unknown(part(v)),
                 ref t => t.clone(),
             };
             out.push(Field {

@@ -18,6 +18,25 @@ struct Counts {
     decoded: usize,
     exact: usize,
     same: usize,
+    /// Decoded lines whose text `nak asm` turns back into ptxas's bits
+    /// (control bits aside).
+    assembled: usize,
+}
+
+/// Whether nvdisasm's `text` assembles to `word`'s bits, control bits
+/// aside; on a mismatch, the bits that differ (0 when the text is refused).
+fn assembles_to(sm: u32, word: u128, text: &str, addr: u64) -> Result<(), u128> {
+    let family = nak::isa::family_of(sm).ok_or(0u128)?;
+    let ctrl = family
+        .control_in_word()
+        .map_or(0, |(lo, w)| ((1u128 << w) - 1) << lo);
+    let line = nak::asm::tokenize(text).map_err(|_| 0u128)?;
+    let (op, c) = nak::isa::parse(&line, sm, addr).map_err(|_| 0u128)?;
+    let got = op.encode(sm, &c).map_err(|_| 0u128)?;
+    match (got ^ word) & !ctrl {
+        0 => Ok(()),
+        d => Err(d),
+    }
 }
 
 /// Why a decoded line fails, or `None` when it passes or is not decoded.
@@ -36,9 +55,11 @@ fn corpus_decodes_reencodes_and_prints() {
     let list = List::load("corpus/expected-failures.txt");
     let mut failing: BTreeMap<(String, String), String> = BTreeMap::new();
     let mut tested = std::collections::BTreeSet::new();
+    let mut low_asm = Vec::new();
+    let mut asm_misses: BTreeMap<(u32, String, u128), (usize, String)> = BTreeMap::new();
     println!(
-        "{:<8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9}",
-        "corpus", "lines", "covered", "decoded", "bit-exact", "text-same", "coverage"
+        "{:<8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9}",
+        "corpus", "lines", "covered", "decoded", "bit-exact", "text-same", "coverage", "asm-exact"
     );
     for (stem, sm) in corpus::files() {
         let text = corpus::read(&stem).expect("corpus file readable");
@@ -62,6 +83,19 @@ fn corpus_decodes_reencodes_and_prints() {
             }
             n.covered += 1;
             n.decoded += 1;
+            let addr = if family.bundle().is_some() { 8 } else { 0 };
+            match assembles_to(sm, word, t, addr) {
+                Ok(()) => n.assembled += 1,
+                Err(d) => {
+                    let e = asm_misses
+                        .entry((sm, nak::tool::text_mnemonic(t).to_string(), d))
+                        .or_insert((0, String::new()));
+                    e.0 += 1;
+                    if e.1.is_empty() {
+                        e.1 = format!("{hex} {t}");
+                    }
+                }
+            }
             n.exact += usize::from(!matches!(out, CorpusOutcome::NotBitExact { .. }));
             n.same += usize::from(out == CorpusOutcome::Ok);
             let key = (stem.clone(), hex.to_string());
@@ -71,16 +105,32 @@ fn corpus_decodes_reencodes_and_prints() {
             }
         }
         println!(
-            "{stem:<8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>8.2}%",
+            "{stem:<8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>8.2}% {:>8.2}%",
             n.lines,
             n.covered,
             n.decoded,
             n.exact,
             n.same,
-            100.0 * n.decoded as f64 / n.lines.max(1) as f64
+            100.0 * n.decoded as f64 / n.lines.max(1) as f64,
+            100.0 * n.assembled as f64 / n.decoded.max(1) as f64
         );
+        // Canonical assembly: nvdisasm's text of ptxas code assembles back
+        // to ptxas's bits (what text cannot carry, such as a NaN's
+        // payload, stays within the 1%).
+        if n.assembled * 100 < n.decoded * 99 {
+            low_asm.push(format!(
+                "{stem}: `nak asm` reproduces ptxas's bits for only {} of {} decoded lines (< 99%)",
+                n.assembled, n.decoded
+            ));
+        }
+    }
+    let mut misses: Vec<_> = asm_misses.into_iter().collect();
+    misses.sort_by_key(|m| std::cmp::Reverse((m.1).0));
+    for ((sm, m, d), (n, ex)) in misses.iter().take(40) {
+        println!("asm SM{sm} {m}: {n} lines differ in bits {d:#034x}, e.g. {ex}");
     }
     let mut problems = list.check(&failing, &tested);
+    problems.extend(low_asm);
     for k in list.entries.keys() {
         if !tested.contains(k) {
             problems.push(format!(
