@@ -6715,6 +6715,62 @@ impl Family {
             }
         }
     }
+    /// Bits per instruction in the bundle's scheduling word (families
+    /// with bundles): instruction `i` owns slot `i`.
+    pub const fn control_slot_bits(self) -> Option<u32> {
+        match self {
+            Family::Sm50 => Some(21u32),
+            Family::Sm70 => None,
+        }
+    }
+    /// (low bit, width) of the control value inside the instruction
+    /// word, where the word holds it (the `ctrl` common field).
+    pub const fn control_in_word(self) -> Option<(u32, u32)> {
+        match self {
+            Family::Sm50 => None,
+            Family::Sm70 => Some((105u32, 128u32 - 105u32)),
+        }
+    }
+    /// The control value that stalls, waits and reuses nothing.
+    pub const fn neutral_control(self) -> u32 {
+        match self {
+            Family::Sm50 => 2016u32,
+            Family::Sm70 => 2016u32,
+        }
+    }
+    /// The control value's fields: (name, low bit, width).
+    pub const fn control_fields(self) -> &'static [(&'static str, u32, u32)] {
+        match self {
+            Family::Sm50 => {
+                &[
+                    ("read_barrier", 8u32, 3u32),
+                    ("reuse", 17u32, 4u32),
+                    ("stall", 0u32, 4u32),
+                    ("wait", 11u32, 6u32),
+                    ("write_barrier", 5u32, 3u32),
+                    ("yield", 4u32, 1u32),
+                ]
+            }
+            Family::Sm70 => {
+                &[
+                    ("read_barrier", 8u32, 3u32),
+                    ("reuse", 17u32, 4u32),
+                    ("stall", 0u32, 4u32),
+                    ("wait", 11u32, 6u32),
+                    ("write_barrier", 5u32, 3u32),
+                    ("yield", 4u32, 1u32),
+                ]
+            }
+        }
+    }
+    /// (low bit, width, lowest, highest value): fields of the control
+    /// value and the values they must hold for reuse flags to be valid.
+    pub const fn reuse_needs(self) -> &'static [(u32, u32, u32, u32)] {
+        match self {
+            Family::Sm50 => &[],
+            Family::Sm70 => &[(0u32, 4u32, 1u32, 11u32), (4u32, 1u32, 1u32, 1u32)],
+        }
+    }
 }
 /// The family an SM belongs to.
 pub const fn family_of(sm: u32) -> Option<Family> {
@@ -7078,6 +7134,24 @@ pub const fn ugpr_max(sm: u32) -> Option<u8> {
         90u32 => Some(63),
         100u32 => Some(255),
         120u32 => Some(255),
+        _ => None,
+    }
+}
+/// The major version of the nvdisasm whose text is the reference for
+/// `sm` (the families' `[reference]` tables).
+pub const fn reference_nvdisasm(sm: u32) -> Option<u32> {
+    match sm {
+        50u32 => Some(11u32),
+        52u32 => Some(11u32),
+        60u32 => Some(11u32),
+        70u32 => Some(11u32),
+        75u32 => Some(13u32),
+        80u32 => Some(13u32),
+        86u32 => Some(13u32),
+        89u32 => Some(13u32),
+        90u32 => Some(13u32),
+        100u32 => Some(13u32),
+        120u32 => Some(13u32),
         _ => None,
     }
 }
@@ -16139,6 +16213,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff86c000000000000ffff0fff,
         value: 0x947,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16150,6 +16225,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff86c000000000000ff000fff,
         value: 0x947,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16161,6 +16237,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffff0000000ffe0,
         value: 0xe240000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[None],
     },
     FormInfo {
@@ -16172,6 +16249,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87c000000000003f0ff0fff,
         value: 0x80000000000000100000547,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -16183,6 +16261,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff86c000000000003f0000fff,
         value: 0x80000000000000100000547,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -16194,6 +16273,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87c00000000000080ff0fff,
         value: 0x80000000000000000000947,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16205,6 +16285,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87c00000000000080000fff,
         value: 0x80000000000000000000947,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16216,6 +16297,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87800000000000000000fff,
         value: 0x80000000000000000000947,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16227,6 +16309,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x301,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16238,6 +16321,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff00000000ff000fff,
         value: 0x901,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16249,6 +16333,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffffffff80000ffff000fff,
         value: 0xb01,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16260,6 +16345,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x80000000000000000000d01,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16271,6 +16357,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ffffffffffff000fff,
         value: 0x100000000000000000805,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -16282,6 +16369,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ffffffffffff000fff,
         value: 0x805,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -16293,6 +16381,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff86fffffffffffffffff0fff,
         value: 0x94d,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16304,6 +16393,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffffffffff0ffff,
         value: 0xe30000000000000f,
         unknown: 0,
+        canonical: 0,
         srcs: &[None],
     },
     FormInfo {
@@ -16315,6 +16405,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x304,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16326,6 +16417,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff00000000ff000fff,
         value: 0x904,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16337,6 +16429,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff380000ffff000fff,
         value: 0xb04,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16348,6 +16441,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x80000000000000000000d04,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16359,6 +16453,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x310,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16370,6 +16465,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff00000000ff000fff,
         value: 0x910,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16381,6 +16477,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff380000ffff000fff,
         value: 0xb10,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16392,6 +16489,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x80000000000000000000d10,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16403,6 +16501,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x305,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16414,6 +16513,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff00000000ff000fff,
         value: 0x905,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16425,6 +16525,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff380000ffff000fff,
         value: 0xb05,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16436,6 +16537,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x80000000000000000000d05,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16447,6 +16549,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x311,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16458,6 +16561,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff00000000ff000fff,
         value: 0x911,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16469,6 +16573,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff380000ffff000fff,
         value: 0xb11,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16480,6 +16585,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x80000000000000000000d11,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16491,6 +16597,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff3fffff0000000fff,
         value: 0x221,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16502,6 +16609,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff0000000000000fff,
         value: 0x421,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16513,6 +16621,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff380000ff00000fff,
         value: 0x621,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16524,6 +16633,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff3fffff0000000fff,
         value: 0x80000000000000000000e21,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16535,6 +16645,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff88e7ff0000000,
         value: 0x5c58000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16546,6 +16657,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfef88e0000000000,
         value: 0x3858000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16557,6 +16669,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff88e0000000000,
         value: 0x4c58000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16568,6 +16681,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfe30000000000000,
         value: 0x800000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16579,6 +16693,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe10003fffff0000000fff,
         value: 0x223,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16590,6 +16705,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe10000000000000000fff,
         value: 0x823,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16601,6 +16717,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1000380000ff00000fff,
         value: 0xa23,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16612,6 +16729,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe10003fffff0000000fff,
         value: 0x80000000000000000000c23,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16623,6 +16741,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe10000000000000000fff,
         value: 0x423,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16634,6 +16753,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1000380000ff00000fff,
         value: 0x623,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16645,6 +16765,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe10003fffff0000000fff,
         value: 0x80000000000000000000e23,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16656,6 +16777,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xffc0807ff0000000,
         value: 0x5980000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16667,6 +16789,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfec0800000000000,
         value: 0x3280000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16678,6 +16801,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xffc0800000000000,
         value: 0x4980000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16689,6 +16813,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xffc0800000000000,
         value: 0x5180000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16700,6 +16825,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfc50000000000000,
         value: 0xc00000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16711,6 +16837,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f9ff7fffff00ff000fff,
         value: 0x300,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16722,6 +16849,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f9ff00000000ff000fff,
         value: 0x900,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16733,6 +16861,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f9ff780000ffff000fff,
         value: 0xb00,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16744,6 +16873,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f9ff7fffff00ff000fff,
         value: 0x80000000000000000000d00,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16755,6 +16885,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffefcfff000ff00,
         value: 0x5c30000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16766,6 +16897,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefefd800000ff00,
         value: 0x3830000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16777,6 +16909,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffefc800000ff00,
         value: 0x4c30000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16788,6 +16921,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87efcff3fffff0000000fff,
         value: 0x209,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16799,6 +16933,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87efcff0000000000000fff,
         value: 0x809,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16810,6 +16945,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87efcff380000ff00000fff,
         value: 0xa09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16821,6 +16957,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87efcff3fffff0000000fff,
         value: 0x80000000000000000000c09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16832,6 +16969,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff3fffff0000000fff,
         value: 0x209,
         unknown: 0x400000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16843,6 +16981,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff0000000000000fff,
         value: 0x809,
         unknown: 0x400000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16854,6 +16993,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff380000ff00000fff,
         value: 0xa09,
         unknown: 0x400000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16865,6 +17005,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff3fffff0000000fff,
         value: 0x80000000000000000000c09,
         unknown: 0x400000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16876,6 +17017,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff3fffff0000000fff,
         value: 0x209,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16887,6 +17029,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff0000000000000fff,
         value: 0x809,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16898,6 +17041,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff380000ff00000fff,
         value: 0xa09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16909,6 +17053,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff878fcff3fffff0000000fff,
         value: 0x80000000000000000000c09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16920,6 +17065,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc887ff0000000,
         value: 0x5c60000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16931,6 +17077,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefc880000000000,
         value: 0x3860000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16942,6 +17089,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc880000000000,
         value: 0x4c60000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16953,6 +17101,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff3fffff0000000fff,
         value: 0x4000000000000000000220,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16964,6 +17113,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff0000000000000fff,
         value: 0x4000000000000000000820,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16975,6 +17125,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff380000ff00000fff,
         value: 0x4000000000000000000a20,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16986,6 +17137,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffe1cff3fffff0000000fff,
         value: 0x84000000000000000000c20,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16997,6 +17149,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffaee7ff0000000,
         value: 0x5c68000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17008,6 +17161,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefaee0000000000,
         value: 0x3868000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17019,6 +17173,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffaee0000000000,
         value: 0x4c68000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17030,6 +17185,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xff50000000000000,
         value: 0x1e00000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17041,6 +17197,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x208,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17052,6 +17209,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffff0000000000000fff,
         value: 0x808,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17063,6 +17221,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffffff80000ff00000fff,
         value: 0xa08,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17074,6 +17233,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x80000000000000000000c08,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17085,6 +17245,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80000ff3fffff0000ff0fff,
         value: 0x20b,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17096,6 +17257,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80000ff0000000000ff0fff,
         value: 0x80b,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17107,6 +17269,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80000ff380000ff00ff0fff,
         value: 0xa0b,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17118,6 +17281,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80000ff3fffff0000ff0fff,
         value: 0x80000000000000000000c0b,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17129,6 +17293,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff0007ff0000000,
         value: 0x5bb0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17140,6 +17305,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfef0000000000000,
         value: 0x36b0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17151,6 +17317,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff0000000000000,
         value: 0x4bb0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17162,6 +17329,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x306,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17173,6 +17341,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ff00000000ff000fff,
         value: 0x906,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17184,6 +17353,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03fff80000ffff000fff,
         value: 0xb06,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17195,6 +17365,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x80000000000000000000d06,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17206,6 +17377,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x312,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17217,6 +17389,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ff00000000ff000fff,
         value: 0x912,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17228,6 +17401,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03fff80000ffff000fff,
         value: 0xb12,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17239,6 +17413,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x80000000000000000000d12,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17250,6 +17425,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x213,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17261,6 +17437,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff00000000ff000fff,
         value: 0x813,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17272,6 +17449,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffffffff80000ffff000fff,
         value: 0xa13,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17283,6 +17461,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x80000000000000000000c13,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17294,6 +17473,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc77fff0000000,
         value: 0x5c10000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17305,6 +17485,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefd778000000000,
         value: 0x3810000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17316,6 +17497,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc778000000000,
         value: 0x4c10000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17327,6 +17509,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016007fffff0000000fff,
         value: 0x210,
         unknown: 0x781e0000000000000000000,
+        canonical: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17338,6 +17521,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016000000000000000fff,
         value: 0x810,
         unknown: 0x781e0000000000000000000,
+        canonical: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17349,6 +17533,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8001600780000ff00000fff,
         value: 0xa10,
         unknown: 0x781e0000000000000000000,
+        canonical: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17360,6 +17545,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016007fffff0000000fff,
         value: 0x80000000000000000000c10,
         unknown: 0x781e0000000000000000000,
+        canonical: 0x781e0000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17371,6 +17557,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfec0000000000000,
         value: 0x1c00000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17382,6 +17569,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016007fffff0000000fff,
         value: 0x4000000000000000210,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17399,6 +17587,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016000000000000000fff,
         value: 0x4000000000000000810,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -17416,6 +17605,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8001600780000ff00000fff,
         value: 0x4000000000000000a10,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -17433,6 +17623,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff80016007fffff0000000fff,
         value: 0x80004000000000000000c10,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -17450,6 +17641,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff500ffffff0000000fff,
         value: 0x78e00000000000000000224,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17461,6 +17653,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff5000000000000000fff,
         value: 0x78e00000000000000000824,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17472,6 +17665,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff500f80000ff00000fff,
         value: 0x78e00000000000000000a24,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17483,6 +17677,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff500ffffff0000000fff,
         value: 0xf8e00000000000000000c24,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17494,6 +17689,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffffd000000000000000fff,
         value: 0x78e00000000000000000424,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17505,6 +17701,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffffd00780000ff00000fff,
         value: 0x78e00000000000000000624,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17516,6 +17713,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffffd007fffff0000000fff,
         value: 0xf8e00000000000000000e24,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17527,6 +17725,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500ffffff0000000fff,
         value: 0x78000000000000000000227,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17538,6 +17737,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f5000000000000000fff,
         value: 0x78000000000000000000827,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17549,6 +17749,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500f80000ff00000fff,
         value: 0x78000000000000000000a27,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17560,6 +17761,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500ffffff0000000fff,
         value: 0xf8000000000000000000c27,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17571,6 +17773,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1fd00780000ff00000fff,
         value: 0x78000000000000000000627,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17582,6 +17785,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1fd007fffff0000000fff,
         value: 0xf8000000000000000000e27,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17593,6 +17797,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500ffffff0000000fff,
         value: 0x78000000000000000000225,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17604,6 +17809,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f5000000000000000fff,
         value: 0x78000000000000000000825,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17615,6 +17821,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500f80000ff00000fff,
         value: 0x78000000000000000000a25,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17626,6 +17833,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1f500ffffff0000000fff,
         value: 0xf8000000000000000000c25,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17637,6 +17845,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1fd00780000ff00000fff,
         value: 0x78000000000000000000625,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17648,6 +17857,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffff1fd007fffff0000000fff,
         value: 0xf8000000000000000000e25,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17659,6 +17869,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871f500ffffff0000000fff,
         value: 0x4000000000000000225,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17675,6 +17886,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871f5000000000000000fff,
         value: 0x4000000000000000825,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -17691,6 +17903,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871f500f80000ff00000fff,
         value: 0x4000000000000000a25,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -17707,6 +17920,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871f500ffffff0000000fff,
         value: 0x80004000000000000000c25,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -17723,6 +17937,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871fd00780000ff00000fff,
         value: 0x4000000000000000625,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17739,6 +17954,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff871fd007fffff0000000fff,
         value: 0x80004000000000000000e25,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17755,6 +17971,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ff500ffffff0000000fff,
         value: 0xe04000000000000000224,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17771,6 +17988,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ff5000000000000000fff,
         value: 0xe04000000000000000824,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -17787,6 +18005,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ff500f80000ff00000fff,
         value: 0xe04000000000000000a24,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -17803,6 +18022,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ff500ffffff0000000fff,
         value: 0x80e04000000000000000c24,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -17819,6 +18039,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffd000000000000000fff,
         value: 0xe04000000000000000424,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17835,6 +18056,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffd00780000ff00000fff,
         value: 0xe04000000000000000624,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17851,6 +18073,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffd007fffff0000000fff,
         value: 0x80e04000000000000000e24,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17867,6 +18090,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffdffffffff0000000fff,
         value: 0x217,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17878,6 +18102,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffdff0000000000000fff,
         value: 0x817,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17889,6 +18114,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffdfff80000ff00000fff,
         value: 0xa17,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17900,6 +18126,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffdffffffff0000000fff,
         value: 0x80000000000000000000c17,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17911,6 +18138,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffe607ff0000000,
         value: 0x5c20000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17922,6 +18150,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefe600000000000,
         value: 0x3820000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17933,6 +18162,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffe600000000000,
         value: 0x4c20000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17944,6 +18174,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc707ff0000000,
         value: 0x5c18000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17955,6 +18186,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefd700000000000,
         value: 0x3818000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17966,6 +18198,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffc700000000000,
         value: 0x4c18000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17977,6 +18210,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfc00000000000000,
         value: 0x1400000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17988,6 +18222,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800fffffff0000ff0fff,
         value: 0x20c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18004,6 +18239,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800f0000000000ff0fff,
         value: 0x80c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18020,6 +18256,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800ff80000ff00ff0fff,
         value: 0xa0c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18036,6 +18273,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800fffffff0000ff0fff,
         value: 0x80000000000000000000c0c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18052,6 +18290,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff0907ff00000c0,
         value: 0x5b60000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18063,6 +18302,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfef09000000000c0,
         value: 0x3660000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18074,6 +18314,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff09000000000c0,
         value: 0x4b60000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18085,6 +18326,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800fffffff0000ff0fff,
         value: 0x10000000000000000020c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18101,6 +18343,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800f0000000000ff0fff,
         value: 0x10000000000000000080c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18117,6 +18360,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff801800fffffff0000ff0fff,
         value: 0x80100000000000000000c0c,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18133,6 +18377,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e01cf000000ff00000fff,
         value: 0xe01000000000000000381,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18144,6 +18389,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e01ff000000ff00000fff,
         value: 0xe01000000000000000381,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18155,6 +18401,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8300000000000,
         value: 0xeed0200000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18166,6 +18413,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff7fffff0000000fff,
         value: 0xff0000000000000211,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18177,6 +18425,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff0000000000000fff,
         value: 0xff0000000000000811,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18188,6 +18437,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff780000ff00000fff,
         value: 0xff0000000000000a11,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18199,6 +18449,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff7fffff0000000fff,
         value: 0x80000ff0000000000000c11,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18210,6 +18461,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105007fffff0000000fff,
         value: 0x100000000000000000211,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18221,6 +18473,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105000000000000000fff,
         value: 0x100000000000000000811,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18232,6 +18485,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8710500780000ff00000fff,
         value: 0x100000000000000000a11,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18243,6 +18497,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105007fffff0000000fff,
         value: 0x80100000000000000000c11,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18254,6 +18509,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107000000000000000fff,
         value: 0x100000000000000000411,
         unknown: 0x78000000000000000000000,
+        canonical: 0x78000000000000000000000,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18265,6 +18521,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105007fffff0000000fff,
         value: 0x104000000000000000211,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18281,6 +18538,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105000000000000000fff,
         value: 0x104000000000000000811,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18297,6 +18555,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8710500780000ff00000fff,
         value: 0x104000000000000000a11,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18313,6 +18572,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87105007fffff0000000fff,
         value: 0x80104000000000000000c11,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18329,6 +18589,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107000000000000000fff,
         value: 0x104000000000000000411,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18345,6 +18606,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff7fffff0000000fff,
         value: 0x4ff0000000000000211,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18356,6 +18618,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff0000000000000fff,
         value: 0x4ff0000000000000811,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18367,6 +18630,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff780000ff00000fff,
         value: 0x4ff0000000000000a11,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18378,6 +18642,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87107ff7fffff0000000fff,
         value: 0x80004ff0000000000000c11,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18389,6 +18654,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8407ff0000000,
         value: 0x5c40000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18400,6 +18666,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfef8410000000000,
         value: 0x3840000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18411,6 +18678,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8400000000000,
         value: 0x4c40000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18422,6 +18690,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8700000ffffff0000000fff,
         value: 0x212,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18438,6 +18707,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87000000000000000000fff,
         value: 0x812,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18454,6 +18724,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8700000f80000ff00000fff,
         value: 0xa12,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18470,6 +18741,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8700000ffffff0000000fff,
         value: 0x80000000000000000000c12,
         unknown: 0,
+        canonical: 0,
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18486,6 +18758,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8000000000000,
         value: 0x5be0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18497,6 +18770,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfe00000000000000,
         value: 0x3c00000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18508,6 +18782,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xff00000000000000,
         value: 0x200000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18519,6 +18794,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfd00000000000000,
         value: 0x400000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18530,6 +18806,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff0ffffffff00ff000fff,
         value: 0x202,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18541,6 +18818,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff0ff00000000ff000fff,
         value: 0x802,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18552,6 +18830,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff0fff80000ffff000fff,
         value: 0xa02,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18563,6 +18842,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff0ffffffff00ff000fff,
         value: 0x80000000000000000000c02,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18574,6 +18854,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffff87ff000ff00,
         value: 0x5c98000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18585,6 +18866,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffff8000000ff00,
         value: 0x4c98000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18596,6 +18878,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff0000000000f00,
         value: 0x100000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18607,6 +18890,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x10f000000000000000202,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18618,6 +18902,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffff00000000000fff,
         value: 0x402,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18629,6 +18914,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffff00ff000fff,
         value: 0x8010f000000000000000c02,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18640,6 +18926,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff0fffff00ff000fff,
         value: 0x308,
         unknown: 0x3003000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18651,6 +18938,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff00000000ff000fff,
         value: 0x908,
         unknown: 0x3000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18662,6 +18950,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff380000ffff000fff,
         value: 0xb08,
         unknown: 0x3000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18673,6 +18962,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff0fffff00ff000fff,
         value: 0x308,
         unknown: 0x1003000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18684,6 +18974,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff00000000ff000fff,
         value: 0x908,
         unknown: 0x1000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18695,6 +18986,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff380000ffff000fff,
         value: 0xb08,
         unknown: 0x1000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18706,6 +18998,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff3fffff00ff000fff,
         value: 0x80000000000000000000d08,
         unknown: 0x1000000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18717,6 +19010,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff0fffff00ff000fff,
         value: 0x308,
         unknown: 0x3000000000000000,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18728,6 +19022,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff00000000ff000fff,
         value: 0x908,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18739,6 +19034,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff380000ffff000fff,
         value: 0xb08,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18750,6 +19046,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ff3fffff00ff000fff,
         value: 0x80000000000000000000d08,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18761,6 +19058,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffffffffffffffff0fff,
         value: 0x918,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -18772,6 +19070,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffffff00000dfff,
         value: 0x50b0000000000f00,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -18783,6 +19082,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8000008ffffffffff000fff,
         value: 0x81c,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18794,6 +19094,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff8000008ffffffffff000fff,
         value: 0x8000000000000081c,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -18805,6 +19106,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff7fffff00ff000fff,
         value: 0x309,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18816,6 +19118,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff00000000ff000fff,
         value: 0x909,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18827,6 +19130,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff780000ffff000fff,
         value: 0xb09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18838,6 +19142,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffffffff7fffff00ff000fff,
         value: 0x80000000000000000000d09,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18849,6 +19154,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffffefff000ff00,
         value: 0x5c08000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18860,6 +19166,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfeffff800000ff00,
         value: 0x3808000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18871,6 +19178,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffffe800000ff00,
         value: 0x4c08000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18882,6 +19190,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff800ffffff0000000fff,
         value: 0x216,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18893,6 +19202,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff8000000000000000fff,
         value: 0x816,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18904,6 +19214,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff800f80000ff00000fff,
         value: 0xa16,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18915,6 +19226,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff800ffffff0000000fff,
         value: 0x80000000000000000000c16,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18926,6 +19238,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff8000000000000000fff,
         value: 0x416,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18937,6 +19250,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff800f80000ff00000fff,
         value: 0x616,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18948,6 +19262,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffff800ffffff0000000fff,
         value: 0x80000000000000000000e16,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18959,6 +19274,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8807ff0000000,
         value: 0x5bc0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18970,6 +19286,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfef8800000000000,
         value: 0x36c0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18981,6 +19298,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8800000000000,
         value: 0x4bc0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18992,6 +19310,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8800000000000,
         value: 0x53c0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19003,6 +19322,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffffff00ffffffffffff000fff,
         value: 0x919,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -19014,6 +19334,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffffffff000ff00,
         value: 0xf0c8000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[],
     },
     FormInfo {
@@ -19025,6 +19346,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x207,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19036,6 +19358,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffff0000000000000fff,
         value: 0x807,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19047,6 +19370,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87ffffff80000ff00000fff,
         value: 0xa07,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19058,6 +19382,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x80000000000000000000c07,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19069,6 +19394,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffff87ff0000000,
         value: 0x5ca0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19080,6 +19406,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefff80000000000,
         value: 0x38a0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19091,6 +19418,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffff80000000000,
         value: 0x4ca0000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19102,6 +19430,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x607,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19113,6 +19442,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fffffffffff0000000fff,
         value: 0x80000000000000000000e07,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19124,6 +19454,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee100ffffff0000000fff,
         value: 0x219,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19135,6 +19466,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee1000000000000000fff,
         value: 0x819,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19146,6 +19478,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee100f80000ff00000fff,
         value: 0xa19,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19157,6 +19490,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee100ffffff0000000fff,
         value: 0x80000000000000000000c19,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19168,6 +19502,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee1000000000000000fff,
         value: 0x419,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19179,6 +19514,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee100f80000ff00000fff,
         value: 0x619,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19190,6 +19526,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fffffee100ffffff0000000fff,
         value: 0x80000000000000000000e19,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19201,6 +19538,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xf8fa801ff0000000,
         value: 0x58f8000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19212,6 +19550,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xf1fa801ffc000000,
         value: 0x30f8000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19223,6 +19562,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xffffff7ff0000000,
         value: 0x5c48000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19234,6 +19574,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfeffff0000000000,
         value: 0x3848000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19245,6 +19586,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xffffff0000000000,
         value: 0x4c48000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19256,6 +19598,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffeff7ff0000000,
         value: 0x5c28000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19267,6 +19610,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfefeff0000000000,
         value: 0x3828000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19278,6 +19622,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfffeff0000000000,
         value: 0x4c28000000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19289,6 +19634,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1ffff8e01ff0000000000ff0fff,
         value: 0x1000000000000000386,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19300,6 +19646,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0xfff8300000000000,
         value: 0xeed8200000000000,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19311,6 +19658,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fecffffffff0000000fff,
         value: 0x7e00000000000000000248,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19322,6 +19670,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fecff0000000000000fff,
         value: 0x7e00000000000000000848,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19333,6 +19682,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fecfff80000ff00000fff,
         value: 0x7e00000000000000000a48,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19344,6 +19694,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fecffffffff0000000fff,
         value: 0x87e00000000000000000c48,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19355,6 +19706,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fe8ffffffff0000000fff,
         value: 0x7e00000000000000000248,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19366,6 +19718,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fe8ff0000000000000fff,
         value: 0x7e00000000000000000848,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19377,6 +19730,7 @@ pub const FORMS: &[FormInfo] = &[
         mask: 0x1fff87fe8ffffffff0000000fff,
         value: 0x87e00000000000000000c48,
         unknown: 0,
+        canonical: 0,
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
 ];

@@ -735,13 +735,16 @@ impl OpBra {
                 _ => {}
             }
         }
+        let raw = match form {
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )
@@ -942,13 +945,16 @@ impl OpBra {
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
         let reuse_cond = false;
+        let raw = match form {
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

@@ -839,11 +839,7 @@ impl OpFlo {
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_b = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -1034,17 +1030,19 @@ impl OpFlo {
         let reuse_b = reuse_marks.iter().any(|n| *n == "b");
         if reuse_b {
             match form {
-                Some(0) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }
+        let raw = match form {
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

@@ -907,13 +907,20 @@ impl OpIadd3 {
                 _ => {}
             }
         }
+        let raw = match form {
+            Some(0) => 0x781e0000000000000000000,
+            Some(1) => 0x781e0000000000000000000,
+            Some(2) => 0x781e0000000000000000000,
+            Some(3) => 0x781e0000000000000000000,
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )
@@ -1123,13 +1130,20 @@ impl OpIadd3 {
                 _ => {}
             }
         }
+        let raw = match form {
+            Some(0) => 0x781e0000000000000000000,
+            Some(1) => 0x781e0000000000000000000,
+            Some(2) => 0x781e0000000000000000000,
+            Some(3) => 0x781e0000000000000000000,
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

@@ -784,13 +784,20 @@ impl OpLea {
                 _ => {}
             }
         }
+        let raw = match form {
+            Some(0) => 0x78000000000000000000000,
+            Some(1) => 0x78000000000000000000000,
+            Some(2) => 0x78000000000000000000000,
+            Some(3) => 0x78000000000000000000000,
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

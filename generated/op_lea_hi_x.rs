@@ -1141,13 +1141,16 @@ impl OpLeaHiX {
                 _ => {}
             }
         }
+        let raw = match form {
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

@@ -1368,11 +1368,7 @@ impl OpMufu {
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 3 | 7) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -1586,19 +1582,19 @@ impl OpMufu {
         let reuse_a = reuse_marks.iter().any(|n| *n == "a");
         if reuse_a {
             match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                Some(3) => ctrl |= 1u32 << 18,
-                Some(7) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }
+        let raw = match form {
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

@@ -379,13 +379,16 @@ impl OpNop {
         let op = Self { trig: trig, code: v_code };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
+        let raw = match form {
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

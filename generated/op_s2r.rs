@@ -1218,13 +1218,16 @@ impl OpS2r {
         let op = Self { d: v_d, sr: v_sr };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
+        let raw = match form {
+            _ => 0,
+        };
         Some(
             Ok((
                 op,
                 Common {
                     guard: line.guard,
                     ctrl,
-                    raw: 0,
+                    raw,
                 },
             )),
         )

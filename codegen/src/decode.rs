@@ -494,6 +494,7 @@ pub fn form_tables(spec: &Spec) -> TokenStream {
             let (mask, value) = f.form.fixed();
             let (m, v) = (u128_lit(mask), u128_lit(value));
             let u = u128_lit(f.form.unknown_mask());
+            let canon = u128_lit(f.form.canonical_raw());
             let name = &op.name;
             let form = &f.form.name;
             let fam = enum_variant(&spec.families[f.enc.family].name);
@@ -506,7 +507,7 @@ pub fn form_tables(spec: &Spec) -> TokenStream {
                 }
                 None => quote!(None),
             });
-            rows.push(quote!(FormInfo { op: #name, form: #form, id: #id, family: Family::#fam, sms: &[#(#sms),*], mask: #m, value: #v, unknown: #u, srcs: &[#(#kinds),*] }));
+            rows.push(quote!(FormInfo { op: #name, form: #form, id: #id, family: Family::#fam, sms: &[#(#sms),*], mask: #m, value: #v, unknown: #u, canonical: #canon, srcs: &[#(#kinds),*] }));
         }
     }
     quote! {

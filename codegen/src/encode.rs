@@ -217,7 +217,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     for fl in &f.form.fields {
         let wdt = fl.bits.width();
         let v: Option<TokenStream> = match &fl.target {
-            FieldTarget::Fixed(_) | FieldTarget::Unknown => None,
+            FieldTarget::Fixed(_) | FieldTarget::Unknown(_) => None,
             FieldTarget::Dst { idx, kind } => {
                 let d = &op.dsts[*idx];
                 let fld = field(&d.name);

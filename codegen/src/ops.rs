@@ -510,6 +510,62 @@ fn enum_items(spec: &Spec) -> TokenStream {
     quote!(#(#items)*)
 }
 
+/// `Family` methods for the control value's layout (`[family.*.control]`).
+fn control_items(spec: &Spec, fams: &[proc_macro2::Ident]) -> TokenStream {
+    let arms = |f: &dyn Fn(&Control) -> TokenStream| {
+        let a = spec.families.iter().zip(fams).map(|(fam, v)| {
+            let body = f(&fam.control);
+            quote!(Family::#v => #body)
+        });
+        quote!(match self { #(#a),* })
+    };
+    let slot_bits = arms(&|c| match c.slot_bits {
+        Some(b) => quote!(Some(#b)),
+        None => quote!(None),
+    });
+    let neutral = arms(&|c| {
+        let n = c.neutral;
+        quote!(#n)
+    });
+    let fields = arms(&|c| {
+        let f = c.fields.iter().map(|(n, lo, w)| quote!((#n, #lo, #w)));
+        quote!(&[#(#f),*])
+    });
+    let in_word = spec.families.iter().zip(fams).map(|(fam, v)| {
+        let r = fam
+            .common
+            .iter()
+            .find(|f| matches!(f.target, FieldTarget::Ctrl))
+            .and_then(|f| f.bits.ranges.first().copied());
+        match r {
+            Some((lo, hi)) => quote!(Family::#v => Some((#lo, #hi - #lo))),
+            None => quote!(Family::#v => None),
+        }
+    });
+    let needs = arms(&|c| {
+        let f = c
+            .reuse_needs
+            .iter()
+            .map(|(lo, w, a, b)| quote!((#lo, #w, #a, #b)));
+        quote!(&[#(#f),*])
+    });
+    quote! {
+        /// Bits per instruction in the bundle's scheduling word (families
+        /// with bundles): instruction `i` owns slot `i`.
+        pub const fn control_slot_bits(self) -> Option<u32> { #slot_bits }
+        /// (low bit, width) of the control value inside the instruction
+        /// word, where the word holds it (the `ctrl` common field).
+        pub const fn control_in_word(self) -> Option<(u32, u32)> { match self { #(#in_word),* } }
+        /// The control value that stalls, waits and reuses nothing.
+        pub const fn neutral_control(self) -> u32 { #neutral }
+        /// The control value's fields: (name, low bit, width).
+        pub const fn control_fields(self) -> &'static [(&'static str, u32, u32)] { #fields }
+        /// (low bit, width, lowest, highest value): fields of the control
+        /// value and the values they must hold for reuse flags to be valid.
+        pub const fn reuse_needs(self) -> &'static [(u32, u32, u32, u32)] { #needs }
+    }
+}
+
 pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> {
     let enums = enum_items(spec);
     let fams: Vec<_> = spec
@@ -584,6 +640,11 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             quote!(#sm => Some(#m))
         })
         .collect();
+    let reference_arms = spec
+        .families
+        .iter()
+        .flat_map(|f| f.reference_nvdisasm.iter())
+        .map(|(sm, v)| quote!(#sm => Some(#v)));
     let fam_docs: Vec<TokenStream> = spec.families.iter().map(|f| doc(&f.doc)).collect();
 
     let variants: Vec<_> = spec.ops.iter().map(|o| op_variant(&o.name)).collect();
@@ -604,6 +665,7 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
     let includes = includes
         .iter()
         .map(|n| quote!(include!(concat!(env!("OUT_DIR"), "/", #n));));
+    let control = control_items(spec, &fams);
     let reuse_arms = spec.families.iter().zip(&fams).map(|(f, v)| {
         let arms = f.reuse.iter().map(|(lo, bit)| quote!(#lo => Some(#bit)));
         quote!(Family::#v => match field_lo { #(#arms,)* _ => None })
@@ -626,6 +688,7 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             pub const fn sms(self) -> &'static [u32] { match self { #(Family::#fams => #fam_sms),* } }
             /// Control bit that marks the register field starting at `field_lo` as `.reuse`.
             pub const fn reuse_bit(self, field_lo: u32) -> Option<u32> { match self { #(#reuse_arms),* } }
+            #control
         }
 
         /// The family an SM belongs to.
@@ -640,6 +703,12 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         /// families' `ugpr_max`; None where the SM has no uniform registers.
         pub const fn ugpr_max(sm: u32) -> Option<u8> {
             match sm { #(#ugpr_arms,)* _ => None }
+        }
+
+        /// The major version of the nvdisasm whose text is the reference for
+        /// `sm` (the families' `[reference]` tables).
+        pub const fn reference_nvdisasm(sm: u32) -> Option<u32> {
+            match sm { #(#reference_arms,)* _ => None }
         }
 
         /// Every SM the spec covers.

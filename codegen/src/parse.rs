@@ -331,6 +331,15 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     }
     // .reuse marks go to the control bits of the chosen form.
     let fs = forms(op);
+    let canon_arms: Vec<TokenStream> = fs
+        .iter()
+        .filter(|f| f.form.canonical_raw() != 0)
+        .map(|f| {
+            let id = Literal::u8_unsuffixed(f.id as u8);
+            let v = crate::encode::u128_lit(f.form.canonical_raw());
+            quote!(Some(#id) => #v)
+        })
+        .collect();
     let mut reuse = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
         let Some(pos) = asm.operands.iter().position(|o| {
@@ -416,7 +425,9 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             let mut ctrl = 0u32;
             #(#reuse_lets)*
             #(#reuse)*
-            Some(Ok((op, Common { guard: line.guard, ctrl, raw: 0 })))
+            // Raw bits as ptxas writes them in the chosen form.
+            let raw = match form { #(#canon_arms,)* _ => 0 };
+            Some(Ok((op, Common { guard: line.guard, ctrl, raw })))
         }
     })
 }

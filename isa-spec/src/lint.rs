@@ -208,7 +208,7 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
         covered |= m;
         let w = f.bits.width();
         match &f.target {
-            FieldTarget::Fixed(v) if w < 128 && *v >> w != 0 => {
+            FieldTarget::Fixed(v) | FieldTarget::Unknown(v) if w < 128 && *v >> w != 0 => {
                 report.push(
                     Diagnostic::error(
                         Code::S0301,

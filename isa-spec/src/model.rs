@@ -43,7 +43,25 @@ pub struct Family {
     pub reuse: Vec<(u32, u32)>,
     /// (preset slot name, control bit marking its register `.reuse`).
     pub reuse_slots: Vec<(String, u32)>,
+    /// The control value's layout (`[family.<name>.control]`).
+    pub control: Control,
+    /// (SM, nvdisasm major version whose text is the reference there).
+    pub reference_nvdisasm: Vec<(u32, u32)>,
     pub loc: Loc,
+}
+
+/// The layout of a family's per-instruction control value.
+#[derive(Debug, Clone, Default)]
+pub struct Control {
+    /// Bits per instruction in the bundle's scheduling word.
+    pub slot_bits: Option<u32>,
+    /// (field name, low bit, width) within the control value.
+    pub fields: Vec<(String, u32, u32)>,
+    /// The neutral control value.
+    pub neutral: u32,
+    /// (low bit, width, lowest value, highest value): a field and the
+    /// values it must hold for reuse flags to be valid.
+    pub reuse_needs: Vec<(u32, u32, u32, u32)>,
 }
 
 impl Family {
@@ -527,8 +545,10 @@ pub enum FieldTarget {
     Ctrl,
     /// Fixed value.
     Fixed(u128),
-    /// Bits kept raw: not understood, but preserved for exact re-encoding.
-    Unknown,
+    /// Bits kept raw: not understood, but preserved for exact re-encoding;
+    /// the value ptxas writes there (`"?=0xf"`, default 0), which the
+    /// assembler writes.
+    Unknown(u128),
 }
 
 #[derive(Clone, Debug)]
@@ -581,8 +601,18 @@ impl Form {
     pub fn unknown_mask(&self) -> u128 {
         self.fields
             .iter()
-            .filter(|f| f.target == FieldTarget::Unknown)
+            .filter(|f| matches!(f.target, FieldTarget::Unknown(_)))
             .map(|f| f.bits.mask())
+            .fold(0, |a, b| a | b)
+    }
+    /// The raw bits as ptxas writes them: each raw field's canonical value.
+    pub fn canonical_raw(&self) -> u128 {
+        self.fields
+            .iter()
+            .filter_map(|f| match f.target {
+                FieldTarget::Unknown(v) => Some(f.bits.place(v)),
+                _ => None,
+            })
             .fold(0, |a, b| a | b)
     }
 }

@@ -139,7 +139,7 @@ pub(crate) fn resolve_family(
             "guard" => FieldTarget::GuardPred,
             "guard.not" => FieldTarget::GuardNot,
             "ctrl" => FieldTarget::Ctrl,
-            "?" => FieldTarget::Unknown,
+            "?" => FieldTarget::Unknown(0),
             t => match t.strip_prefix('=').and_then(parse_int) {
                 Some(v) => FieldTarget::Fixed(v),
                 None => {
@@ -218,6 +218,7 @@ pub(crate) fn resolve_family(
         }
         presets.insert(pname.clone(), ResolvedPreset { opcode, forms });
     }
+    let reference_nvdisasm = resolve_reference(cx, def, &sms);
     Some((
         Family {
             name: name.to_string(),
@@ -239,10 +240,101 @@ pub(crate) fn resolve_family(
                 .filter(|(k, _)| k.parse::<u32>().is_err())
                 .map(|(k, v)| (k.clone(), *v))
                 .collect(),
+            control: d
+                .control
+                .as_ref()
+                .map(|c| resolve_control(cx, c.get_ref()))
+                .unwrap_or_default(),
+            reference_nvdisasm,
             loc: cx.loc(def),
         },
         presets,
     ))
+}
+
+/// A family's `[reference]` table: every SM of the family gets exactly one
+/// reference disassembler version.
+fn resolve_reference(cx: &mut Ctx, def: &S<schema::FamilyDef>, sms: &[u32]) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    let Some(r) = &def.get_ref().reference else {
+        return out;
+    };
+    for (k, v) in &r.get_ref().nvdisasm {
+        match parse_sms(k.get_ref(), sms) {
+            Ok(list) => {
+                for sm in list {
+                    if out.iter().any(|(s, _)| *s == sm) {
+                        cx.err("S1001", k, format!("SM {sm} has two reference versions"));
+                    }
+                    out.push((sm, *v.get_ref()));
+                }
+            }
+            Err(e) => cx.err("S1001", k, e),
+        }
+    }
+    for sm in sms {
+        if !out.iter().any(|(s, _)| s == sm) {
+            cx.err(
+                "S1001",
+                r,
+                format!("SM {sm} has no reference nvdisasm version"),
+            );
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// A family's `[control]` table: fields as (name, low bit, width), each one
+/// contiguous range; `reuse_needs` names fields and gives their values.
+fn resolve_control(cx: &mut Ctx, c: &schema::ControlDef) -> Control {
+    let mut fields = Vec::new();
+    for (k, v) in &c.fields {
+        match parse_bits(v.get_ref()) {
+            Ok(b) if b.ranges.len() == 1 => {
+                let (lo, hi) = b.ranges[0];
+                fields.push((k.get_ref().clone(), lo, hi - lo));
+            }
+            Ok(_) => cx.err("S0101", v, "a control field is one range of bits"),
+            Err(e) => cx.err("S0101", v, e),
+        }
+    }
+    let mut reuse_needs = Vec::new();
+    for (k, v) in &c.reuse_needs {
+        let Some(&(_, lo, width)) = fields.iter().find(|f| f.0 == *k.get_ref()) else {
+            cx.err(
+                "S0103",
+                k,
+                format!("`{}` is not a control field", k.get_ref()),
+            );
+            continue;
+        };
+        let range = match v.get_ref().split_once("..") {
+            Some((a, b)) => parse_int(a)
+                .zip(parse_int(b))
+                .map(|(a, b)| (a, b.saturating_sub(1))),
+            None => parse_int(v.get_ref()).map(|x| (x, x)),
+        };
+        match range {
+            Some((a, b)) if a <= b && b < 1u128 << width => {
+                reuse_needs.push((lo, width, a as u32, b as u32))
+            }
+            _ => cx.err(
+                "S0301",
+                v,
+                format!(
+                    "`{}` is not a value or range that fits {width} bits",
+                    v.get_ref()
+                ),
+            ),
+        }
+    }
+    Control {
+        slot_bits: c.slot_bits.as_ref().map(|b| *b.get_ref()),
+        fields,
+        neutral: *c.neutral.get_ref(),
+        reuse_needs,
+    }
 }
 
 pub(crate) struct ResolvedPreset {
@@ -1152,7 +1244,12 @@ fn parse_target(
     value_overrides: &BTreeMap<String, Vec<Option<u64>>>,
 ) -> Result<FieldTarget, String> {
     if s == "?" {
-        return Ok(FieldTarget::Unknown);
+        return Ok(FieldTarget::Unknown(0));
+    }
+    if let Some(v) = s.strip_prefix("?=") {
+        return parse_int(v)
+            .map(FieldTarget::Unknown)
+            .ok_or_else(|| format!("bad canonical value `{v}` for raw bits"));
     }
     if let Some(v) = s.strip_prefix('=') {
         return parse_int(v)
@@ -1587,7 +1684,7 @@ fn resolve_encoding(
                         continue;
                     }
                     match f.target {
-                        FieldTarget::Fixed(_) | FieldTarget::Unknown => {
+                        FieldTarget::Fixed(_) | FieldTarget::Unknown(_) => {
                             merged.extend(subtract_bits(&f, extra_mask));
                         }
                         _ => {}
@@ -1710,14 +1807,14 @@ fn subtract_bits(f: &Field, mask: u128) -> Vec<Field> {
             while b < h && mask >> b & 1 == 0 {
                 b += 1;
             }
+            let off = value_shift + (start - l);
+            let part = |v: u128| {
+                v.checked_shr(off).unwrap_or(0)
+                    & 1u128.checked_shl(b - start).map_or(u128::MAX, |m| m - 1)
+            };
             let target = match f.target {
-                FieldTarget::Fixed(v) => {
-                    let off = value_shift + (start - l);
-                    FieldTarget::Fixed(
-                        v.checked_shr(off).unwrap_or(0)
-                            & 1u128.checked_shl(b - start).map_or(u128::MAX, |m| m - 1),
-                    )
-                }
+                FieldTarget::Fixed(v) => FieldTarget::Fixed(part(v)),
+                FieldTarget::Unknown(v) => FieldTarget::Unknown(part(v)),
                 ref t => t.clone(),
             };
             out.push(Field {

@@ -38,9 +38,44 @@ pub struct FamilyDef {
     /// field -> bit of the instruction's control value that marks it `.reuse`.
     #[serde(default)]
     pub reuse: BTreeMap<String, u32>,
+    /// The per-instruction scheduling control value: its fields, its
+    /// neutral value and the rule its reuse flags follow.
+    pub control: Option<S<ControlDef>>,
+    /// Which disassembler's text is the reference for each SM.
+    pub reference: Option<S<ReferenceDef>>,
     /// Operand layouts shared by many ops; an op names one with `preset`.
     #[serde(default)]
     pub preset: BTreeMap<String, PresetDef>,
+}
+
+/// `[family.<name>.reference]`: the disassembler whose text each SM's
+/// printer follows and whose verdicts the oracle tests take.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReferenceDef {
+    /// SM range (`"70"`, `"75.."`) -> nvdisasm major version.
+    pub nvdisasm: BTreeMap<S<String>, S<u32>>,
+}
+
+/// `[family.<name>.control]`: what the bits of an instruction's control
+/// value mean (the `ctrl` common field, or a slot of the bundle's
+/// scheduling word).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControlDef {
+    pub doc: Option<String>,
+    /// Bits per instruction in the bundle's scheduling word (families with
+    /// bundles; instruction `i` of a bundle owns slot `i`).
+    pub slot_bits: Option<S<u32>>,
+    /// Field name -> its bits within the control value.
+    pub fields: BTreeMap<S<String>, S<String>>,
+    /// The control value that stalls nothing, sets and waits on no barrier
+    /// and reuses nothing (padding, and words sampled without reuse).
+    pub neutral: S<u32>,
+    /// Field name -> the value (`"1"`) or range (`"1..12"`, half-open) it
+    /// must hold for reuse flags to be valid.
+    #[serde(default)]
+    pub reuse_needs: BTreeMap<S<String>, S<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -84,6 +84,9 @@ pub struct FormInfo {
     pub value: u128,
     /// Bits kept raw.
     pub unknown: u128,
+    /// The raw bits as ptxas writes them (each raw field's `?=` value):
+    /// what the assembler puts there.
+    pub canonical: u128,
     /// Per source: the slot kind that holds it in this form (None: absent).
     pub srcs: &'static [Option<crate::operand::SlotKind>],
 }

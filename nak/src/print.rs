@@ -20,16 +20,14 @@ pub enum ImmStyle {
     F32Nvdisasm11,
 }
 
-/// The first SM whose reference disassembler is nvdisasm 13; SM50..SM72
-/// are checked against nvdisasm 11.8, whose f32 NaN text differs.
-pub const FIRST_NVDISASM13_SM: u32 = 75;
-
 impl ImmStyle {
     /// The style for `sm`: the float text of the disassembler that is the
     /// reference for that SM.
     pub const fn for_sm(self, sm: u32) -> ImmStyle {
         match self {
-            ImmStyle::F32 if sm < FIRST_NVDISASM13_SM => ImmStyle::F32Nvdisasm11,
+            ImmStyle::F32 if matches!(crate::isa::reference_nvdisasm(sm), Some(11)) => {
+                ImmStyle::F32Nvdisasm11
+            }
             s => s,
         }
     }

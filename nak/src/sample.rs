@@ -1,7 +1,7 @@
 //! Random instruction words for every encoding form: the sweep that the
 //! nvdisasm oracle tests run. Each word decodes and re-encodes exactly.
 
-use crate::isa::{self, FORMS, family_of};
+use crate::isa::{self, FORMS, Family, family_of};
 
 /// A small deterministic generator (xorshift64*), so sweeps are repeatable.
 #[derive(Clone, Debug)]
@@ -24,6 +24,29 @@ impl Rng {
     }
 }
 
+/// A sampled control value and its reuse flags: the family's neutral value,
+/// with random flags for the a, b and c operands on half the words, and
+/// then each field of the family's `reuse_needs` at a random value of its
+/// range (nvdisasm rejects or hides the flags otherwise).
+fn sample_control(family: Family, x: u64) -> (u32, u64) {
+    let mut ctrl = family.neutral_control();
+    let Some(&(_, reuse_lo, _)) = family.control_fields().iter().find(|f| f.0 == "reuse") else {
+        return (ctrl, 0);
+    };
+    if x & 1 == 0 {
+        return (ctrl, 0);
+    }
+    let flags = (x >> 1) & 7;
+    ctrl |= (flags as u32) << reuse_lo;
+    let mut r = x >> 4;
+    for &(lo, width, min, max) in family.reuse_needs() {
+        let span = (max - min) as u64 + 1;
+        ctrl = ctrl & !(((1u32 << width) - 1) << lo) | (min + (r % span) as u32) << lo;
+        r /= span;
+    }
+    (ctrl, flags)
+}
+
 /// Up to `per_form` random words for each form of `ops` (all ops when empty)
 /// on `sm`: fixed bits as the form says, raw (`?`) bits zero, control bits
 /// neutral, every other bit random; only words that decode back to the same
@@ -37,11 +60,10 @@ pub fn sample_words(sm: u32, ops: &[&str], per_form: usize, seed: u64) -> Vec<u1
     } else {
         (1u128 << family.width()) - 1
     };
-    let ctrl_mask: u128 = if family.width() == 128 {
-        ((1u128 << 23) - 1) << 105
-    } else {
-        0
-    };
+    // Families whose word holds its control value (Volta+); a bundle's
+    // scheduling word is not sampled.
+    let ctrl_at = family.control_in_word();
+    let ctrl_mask: u128 = ctrl_at.map_or(0, |(lo, w)| ((1u128 << w) - 1) << lo);
     let mut out = Vec::new();
     for f in FORMS {
         if !f.sms.contains(&sm) || !(ops.is_empty() || ops.contains(&f.op)) {
@@ -63,16 +85,10 @@ pub fn sample_words(sm: u32, ops: &[&str], per_form: usize, seed: u64) -> Vec<u1
             let r = rng.next_u128();
             let mut w = (r & width_mask & !f.mask & !f.unknown & !ctrl_mask) | f.value;
             let mut reuse_flags = 0;
-            if family.width() == 128 {
-                // Control as ptxas writes it most often (no barriers, no
-                // stall), with random operand-reuse flags on half the words.
-                let mut ctrl: u128 = 0x7e0;
-                let x = rng.next_u64();
-                if x & 1 == 1 {
-                    reuse_flags = (x >> 1) & 7;
-                    ctrl |= (reuse_flags as u128) << 17;
-                }
-                w |= ctrl << 105;
+            if let Some((lo, _)) = ctrl_at {
+                let (ctrl, flags) = sample_control(family, rng.next_u64());
+                reuse_flags = flags;
+                w |= (ctrl as u128) << lo;
             }
             let Some((op, c)) = isa::decode(w, sm) else {
                 continue;

@@ -186,11 +186,12 @@ pub fn for_each_word_at(
         }
         (Some(n), _) => {
             let group = wb * (n as usize + 1);
+            let slot = SlotBits::of(family);
             for (g, chunk) in bytes.chunks(group).enumerate() {
                 let ctrl = u128::from_le_bytes(padded(&chunk[..wb])) as u64;
                 for (i, ib) in chunk[wb..].chunks_exact(wb).enumerate() {
                     let addr = base + (g * group + wb * (i + 1)) as u64;
-                    let c = ((ctrl >> (21 * i)) & 0x1f_ffff) as u32;
+                    let c = slot.get(ctrl, i);
                     let b = padded(ib);
                     f(addr, u128::from_le_bytes(b), Some(c), &b);
                 }
@@ -198,6 +199,33 @@ pub fn for_each_word_at(
         }
     }
     Ok(())
+}
+
+/// Where each instruction's control value sits in a bundle's scheduling
+/// word: `bits` bits per slot (the family's `control.slot_bits`).
+#[derive(Clone, Copy)]
+struct SlotBits {
+    bits: u32,
+}
+
+impl SlotBits {
+    /// The family's slot width; a family with bundles states it in the spec.
+    fn of(family: Family) -> SlotBits {
+        SlotBits {
+            bits: family.control_slot_bits().unwrap_or(0),
+        }
+    }
+    fn mask(self) -> u64 {
+        (1u64 << self.bits) - 1
+    }
+    /// Instruction `i`'s control value.
+    fn get(self, word: u64, i: usize) -> u32 {
+        ((word >> (self.bits as usize * i)) & self.mask()) as u32
+    }
+    /// `c` placed in slot `i`.
+    fn put(self, c: u32, i: usize) -> u64 {
+        ((c as u64) & self.mask()) << (self.bits as usize * i)
+    }
 }
 
 /// Byte address of the `n`-th instruction of a stream [`encode_stream`]
@@ -229,14 +257,15 @@ pub fn encode_stream(sm: u32, words: &[(u128, u32)], pad: Option<u128>) -> Resul
             }
         }
         Some(n) => {
+            let slot = SlotBits::of(family);
             for group in words.chunks(n as usize) {
                 let mut ctrl: u64 = 0;
                 for (i, (_, c)) in group.iter().enumerate() {
-                    ctrl |= ((*c as u64) & 0x1f_ffff) << (21 * i);
+                    ctrl |= slot.put(*c, i);
                 }
                 let mut ws: Vec<u128> = group.iter().map(|x| x.0).collect();
                 while ws.len() < n as usize {
-                    ctrl |= 0x7e0 << (21 * ws.len());
+                    ctrl |= slot.put(family.neutral_control(), ws.len());
                     ws.push(pad.unwrap_or(0));
                 }
                 out.extend_from_slice(&ctrl.to_le_bytes());

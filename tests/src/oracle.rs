@@ -240,9 +240,10 @@ impl Oracle {
             .map_err(|e| format!("nvdisasm unavailable after running the installer: {e}"))
     }
 
-    /// Which nvdisasm serves an SM: 50, 52, 60, 70 -> 11.8; 75 and later -> 13.
+    /// Which nvdisasm serves an SM: the spec's reference version for it
+    /// (11.8 up to SM70, 13 from SM75).
     pub fn nvdisasm(&self, sm: u32) -> &Path {
-        if sm < 75 {
+        if nak::isa::reference_nvdisasm(sm) == Some(11) {
             &self.nvdisasm_11
         } else {
             &self.nvdisasm_13

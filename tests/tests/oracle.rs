@@ -7,9 +7,10 @@
 //! `scripts/install-oracle.sh` when missing. `NAK_SKIP_ORACLE=1` skips the
 //! test and says so; `NAK_ORACLE_PER_FORM` sets the words per form.
 
+use isa_tests::expected::List;
 use isa_tests::oracle::{Oracle, address_of};
 use nak::isa::{self, FORMS};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 fn oracle() -> Option<&'static Oracle> {
     if std::env::var("NAK_SKIP_ORACLE").is_ok_and(|v| v == "1") {
@@ -24,23 +25,14 @@ fn oracle() -> Option<&'static Oracle> {
     }
 }
 
-/// (sm, op, form) -> reason, from `tests/oracle-expected-failures.txt`.
-fn expected() -> BTreeMap<(u32, String, String), String> {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("oracle-expected-failures.txt");
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| {
-            let mut it = l.splitn(4, '\t');
-            let sm = it.next()?.parse().ok()?;
-            Some((
-                (sm, it.next()?.to_string(), it.next()?.to_string()),
-                it.next().unwrap_or("").to_string(),
-            ))
-        })
-        .collect()
+/// What one (op, form) showed on one SM.
+#[derive(Default)]
+struct FormResult {
+    words: usize,
+    differing: usize,
+    rejected: usize,
+    /// The first bad word: ours, nvdisasm's text or error.
+    example: String,
 }
 
 #[test]
@@ -50,85 +42,76 @@ fn every_form_matches_nvdisasm() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(24);
-    let expected = expected();
-    let mut failures = Vec::new();
-    let mut total = 0usize;
-    let mut rejected_total = 0usize;
-    let mut bless = String::new();
+    // Keys: (SM, "op form").
+    let list = List::load_keys("oracle-expected-failures.txt", 3);
+    let mut failing = BTreeMap::new();
+    let mut tested = BTreeSet::new();
+    let (mut total, mut rejected_total) = (0usize, 0usize);
     for &sm in isa::ALL_SMS {
-        let words = nak::sample::sample_words(sm, &[], per_form, 0x5eed);
-        let theirs = oracle.disassemble(sm, &words);
-        // (op, form) -> (checked, differing, rejected, example)
-        let mut per: BTreeMap<(String, String), (usize, usize, usize, String)> = BTreeMap::new();
-        for (i, (w, t)) in words.iter().zip(&theirs).enumerate() {
-            let (op, c) = isa::decode(*w, sm).expect("sampled words decode");
-            assert_eq!(op.encode(sm, &c), Ok(*w), "re-encode of a sampled word");
-            let form = FORMS
-                .iter()
-                .find(|f| f.op == op.name() && Some(f.id) == op.form_id(sm))
-                .map_or("?", |f| f.form);
-            let e = per
-                .entry((op.name().to_string(), form.to_string()))
-                .or_default();
-            let mut ours = op.text(&c, sm, address_of(sm, i));
-            nak::print::normalize_in_place(&mut ours);
-            e.0 += 1;
-            total += 1;
-            match t {
-                Ok(t) if *t == ours => {}
-                Ok(t) => {
-                    e.1 += 1;
-                    if e.3.is_empty() {
-                        e.3 = format!("word {w:#034x}: ours `{ours}`, nvdisasm `{t}`");
-                    }
-                }
-                Err(err) => {
-                    e.2 += 1;
-                    rejected_total += 1;
-                    if e.3.is_empty() {
-                        e.3 = format!("word {w:#034x} (ours `{ours}`) rejected: {err}");
-                    }
-                }
+        for ((op, form), r) in sweep(oracle, sm, per_form) {
+            total += r.words;
+            rejected_total += r.rejected;
+            let key = (sm.to_string(), format!("{op} {form}"));
+            tested.insert(key.clone());
+            if r.differing + r.rejected > 0 {
+                failing.insert(
+                    key,
+                    format!(
+                        "{} of {} differ, {} rejected; {}",
+                        r.differing, r.words, r.rejected, r.example
+                    ),
+                );
             }
         }
-        for ((op, form), (n, diff, rej, ex)) in per {
-            let listed = expected.contains_key(&(sm, op.clone(), form.clone()));
-            let bad = diff > 0 || rej == n;
-            if bad {
-                let reason = expected
-                    .get(&(sm, op.clone(), form.clone()))
-                    .cloned()
-                    .unwrap_or_else(|| ex.replace(['\t', '\n'], " "));
-                bless.push_str(&format!("{sm}\t{op}\t{form}\t{reason}\n"));
-            }
-            if bad && !listed {
-                failures.push(format!(
-                    "SM{sm} {op} form {form}: {diff} of {n} differ, {rej} rejected; {ex}"
-                ));
-            } else if !bad && listed {
-                failures.push(format!("SM{sm} {op} form {form}: listed in oracle-expected-failures.txt but passes now; remove the entry"));
-            }
-        }
-    }
-    if std::env::var("NAK_BLESS_EXPECTED").is_ok_and(|v| v == "1") {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("oracle-expected-failures.txt");
-        let text = format!(
-            "# SM<TAB>op<TAB>form<TAB>reason. Regenerate with NAK_BLESS_EXPECTED=1.\n{bless}"
-        );
-        std::fs::write(path, text).expect("write list");
-        return;
     }
     println!(
         "oracle: {total} words checked against nvdisasm over {} SMs ({rejected_total} rejected by nvdisasm)",
         isa::ALL_SMS.len()
     );
-    for f in failures.iter().take(60) {
+    let problems = list.check(&failing, &tested);
+    for f in problems.iter().take(60) {
         println!("{f}");
     }
     assert!(
-        failures.is_empty(),
+        problems.is_empty(),
         "{} op forms disagree with nvdisasm (first 60 above)",
-        failures.len()
+        problems.len()
     );
+}
+
+/// Samples `per_form` words of every form on `sm` and compares our text
+/// with nvdisasm's, per (op, form).
+fn sweep(oracle: &Oracle, sm: u32, per_form: usize) -> BTreeMap<(String, String), FormResult> {
+    let words = nak::sample::sample_words(sm, &[], per_form, 0x5eed);
+    let theirs = oracle.disassemble(sm, &words);
+    let mut per: BTreeMap<(String, String), FormResult> = BTreeMap::new();
+    for (i, (w, t)) in words.iter().zip(&theirs).enumerate() {
+        let (op, c) = isa::decode(*w, sm).expect("sampled words decode");
+        assert_eq!(op.encode(sm, &c), Ok(*w), "re-encode of a sampled word");
+        let form = FORMS
+            .iter()
+            .find(|f| f.op == op.name() && Some(f.id) == op.form_id(sm))
+            .map_or("?", |f| f.form);
+        let r = per
+            .entry((op.name().to_string(), form.to_string()))
+            .or_default();
+        let mut ours = op.text(&c, sm, address_of(sm, i));
+        nak::print::normalize_in_place(&mut ours);
+        r.words += 1;
+        let bad = match t {
+            Ok(t) if *t == ours => continue,
+            Ok(t) => {
+                r.differing += 1;
+                format!("word {w:#034x}: ours `{ours}`, nvdisasm `{t}`")
+            }
+            Err(err) => {
+                r.rejected += 1;
+                format!("word {w:#034x} (ours `{ours}`) rejected: {err}")
+            }
+        };
+        if r.example.is_empty() {
+            r.example = bad;
+        }
+    }
+    per
 }

@@ -356,11 +356,11 @@ impl RegPool {
     }
     /// `n` consecutive free registers of `file`, the first aligned to `align`.
     pub fn alloc(&mut self, file: RegFile, n: u8, align: u8) -> Option<Reg> {
+        // One past the last allocatable index: the file's zero or true
+        // register (RZ 255, PT 7, URZ at the SM's `ugpr_max`) is never handed out.
         let limit: u16 = match file {
             RegFile::Gpr => 255,
-            RegFile::UGpr => {
-                crate::encode::ugpr_max(self.sm).map_or(0, |m| (m as u16 + 1).min(255))
-            }
+            RegFile::UGpr => crate::encode::ugpr_max(self.sm).map_or(0, u16::from),
             RegFile::Pred | RegFile::UPred => 7,
         };
         let align = align.max(1) as u16;
@@ -387,5 +387,29 @@ impl RegPool {
             base += align;
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Allocates one register of `file` at a time until the pool runs dry.
+    fn drain(sm: u32, file: RegFile) -> Vec<u8> {
+        let mut pool = RegPool::new(&Function::new(sm));
+        std::iter::from_fn(|| pool.alloc(file, 1, 1).map(|r| r.idx)).collect()
+    }
+
+    #[test]
+    fn the_pool_never_hands_out_a_zero_register() {
+        for sm in [75, 80, 90, 100, 120] {
+            let max = crate::encode::ugpr_max(sm).expect("SM with UGPRs");
+            let urs = drain(sm, RegFile::UGpr);
+            assert_eq!(urs.len(), max as usize, "SM{sm}: UR0..UR{}", max - 1);
+            assert!(!urs.contains(&max), "SM{sm} handed out URZ (UR{max})");
+        }
+        assert!(drain(70, RegFile::UGpr).is_empty(), "SM70 has no UGPRs");
+        assert_eq!(drain(75, RegFile::Gpr).len(), 255, "R0..R254, never RZ");
+        assert_eq!(drain(75, RegFile::Pred).len(), 7, "P0..P6, never PT");
     }
 }
