@@ -264,18 +264,18 @@ fn resolve_reference(cx: &mut Ctx, def: &S<schema::FamilyDef>, sms: &[u32]) -> V
             Ok(list) => {
                 for sm in list {
                     if out.iter().any(|(s, _)| *s == sm) {
-                        cx.err("S1001", k, format!("SM {sm} has two reference versions"));
+                        cx.err(Code::S1001, k, format!("SM {sm} has two reference versions"));
                     }
                     out.push((sm, *v.get_ref()));
                 }
             }
-            Err(e) => cx.err("S1001", k, e),
+            Err(e) => cx.err(Code::S1001, k, e),
         }
     }
     for sm in sms {
         if !out.iter().any(|(s, _)| s == sm) {
             cx.err(
-                "S1001",
+                Code::S1001,
                 r,
                 format!("SM {sm} has no reference nvdisasm version"),
             );
@@ -295,15 +295,15 @@ fn resolve_control(cx: &mut Ctx, c: &schema::ControlDef) -> Control {
                 let (lo, hi) = b.ranges[0];
                 fields.push((k.get_ref().clone(), lo, hi - lo));
             }
-            Ok(_) => cx.err("S0101", v, "a control field is one range of bits"),
-            Err(e) => cx.err("S0101", v, e),
+            Ok(_) => cx.err(Code::S0101, v, "a control field is one range of bits"),
+            Err(e) => cx.err(Code::S0101, v, e),
         }
     }
     let mut reuse_needs = Vec::new();
     for (k, v) in &c.reuse_needs {
         let Some(&(_, lo, width)) = fields.iter().find(|f| f.0 == *k.get_ref()) else {
             cx.err(
-                "S0103",
+                Code::S0103,
                 k,
                 format!("`{}` is not a control field", k.get_ref()),
             );
@@ -320,7 +320,7 @@ fn resolve_control(cx: &mut Ctx, c: &schema::ControlDef) -> Control {
                 reuse_needs.push((lo, width, a as u32, b as u32))
             }
             _ => cx.err(
-                "S0301",
+                Code::S0301,
                 v,
                 format!(
                     "`{}` is not a value or range that fits {width} bits",
