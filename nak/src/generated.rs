@@ -32,7 +32,9 @@ use crate::mem::{MemAccess, MemKind, src_data_reg};
 use crate::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind};
 use crate::print::{
     ImmStyle, write_guard, write_hex, write_mem, write_reg, write_signed_hex, write_src,
+    write_src_part,
 };
+use crate::view::View;
 use std::fmt::Write as _;
 
 include!(concat!(env!("OUT_DIR"), "/isa.rs"));
