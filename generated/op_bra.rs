@@ -56,6 +56,11 @@ impl OpBra {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -323,14 +328,15 @@ impl OpBra {
         let cc: Cc = Cc::T;
         let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
             .wrapping_mul(4i64);
+        let o = Self {
+            cond,
+            mode,
+            any,
+            cc,
+            target,
+        };
         Some((
-            Self {
-                cond,
-                mode,
-                any,
-                cc,
-                target,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -387,14 +393,15 @@ impl OpBra {
                 56u32,
             )
             .wrapping_mul(4i64);
+        let o = Self {
+            cond,
+            mode,
+            any,
+            cc,
+            target,
+        };
         Some((
-            Self {
-                cond,
-                mode,
-                any,
-                cc,
-                target,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -470,14 +477,15 @@ impl OpBra {
             _ => return None,
         };
         let target: i64 = sext_field((((w >> 20) & 0xffffff)), 24u32).wrapping_mul(1i64);
+        let o = Self {
+            cond,
+            mode,
+            any,
+            cc,
+            target,
+        };
         Some((
-            Self {
-                cond,
-                mode,
-                any,
-                cc,
-                target,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

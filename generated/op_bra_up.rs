@@ -63,6 +63,11 @@ impl OpBraUp {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -269,8 +274,9 @@ impl OpBraUp {
         let any: bool = false;
         let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
             .wrapping_mul(4i64);
+        let o = Self { cond, ucond, any, target };
         Some((
-            Self { cond, ucond, any, target },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -325,8 +331,9 @@ impl OpBraUp {
                 56u32,
             )
             .wrapping_mul(4i64);
+        let o = Self { cond, ucond, any, target };
         Some((
-            Self { cond, ucond, any, target },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

@@ -63,6 +63,11 @@ impl OpBraUr {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -317,8 +322,9 @@ impl OpBraUr {
         };
         let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
             .wrapping_mul(4i64);
+        let o = Self { cond, ur, mode, target };
         Some((
-            Self { cond, ur, mode, target },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -377,8 +383,9 @@ impl OpBraUr {
                 56u32,
             )
             .wrapping_mul(4i64);
+        let o = Self { cond, ur, mode, target };
         Some((
-            Self { cond, ur, mode, target },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -437,8 +444,9 @@ impl OpBraUr {
                 56u32,
             )
             .wrapping_mul(4i64);
+        let o = Self { cond, ur, mode, target };
         Some((
-            Self { cond, ur, mode, target },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

@@ -60,6 +60,11 @@ impl OpBrev {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -273,8 +278,9 @@ impl OpBrev {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -320,8 +326,9 @@ impl OpBrev {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -369,8 +376,9 @@ impl OpBrev {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -414,8 +422,9 @@ impl OpBrev {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

@@ -50,6 +50,11 @@ impl OpCs2r {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -453,8 +458,9 @@ impl OpCs2r {
             0xff => Sr::Srz,
             _ => return None,
         };
+        let o = Self { d, sr };
         Some((
-            Self { d, sr },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

@@ -73,6 +73,11 @@ impl OpFadd32i {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -208,8 +213,9 @@ impl OpFadd32i {
             not: false,
         };
         let ftz: bool = (((w >> 55) & 1)) != 0;
+        let o = Self { d, a, b, ftz };
         Some((
-            Self { d, a, b, ftz },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -75,6 +75,11 @@ impl OpIadd32i {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -211,8 +216,9 @@ impl OpIadd32i {
         };
         let cc: bool = (((w >> 52) & 1)) != 0;
         let x: bool = (((w >> 53) & 1)) != 0;
+        let o = Self { d, a, b, cc, x };
         Some((
-            Self { d, a, b, cc, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -75,6 +75,11 @@ impl OpIscadd32i {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -210,8 +215,9 @@ impl OpIscadd32i {
         };
         let shift: u32 = (((w >> 53) & 0x1f)) as u32;
         let cc: bool = (((w >> 52) & 1)) != 0;
+        let o = Self { d, a, b, shift, cc };
         Some((
-            Self { d, a, b, shift, cc },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -95,6 +95,11 @@ impl OpLeaX {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -381,8 +386,9 @@ impl OpLeaX {
             not: (((w >> 90) & 1)) != 0,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, ci, shift };
         Some((
-            Self { d, co, a, b, ci, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -442,8 +448,9 @@ impl OpLeaX {
             not: (((w >> 90) & 1)) != 0,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, ci, shift };
         Some((
-            Self { d, co, a, b, ci, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -505,8 +512,9 @@ impl OpLeaX {
             not: (((w >> 90) & 1)) != 0,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, ci, shift };
         Some((
-            Self { d, co, a, b, ci, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -564,8 +572,9 @@ impl OpLeaX {
             not: (((w >> 90) & 1)) != 0,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, ci, shift };
         Some((
-            Self { d, co, a, b, ci, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

@@ -90,6 +90,11 @@ impl OpLop {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -374,17 +379,18 @@ impl OpLop {
         };
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            op,
+            pop,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                op,
-                pop,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -459,17 +465,18 @@ impl OpLop {
         };
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            op,
+            pop,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                op,
-                pop,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -541,17 +548,18 @@ impl OpLop {
         };
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            op,
+            pop,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                op,
-                pop,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

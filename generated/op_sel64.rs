@@ -82,6 +82,11 @@ impl OpSel64 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -327,8 +332,9 @@ impl OpSel64 {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -384,8 +390,9 @@ impl OpSel64 {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),

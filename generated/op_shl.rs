@@ -73,6 +73,11 @@ impl OpShl {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -300,8 +305,9 @@ impl OpShl {
             not: false,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, wrap };
         Some((
-            Self { d, a, b, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -360,8 +366,9 @@ impl OpShl {
             not: false,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, wrap };
         Some((
-            Self { d, a, b, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -417,8 +424,9 @@ impl OpShl {
             not: false,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, wrap };
         Some((
-            Self { d, a, b, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

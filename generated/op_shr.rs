@@ -75,6 +75,11 @@ impl OpShr {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -322,8 +327,9 @@ impl OpShr {
             _ => return None,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, ty, wrap };
         Some((
-            Self { d, a, b, ty, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -387,8 +393,9 @@ impl OpShr {
             _ => return None,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, ty, wrap };
         Some((
-            Self { d, a, b, ty, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -449,8 +456,9 @@ impl OpShr {
             _ => return None,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, ty, wrap };
         Some((
-            Self { d, a, b, ty, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),

@@ -136,15 +136,15 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         op.not = true;
         t = r;
     }
-    // A leading '-' before a register, cbuf or |x| is a modifier; before a
-    // number it is part of the number.
+    // A leading '-' before a register (with or without suffixes: `-R2.H1`),
+    // cbuf or |x| is a modifier; before a number it is part of the number.
     if let Some(r) = t.strip_prefix('-') {
         let rest = r.trim_start();
         if rest.starts_with('|')
             || rest.starts_with("c[")
             || rest.starts_with('-')
             || rest.starts_with('+')
-            || parse_reg(rest).is_some()
+            || parse_reg(rest.split('.').next().unwrap_or(rest)).is_some()
         {
             op.neg = true;
             t = rest;
