@@ -1123,7 +1123,10 @@ impl OpF2i {
         let mut t = *self;
         let (reads_cc, writes_cc) = self.cc_use(sm);
         if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.b, ValueType::F32);
+            {
+                let view = t.b_view();
+                fold_imm_mods_as(&mut t.b, view, ValueType::F32);
+            }
         }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());

@@ -1078,7 +1078,10 @@ impl OpI2f {
         let mut t = *self;
         let (reads_cc, writes_cc) = self.cc_use(sm);
         if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.b, ValueType::B32);
+            {
+                let view = t.b_view();
+                fold_imm_mods_as(&mut t.b, view, ValueType::B32);
+            }
         }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());

@@ -1848,7 +1848,10 @@ impl OpMufu {
         let mut t = *self;
         let (reads_cc, writes_cc) = self.cc_use(sm);
         if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.a, ValueType::F32);
+            {
+                let view = t.a_view();
+                fold_imm_mods_as(&mut t.a, view, ValueType::F32);
+            }
         }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());

@@ -230,7 +230,9 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         quote!(if w & #m == #m { return None; })
     });
     let parts_check = if crate::ops::has_parts(op) {
-        quote!(if !o.parts_ok() { return None; })
+        quote!(if !o.parts_ok() {
+            return None;
+        })
     } else {
         quote!()
     };

@@ -379,7 +379,10 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
     let parts_check = if crate::ops::has_parts(op) {
         quote!(if !self.parts_ok() {
-            return Err(E::fail(Self::NAME, format_args!("a part selector names no part of its source's type")));
+            return Err(E::fail(
+                Self::NAME,
+                format_args!("a part selector names no part of its source's type"),
+            ));
         })
     } else {
         quote!()

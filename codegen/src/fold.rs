@@ -140,7 +140,10 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                     ValueType::U32 | ValueType::B32 => (quote!(#raw), quote!((|v: u32| v))),
                     _ => {
                         return Err(Error {
-                            message: format!("`part` of `{}`: only 32-bit sources have parts", s.name),
+                            message: format!(
+                                "`part` of `{}`: only 32-bit sources have parts",
+                                s.name
+                            ),
                             loc: Some(s.loc.clone()),
                         });
                     }

@@ -97,7 +97,12 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let fold_imms = op.srcs.iter().map(|s| {
         let f = field(&s.name);
         let t = value_type(s.ty);
-        quote!(fold_imm_mods(&mut t.#f, #t);)
+        if s.type_by.is_empty() {
+            quote!(fold_imm_mods(&mut t.#f, #t);)
+        } else {
+            let view = crate::names::ident(&format!("{}_view", s.name));
+            quote!({ let view = t.#view(); fold_imm_mods_as(&mut t.#f, view, #t); })
+        }
     });
     let swaps = op.legalize.commutative.iter().map(|&(x, y)| {
         let fx = field(&op.srcs[x].name);

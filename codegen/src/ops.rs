@@ -108,7 +108,9 @@ fn src_views(spec: &Spec, op: &Op) -> TokenStream {
         let tries = s.type_by.iter().map(|&mi| {
             let m = &op.modifiers[mi];
             let f = field(&m.name);
-            let ModType::Enum(e) = m.ty else { unreachable!("type_by is resolved to enums") };
+            let ModType::Enum(e) = m.ty else {
+                unreachable!("type_by is resolved to enums")
+            };
             let en = &spec.enums[e];
             let t = enum_type(&en.name);
             let arms = en.values.iter().filter_map(|v| {
@@ -117,7 +119,10 @@ fn src_views(spec: &Spec, op: &Op) -> TokenStream {
             });
             quote!(#[allow(unreachable_patterns)] match #f { #(#arms,)* _ => {} })
         });
-        let doc = format!(" The type source `{}` is read as (`type_by`); `None`: its declared type.", s.name);
+        let doc = format!(
+            " The type source `{}` is read as (`type_by`); `None`: its declared type.",
+            s.name
+        );
         items.push(quote! {
             #[doc = #doc]
             #[allow(unused_variables)]

@@ -127,7 +127,12 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 let s = &op.srcs[*i];
                 let style = imm_style(s.ty);
                 let n = &s.name;
-                let bad = quote!(return Some(Err(AsmError { col: tok.col, message: format!("bad operand for {}", #n) })));
+                let bad = quote!(
+                    return Some(Err(AsmError {
+                        col: tok.col,
+                        message: format!("bad operand for {}", #n)
+                    }))
+                );
                 let conv = if s.type_by.is_empty() {
                     quote!(match to_src(tok, #style) { Some(s) => s, None => #bad })
                 } else {

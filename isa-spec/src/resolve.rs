@@ -962,22 +962,38 @@ fn resolve_src_views(
         for m in &r.type_by {
             let found = modifiers.iter().position(|x| &x.name == m.get_ref());
             match found.map(|i| (i, &modifiers[i].ty)) {
-                Some((i, ModType::Enum(e))) if names.enums[*e].values.iter().any(|v| v.view.is_some()) => {
+                Some((i, ModType::Enum(e)))
+                    if names.enums[*e].values.iter().any(|v| v.view.is_some()) =>
+                {
                     s.type_by.push(i)
                 }
                 Some(_) => {
-                    cx.err("S0103", m, format!("`type_by`: `{}` is not an enum modifier whose values have a `type`", m.get_ref()));
+                    cx.err(
+                        "S0103",
+                        m,
+                        format!(
+                            "`type_by`: `{}` is not an enum modifier whose values have a `type`",
+                            m.get_ref()
+                        ),
+                    );
                     ok = false;
                 }
                 None => {
-                    cx.err("S0103", m, format!("`type_by`: `{}` is not a modifier", m.get_ref()));
+                    cx.err(
+                        "S0103",
+                        m,
+                        format!("`type_by`: `{}` is not a modifier", m.get_ref()),
+                    );
                     ok = false;
                 }
             }
         }
         if let Some(p) = &r.part {
             match modifiers.iter().position(|x| &x.name == p.get_ref()) {
-                Some(i) if matches!(modifiers[i].ty, ModType::Int { signed: false, .. }) && !s.type_by.is_empty() => {
+                Some(i)
+                    if matches!(modifiers[i].ty, ModType::Int { signed: false, .. })
+                        && !s.type_by.is_empty() =>
+                {
                     s.part = Some(i)
                 }
                 _ => {

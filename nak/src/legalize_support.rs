@@ -90,6 +90,25 @@ pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
     }
 }
 
+/// [`fold_imm_mods`] for a source read as the type a modifier chooses
+/// (`type_by`): an F16 or BF16 immediate's sign is bit 15 of the low half.
+pub fn fold_imm_mods_as(s: &mut Src, view: Option<crate::view::View>, ty: ValueType) {
+    use crate::view::View;
+    let SrcKind::Imm(mut v) = s.kind else { return };
+    if !matches!(view, Some(View::F16 | View::Bf16)) {
+        return fold_imm_mods(s, ty);
+    }
+    if s.abs {
+        v &= !0x8000;
+        s.abs = false;
+    }
+    if s.neg {
+        v ^= 0x8000;
+        s.neg = false;
+    }
+    s.kind = SrcKind::Imm(v);
+}
+
 /// The register file a copy of a value of `ty` goes to.
 pub fn placeholder_file(ty: ValueType) -> RegFile {
     copy_file(ty, false)

@@ -3,8 +3,8 @@
 
 use crate::fmt_float;
 use crate::line_buf::LineBuf;
-use crate::view::View;
 use crate::operand::{MOD_ABS, MOD_NEG, MOD_NOT, Reg, RegFile, Src, SrcKind};
+use crate::view::View;
 
 /// How an immediate source is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

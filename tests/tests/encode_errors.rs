@@ -53,7 +53,9 @@ fn part_selectors_name_a_part_of_the_type() {
     assert_eq!((w >> 60) & 3, 1, "H1 is selector 1 at bits 60..62");
     let (op, c) = parsed("I2F.F16.S8 R9, R3.B3", 90);
     assert_eq!((op.encode(90, &c).expect("encodes") >> 60) & 3, 3);
-    let Op::I2f(mut i2f) = op else { panic!("not I2F") };
+    let Op::I2f(mut i2f) = op else {
+        panic!("not I2F")
+    };
     i2f.stype = isa::CvtItype32::S16;
     let m = refusal(&Op::I2f(i2f), &c, 90);
     assert!(m.contains("part selector"), "{m}");

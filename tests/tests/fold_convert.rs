@@ -621,8 +621,15 @@ fn f2i_reads_the_selected_half() {
                 if neg {
                     x = -x;
                 }
-                let want = if x.is_nan() { 0 } else { x.trunc() as i32 as u32 };
-                assert_eq!(got, want, "F2I.F16 part {sel} of {w:#x} neg {neg} abs {abs}");
+                let want = if x.is_nan() {
+                    0
+                } else {
+                    x.trunc() as i32 as u32
+                };
+                assert_eq!(
+                    got, want,
+                    "F2I.F16 part {sel} of {w:#x} neg {neg} abs {abs}"
+                );
             }
         }
     }
