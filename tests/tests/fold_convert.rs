@@ -564,8 +564,10 @@ fn f2f_matches_reference() {
 /// Rust's own casts, for every part of every narrow type.
 #[test]
 fn i2f_reads_the_selected_part() {
-    let mut rng = Rng(0x5eed_0f_5e1);
-    let parts: [(CvtItype32, u32, fn(u32) -> f64); 4] = [
+    let mut rng = Rng(0x5eed_f5e1);
+    // (source type, part width, the part's value by plain casts)
+    type Part = (CvtItype32, u32, fn(u32) -> f64);
+    let parts: [Part; 4] = [
         (CvtItype32::U8, 8, |v| (v as u8) as f64),
         (CvtItype32::S8, 8, |v| (v as u8 as i8) as f64),
         (CvtItype32::U16, 16, |v| (v as u16) as f64),

@@ -184,7 +184,8 @@ fn f16_immediate_negation_folds_into_the_half() {
     let kind = { after.b.kind };
     assert_eq!(kind, SrcKind::Imm(0xbc00), "-1.0 as F16");
     let value = |o: &OpF2i| {
-        let imm = match { o.b.kind } {
+        let kind = o.b.kind;
+        let imm = match kind {
             SrcKind::Imm(v) => v,
             _ => unreachable!(),
         };
