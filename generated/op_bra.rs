@@ -1043,6 +1043,15 @@ impl OpBra {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::Pred];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1061,6 +1070,9 @@ impl OpBra {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

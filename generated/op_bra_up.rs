@@ -656,6 +656,15 @@ impl OpBraUp {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::Pred, ValueType::Pred];
+        const INT_NEG: [bool; 2usize] = [false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -674,6 +683,9 @@ impl OpBraUp {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

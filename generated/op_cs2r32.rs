@@ -969,6 +969,15 @@ impl OpCs2r32 {
             }
         }
         const TYS: [ValueType; 0usize] = [];
+        const INT_NEG: [bool; 0usize] = [];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 0usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -987,6 +996,9 @@ impl OpCs2r32 {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -1083,7 +1083,7 @@ impl OpF2f64 {
         if !(reads_cc || writes_cc) {
             {
                 let view = t.b_view();
-                fold_imm_mods_as(&mut t.b, view, ValueType::F32);
+                fold_imm_mods_as(&mut t.b, view, ValueType::F32, &mut t.sel);
             }
         }
         let mut cands: Vec<Self> = vec![t];
@@ -1095,6 +1095,15 @@ impl OpF2f64 {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::F32];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1113,6 +1122,9 @@ impl OpF2f64 {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -1974,6 +1974,15 @@ impl OpFfma {
             ValueType::F32,
             ValueType::F32,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1992,6 +2001,9 @@ impl OpFfma {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

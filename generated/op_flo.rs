@@ -1156,6 +1156,15 @@ impl OpFlo {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::B32];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1174,6 +1183,9 @@ impl OpFlo {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -551,6 +551,15 @@ impl OpFmul32i {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::F32, ValueType::F32];
+        const INT_NEG: [bool; 2usize] = [false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -569,6 +578,9 @@ impl OpFmul32i {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

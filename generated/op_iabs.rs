@@ -686,6 +686,15 @@ impl OpIabs {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::U32];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -704,6 +713,9 @@ impl OpIabs {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -1569,6 +1569,15 @@ impl OpIadd3x {
             ValueType::Pred,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 5usize] = [false, false, false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 5usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1587,6 +1596,9 @@ impl OpIadd3x {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -1610,6 +1610,15 @@ impl OpImadWideX {
             ValueType::U64,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 4usize] = [false, false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 4usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1628,6 +1637,9 @@ impl OpImadWideX {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

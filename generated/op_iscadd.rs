@@ -872,6 +872,15 @@ impl OpIscadd {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::U32, ValueType::U32];
+        const INT_NEG: [bool; 2usize] = [true, true];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -890,6 +899,9 @@ impl OpIscadd {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -2704,6 +2704,15 @@ impl OpIsetp {
             ValueType::Pred,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 4usize] = [false, false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 4usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -2722,6 +2731,9 @@ impl OpIsetp {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -1193,6 +1193,15 @@ impl OpLeaHi {
             ValueType::B32,
             ValueType::B32,
         ];
+        const INT_NEG: [bool; 3usize] = [false, true, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1211,6 +1220,9 @@ impl OpLeaHi {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

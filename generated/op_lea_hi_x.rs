@@ -1301,6 +1301,15 @@ impl OpLeaHiX {
             ValueType::B32,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 4usize] = [false, false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 4usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1319,6 +1328,9 @@ impl OpLeaHiX {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

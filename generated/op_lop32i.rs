@@ -631,6 +631,15 @@ impl OpLop32i {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::B32, ValueType::B32];
+        const INT_NEG: [bool; 2usize] = [false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -649,6 +658,9 @@ impl OpLop32i {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

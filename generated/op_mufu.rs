@@ -1850,7 +1850,7 @@ impl OpMufu {
         if !(reads_cc || writes_cc) {
             {
                 let view = t.a_view();
-                fold_imm_mods_as(&mut t.a, view, ValueType::F32);
+                fold_imm_mods_as(&mut t.a, view, ValueType::F32, &mut t.sel);
             }
         }
         let mut cands: Vec<Self> = vec![t];
@@ -1862,6 +1862,15 @@ impl OpMufu {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::F32];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1880,6 +1889,9 @@ impl OpMufu {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -468,6 +468,15 @@ impl OpNop {
             }
         }
         const TYS: [ValueType; 0usize] = [];
+        const INT_NEG: [bool; 0usize] = [];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 0usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -486,6 +495,9 @@ impl OpNop {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -1929,6 +1929,15 @@ impl OpPrmt {
             ValueType::B32,
             ValueType::B32,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1947,6 +1956,9 @@ impl OpPrmt {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

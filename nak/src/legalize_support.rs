@@ -91,22 +91,25 @@ pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
 }
 
 /// [`fold_imm_mods`] for a source read as the type a modifier chooses
-/// (`type_by`): an F16 or BF16 immediate's sign is bit 15 of the low half.
-pub fn fold_imm_mods_as(s: &mut Src, view: Option<crate::view::View>, ty: ValueType) {
-    use crate::view::View;
-    let SrcKind::Imm(mut v) = s.kind else { return };
-    if !matches!(view, Some(View::F16 | View::Bf16)) {
+/// (`type_by`) through part selector `sel`: an immediate of a narrow type
+/// becomes its selected part (`sel` 0, which the immediate form needs),
+/// an F16 or BF16 part's neg/abs folded into the part's own sign bit.
+pub fn fold_imm_mods_as(
+    s: &mut Src,
+    view: Option<crate::view::View>,
+    ty: ValueType,
+    sel: &mut u32,
+) {
+    let (SrcKind::Imm(v), Some(view)) = (s.kind, view) else {
+        return fold_imm_mods(s, ty);
+    };
+    if view.part_bits() == 0 {
         return fold_imm_mods(s, ty);
     }
-    if s.abs {
-        v &= !0x8000;
-        s.abs = false;
-    }
-    if s.neg {
-        v ^= 0x8000;
-        s.neg = false;
-    }
-    s.kind = SrcKind::Imm(v);
+    s.kind = SrcKind::Imm(view.part_value(v, *sel, s.neg, s.abs));
+    s.neg = false;
+    s.abs = false;
+    *sel = 0;
 }
 
 /// The register file a copy of a value of `ty` goes to.
