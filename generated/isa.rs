@@ -2092,7 +2092,7 @@ impl MemSize {
     }
 }
 const _: MemSize = MemSize::B32;
-/// MUFU operand format: F32, or a 16-bit float.
+/// MUFU operand format: F32 (the source type is then the function's: F64 high word for RCP64H/RSQ64H), or a 16-bit float.
 ///
 /// Spec: isa-spec/spec/enums/mufu_fmt.toml (enum `mufu_fmt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -12921,7 +12921,7 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e07ff380000ffff000fff == 0xb04
+    if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpF2f::decode_f2(w, sm);
@@ -12930,7 +12930,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e06ff380000ffff000fff == 0xb05
+    if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpF2i::decode_f2(w, sm);
@@ -12939,7 +12939,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffcf03fff80000ffff000fff == 0xb06
+    if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpI2f::decode_f2(w, sm);
@@ -12948,17 +12948,17 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 70) {
+    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
         if let Some(x) = OpMufu::decode_f2(w, sm) {
             return Some(x);
         }
     }
-    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
+    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
         if let Some(x) = OpMufu::decode_f5(w, sm) {
             return Some(x);
         }
     }
-    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 90) {
+    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 90) {
         return OpMufu::decode_f9(w, sm);
     }
     None
@@ -12974,7 +12974,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e07ff380000ffff000fff == 0xb10
+    if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpF2f64::decode_f2(w, sm);
@@ -12983,7 +12983,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e06ff380000ffff000fff == 0xb11
+    if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpF2i64::decode_f2(w, sm);
@@ -12992,7 +12992,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffcf03fff80000ffff000fff == 0xb12
+    if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpI2f64::decode_f2(w, sm);
@@ -13291,14 +13291,14 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
+    if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
     {
         if let Some(x) = OpMufu::decode_f6(w, sm) {
             return Some(x);
         }
     }
-    if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
+    if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 90 | 100 | 120)
     {
         return OpMufu::decode_f10(w, sm);
@@ -15422,7 +15422,7 @@ fn print_sm70_arm105(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0x1ffff8e07ff380000ffff000fff == 0xb04
+    if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpF2f::print_f2(w, sm, addr, ctrl, out);
@@ -15437,7 +15437,7 @@ fn print_sm70_arm106(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0x1ffff8e06ff380000ffff000fff == 0xb05
+    if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpF2i::print_f2(w, sm, addr, ctrl, out);
@@ -15452,7 +15452,7 @@ fn print_sm70_arm107(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0x1ffffcf03fff80000ffff000fff == 0xb06
+    if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpI2f::print_f2(w, sm, addr, ctrl, out);
@@ -15467,17 +15467,17 @@ fn print_sm70_arm108(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 70) {
+    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
         if let Some(x) = OpMufu::print_f2(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
-    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
+    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
         if let Some(x) = OpMufu::print_f5(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
-    if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 90) {
+    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 90) {
         return OpMufu::print_f9(w, sm, addr, ctrl, out);
     }
     None
@@ -15505,7 +15505,7 @@ fn print_sm70_arm110(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0x1ffff8e07ff380000ffff000fff == 0xb10
+    if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpF2f64::print_f2(w, sm, addr, ctrl, out);
@@ -15520,7 +15520,7 @@ fn print_sm70_arm111(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0x1ffff8e06ff380000ffff000fff == 0xb11
+    if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpF2i64::print_f2(w, sm, addr, ctrl, out);
@@ -15535,7 +15535,7 @@ fn print_sm70_arm112(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0x1ffffcf03fff80000ffff000fff == 0xb12
+    if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
         return OpI2f64::print_f2(w, sm, addr, ctrl, out);
@@ -15984,14 +15984,14 @@ fn print_sm70_arm137(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
+    if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
     {
         if let Some(x) = OpMufu::print_f6(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
-    if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
+    if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 90 | 100 | 120)
     {
         return OpMufu::print_f10(w, sm, addr, ctrl, out);
@@ -16404,7 +16404,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x304,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -16426,7 +16426,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffff8e07ff380000ffff000fff,
+        mask: 0x1ffff8e07ff080000ffff000fff,
         value: 0xb04,
         unknown: 0,
         canonical: 0,
@@ -16440,7 +16440,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x80000000000000000000d04,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
@@ -16452,7 +16452,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x310,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -16474,7 +16474,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffff8e07ff380000ffff000fff,
+        mask: 0x1ffff8e07ff080000ffff000fff,
         value: 0xb10,
         unknown: 0,
         canonical: 0,
@@ -16488,7 +16488,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffff8e07ff0fffff00ff000fff,
         value: 0x80000000000000000000d10,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
@@ -16500,7 +16500,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x305,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -16522,7 +16522,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffff8e06ff380000ffff000fff,
+        mask: 0x1ffff8e06ff080000ffff000fff,
         value: 0xb05,
         unknown: 0,
         canonical: 0,
@@ -16536,7 +16536,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x80000000000000000000d05,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
@@ -16548,7 +16548,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x311,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -16570,7 +16570,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffff8e06ff380000ffff000fff,
+        mask: 0x1ffff8e06ff080000ffff000fff,
         value: 0xb11,
         unknown: 0,
         canonical: 0,
@@ -16584,7 +16584,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffff8e06ff0fffff00ff000fff,
         value: 0x80000000000000000000d11,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
@@ -17328,7 +17328,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x306,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -17350,7 +17350,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffffcf03fff80000ffff000fff,
+        mask: 0x1ffffcf03ffc80000ffff000fff,
         value: 0xb06,
         unknown: 0,
         canonical: 0,
@@ -17364,7 +17364,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x80000000000000000000d06,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
@@ -17376,7 +17376,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[70, 75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x312,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -17398,7 +17398,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffffcf03fff80000ffff000fff,
+        mask: 0x1ffffcf03ffc80000ffff000fff,
         value: 0xb12,
         unknown: 0,
         canonical: 0,
@@ -17412,7 +17412,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[75, 80, 86, 89, 90, 100, 120],
         mask: 0x1ffffcf03ffcfffff00ff000fff,
         value: 0x80000000000000000000d12,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::UGpr)],
     },
@@ -18925,7 +18925,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[70],
         mask: 0x1ffffff00ff0fffff00ff000fff,
         value: 0x308,
-        unknown: 0x3003000000000000000,
+        unknown: 0x3000000000000000000,
         canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -18947,7 +18947,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 2,
         family: Family::Sm70,
         sms: &[70],
-        mask: 0x1ffffff00ff380000ffff000fff,
+        mask: 0x1ffffff00ff080000ffff000fff,
         value: 0xb08,
         unknown: 0x3000000000000000000,
         canonical: 0,
@@ -18961,7 +18961,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[75, 80, 86, 89],
         mask: 0x1ffffff00ff0fffff00ff000fff,
         value: 0x308,
-        unknown: 0x1003000000000000000,
+        unknown: 0x1000000000000000000,
         canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -18983,7 +18983,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 5,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89],
-        mask: 0x1ffffff00ff380000ffff000fff,
+        mask: 0x1ffffff00ff080000ffff000fff,
         value: 0xb08,
         unknown: 0x1000000000000000000,
         canonical: 0,
@@ -18995,7 +18995,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 6,
         family: Family::Sm70,
         sms: &[75, 80, 86, 89],
-        mask: 0x1ffffff00ff3fffff00ff000fff,
+        mask: 0x1ffffff00ff0fffff00ff000fff,
         value: 0x80000000000000000000d08,
         unknown: 0x1000000000000000000,
         canonical: 0,
@@ -19009,7 +19009,7 @@ pub const FORMS: &[FormInfo] = &[
         sms: &[90, 100, 120],
         mask: 0x1ffffff00ff0fffff00ff000fff,
         value: 0x308,
-        unknown: 0x3000000000000000,
+        unknown: 0,
         canonical: 0,
         srcs: &[Some(SlotKind::Gpr)],
     },
@@ -19031,7 +19031,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 9,
         family: Family::Sm70,
         sms: &[90],
-        mask: 0x1ffffff00ff380000ffff000fff,
+        mask: 0x1ffffff00ff080000ffff000fff,
         value: 0xb08,
         unknown: 0,
         canonical: 0,
@@ -19043,7 +19043,7 @@ pub const FORMS: &[FormInfo] = &[
         id: 10,
         family: Family::Sm70,
         sms: &[90, 100, 120],
-        mask: 0x1ffffff00ff3fffff00ff000fff,
+        mask: 0x1ffffff00ff0fffff00ff000fff,
         value: 0x80000000000000000000d08,
         unknown: 0,
         canonical: 0,

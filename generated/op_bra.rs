@@ -56,6 +56,11 @@ impl OpBra {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -323,14 +328,15 @@ impl OpBra {
         let cc: Cc = Cc::T;
         let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
             .wrapping_mul(4i64);
+        let o = Self {
+            cond,
+            mode,
+            any,
+            cc,
+            target,
+        };
         Some((
-            Self {
-                cond,
-                mode,
-                any,
-                cc,
-                target,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -387,14 +393,15 @@ impl OpBra {
                 56u32,
             )
             .wrapping_mul(4i64);
+        let o = Self {
+            cond,
+            mode,
+            any,
+            cc,
+            target,
+        };
         Some((
-            Self {
-                cond,
-                mode,
-                any,
-                cc,
-                target,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -470,14 +477,15 @@ impl OpBra {
             _ => return None,
         };
         let target: i64 = sext_field((((w >> 20) & 0xffffff)), 24u32).wrapping_mul(1i64);
+        let o = Self {
+            cond,
+            mode,
+            any,
+            cc,
+            target,
+        };
         Some((
-            Self {
-                cond,
-                mode,
-                any,
-                cc,
-                target,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1041,6 +1049,15 @@ impl OpBra {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::Pred];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1059,6 +1076,9 @@ impl OpBra {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -63,6 +63,11 @@ impl OpBraUr {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -317,8 +322,9 @@ impl OpBraUr {
         };
         let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
             .wrapping_mul(4i64);
+        let o = Self { cond, ur, mode, target };
         Some((
-            Self { cond, ur, mode, target },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -377,8 +383,9 @@ impl OpBraUr {
                 56u32,
             )
             .wrapping_mul(4i64);
+        let o = Self { cond, ur, mode, target };
         Some((
-            Self { cond, ur, mode, target },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -437,8 +444,9 @@ impl OpBraUr {
                 56u32,
             )
             .wrapping_mul(4i64);
+        let o = Self { cond, ur, mode, target };
         Some((
-            Self { cond, ur, mode, target },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -788,6 +796,15 @@ impl OpBraUr {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::Pred, ValueType::B32];
+        const INT_NEG: [bool; 2usize] = [false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -806,6 +823,9 @@ impl OpBraUr {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -60,6 +60,11 @@ impl OpBrev {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -273,8 +278,9 @@ impl OpBrev {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -320,8 +326,9 @@ impl OpBrev {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -369,8 +376,9 @@ impl OpBrev {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -414,8 +422,9 @@ impl OpBrev {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -675,6 +684,15 @@ impl OpBrev {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::B32];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -693,6 +711,9 @@ impl OpBrev {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -50,6 +50,11 @@ impl OpCs2r32 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -443,8 +448,9 @@ impl OpCs2r32 {
             0xff => Sr::Srz,
             _ => return None,
         };
+        let o = Self { d, sr };
         Some((
-            Self { d, sr },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -966,6 +972,15 @@ impl OpCs2r32 {
             }
         }
         const TYS: [ValueType; 0usize] = [];
+        const INT_NEG: [bool; 0usize] = [];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 0usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -984,6 +999,9 @@ impl OpCs2r32 {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -50,6 +50,11 @@ impl OpExit {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -202,8 +207,9 @@ impl OpExit {
             not: (((w >> 90) & 1)) != 0,
         };
         let keeprefcount: bool = (((w >> 84) & 1)) != 0;
+        let o = Self { cond, keeprefcount };
         Some((
-            Self { cond, keeprefcount },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -242,8 +248,9 @@ impl OpExit {
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond: Src = Src::PT;
         let keeprefcount: bool = false;
+        let o = Self { cond, keeprefcount };
         Some((
-            Self { cond, keeprefcount },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -492,6 +499,15 @@ impl OpExit {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::Pred];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -510,6 +526,9 @@ impl OpExit {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

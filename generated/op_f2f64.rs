@@ -19,6 +19,8 @@ pub struct OpF2f64 {
     pub stype: CvtFtypeShown,
     /// Modifier.
     pub rnd: Rnd,
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62.
+    pub sel: u32,
 }
 impl OpF2f64 {
     pub const NAME: &'static str = "f2f64";
@@ -67,6 +69,28 @@ impl OpF2f64 {
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
+    }
+    /// The type source `b` is read as (`type_by`); `None`: its declared type.
+    #[allow(unused_variables)]
+    pub fn b_view_of(stype: CvtFtypeShown) -> Option<View> {
+        #[allow(unreachable_patterns)]
+        match stype {
+            CvtFtypeShown::F32 => return Some(View::F32),
+            CvtFtypeShown::F16 => return Some(View::F16),
+            CvtFtypeShown::Bf16 => return Some(View::Bf16),
+            CvtFtypeShown::F64 => return Some(View::F64),
+            _ => {}
+        }
+        None
+    }
+    /// The type source `b` is read as (`type_by`); `None`: its declared type.
+    pub fn b_view(&self) -> Option<View> {
+        Self::b_view_of(self.stype)
+    }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        self.b_view().is_none_or(|v| v.part_ok(self.sel))
     }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
@@ -137,6 +161,14 @@ impl OpF2f64 {
     #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        if !self.parts_ok() {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!("a part selector names no part of its source's type"),
+                ),
+            );
+        }
         let smb = sm_bit(sm);
         match (self.b.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
@@ -171,7 +203,7 @@ impl OpF2f64 {
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x310;
-        w |= c.raw & 0x3000000000000000;
+        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -192,6 +224,7 @@ impl OpF2f64 {
                 const CODES: &[u128] = &[2, 1, 4, 3];
                 CODES[self.stype.index()]
             } << 84;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -204,6 +237,14 @@ impl OpF2f64 {
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if self.sel != 0u32 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x910;
         w |= c.raw & 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
@@ -296,6 +337,7 @@ impl OpF2f64 {
                 const CODES: &[u128] = &[2, 1, 4, 3];
                 CODES[self.stype.index()]
             } << 84;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -309,7 +351,7 @@ impl OpF2f64 {
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d10;
-        w |= c.raw & 0x3000000000000000;
+        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -330,6 +372,7 @@ impl OpF2f64 {
                 const CODES: &[u128] = &[2, 1, 4, 3];
                 CODES[self.stype.index()]
             } << 84;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -373,20 +416,26 @@ impl OpF2f64 {
             3 => Rnd::Rz,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self {
+            d,
+            b,
+            ftz,
+            dtype,
+            stype,
+            rnd,
+            sel,
+        };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self {
-                d,
-                b,
-                ftz,
-                dtype,
-                stype,
-                rnd,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3000000000000000,
+                raw: w & 0,
             },
         ))
     }
@@ -449,15 +498,21 @@ impl OpF2f64 {
             3 => Rnd::Rz,
             _ => return None,
         };
+        let sel: u32 = 0u32;
+        let o = Self {
+            d,
+            b,
+            ftz,
+            dtype,
+            stype,
+            rnd,
+            sel,
+        };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self {
-                d,
-                b,
-                ftz,
-                dtype,
-                stype,
-                rnd,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -527,15 +582,21 @@ impl OpF2f64 {
             3 => Rnd::Rz,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self {
+            d,
+            b,
+            ftz,
+            dtype,
+            stype,
+            rnd,
+            sel,
+        };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self {
-                d,
-                b,
-                ftz,
-                dtype,
-                stype,
-                rnd,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -601,20 +662,26 @@ impl OpF2f64 {
             3 => Rnd::Rz,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self {
+            d,
+            b,
+            ftz,
+            dtype,
+            stype,
+            rnd,
+            sel,
+        };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self {
-                d,
-                b,
-                ftz,
-                dtype,
-                stype,
-                rnd,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3000000000000000,
+                raw: w & 0,
             },
         ))
     }
@@ -675,7 +742,11 @@ impl OpF2f64 {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
+                {
+                    let view = self.b_view();
+                    let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
+                    write_src_part(out, &self.b, reuse_b, style, view, self.sel)
+                };
             }
         }
         out.trim_end_spaces();
@@ -837,15 +908,45 @@ impl OpF2f64 {
         let v_b = {
             let tok = &ops[it];
             it += 1;
-            match to_src(tok, ImmStyle::F32) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "b"),
-                        }),
-                    );
+            {
+                let view = Self::b_view_of(stype);
+                let sel: u32 = match (tok.suffixes.as_slice(), view) {
+                    ([], _) => 0,
+                    ([p], Some(v)) => {
+                        match v.parse_part(p) {
+                            Some(sel) => sel,
+                            None => {
+                                return Some(
+                                    Err(AsmError {
+                                        col: tok.col,
+                                        message: format!("`.{}` is not a part of {}'s type", p, "b"),
+                                    }),
+                                );
+                            }
+                        }
+                    }
+                    _ => {
+                        return Some(
+                            Err(AsmError {
+                                col: tok.col,
+                                message: format!("unexpected suffix on {}", "b"),
+                            }),
+                        );
+                    }
+                };
+                match to_src(
+                    &tok.without_suffixes(),
+                    Self::b_view_of(stype).map_or(ImmStyle::F32, View::imm_style),
+                ) {
+                    Some(s) => (s, sel),
+                    None => {
+                        return Some(
+                            Err(AsmError {
+                                col: tok.col,
+                                message: format!("bad operand for {}", "b"),
+                            }),
+                        );
+                    }
                 }
             }
         };
@@ -862,11 +963,12 @@ impl OpF2f64 {
             .collect();
         let op = Self {
             d: v_d,
-            b: v_b,
+            b: v_b.0,
             ftz: ftz,
             dtype: dtype,
             stype: stype,
             rnd: rnd,
+            sel: v_b.1,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -899,6 +1001,7 @@ impl OpF2f64 {
         let dtype = self.dtype;
         let stype = self.stype;
         let rnd = self.rnd;
+        let sel = self.sel;
         match family_of(sm) {
             _ => (false, false),
         }
@@ -935,20 +1038,26 @@ impl OpF2f64 {
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: f32 = {
-            let mut v = b_raw;
-            if b_abs {
-                v = v.abs();
+        let b: f32 = match self.b_view() {
+            Some(v) if v.part_bits() != 0 => {
+                f32::from_bits(v.part_value(b_raw.to_bits(), self.sel, b_neg, b_abs))
             }
-            if b_neg {
-                v = -v;
+            _ => {
+                let mut v = b_raw;
+                if b_abs {
+                    v = v.abs();
+                }
+                if b_neg {
+                    v = -v;
+                }
+                v
             }
-            v
         };
         let ftz = self.ftz;
         let dtype = self.dtype;
         let stype = self.stype;
         let rnd = self.rnd;
+        let sel = self.sel;
         match family_of(sm) {
             _ => {
                 let cc_in: bool = false;
@@ -975,7 +1084,10 @@ impl OpF2f64 {
         let mut t = *self;
         let (reads_cc, writes_cc) = self.cc_use(sm);
         if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.b, ValueType::F32);
+            {
+                let view = t.b_view();
+                fold_imm_mods_as(&mut t.b, view, ValueType::F32, &mut t.sel);
+            }
         }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
@@ -986,6 +1098,15 @@ impl OpF2f64 {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::F32];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1004,6 +1125,9 @@ impl OpF2f64 {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

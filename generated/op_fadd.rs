@@ -77,6 +77,11 @@ impl OpFadd {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -526,8 +531,9 @@ impl OpFadd {
             _ => return None,
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, ftz, rnd, sat };
         Some((
-            Self { d, a, b, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -588,8 +594,9 @@ impl OpFadd {
             _ => return None,
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, ftz, rnd, sat };
         Some((
-            Self { d, a, b, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -652,8 +659,9 @@ impl OpFadd {
             _ => return None,
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, ftz, rnd, sat };
         Some((
-            Self { d, a, b, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -712,8 +720,9 @@ impl OpFadd {
             _ => return None,
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, ftz, rnd, sat };
         Some((
-            Self { d, a, b, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -772,8 +781,9 @@ impl OpFadd {
             _ => return None,
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
+        let o = Self { d, a, b, ftz, rnd, sat };
         Some((
-            Self { d, a, b, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -840,8 +850,9 @@ impl OpFadd {
             _ => return None,
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
+        let o = Self { d, a, b, ftz, rnd, sat };
         Some((
-            Self { d, a, b, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -905,8 +916,9 @@ impl OpFadd {
             _ => return None,
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
+        let o = Self { d, a, b, ftz, rnd, sat };
         Some((
-            Self { d, a, b, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1300,6 +1312,15 @@ impl OpFadd {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::F32, ValueType::F32];
+        const INT_NEG: [bool; 2usize] = [false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1318,6 +1339,9 @@ impl OpFadd {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -73,6 +73,11 @@ impl OpFadd32i {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -208,8 +213,9 @@ impl OpFadd32i {
             not: false,
         };
         let ftz: bool = (((w >> 55) & 1)) != 0;
+        let o = Self { d, a, b, ftz };
         Some((
-            Self { d, a, b, ftz },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -539,6 +545,15 @@ impl OpFadd32i {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::F32, ValueType::F32];
+        const INT_NEG: [bool; 2usize] = [false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -557,6 +572,9 @@ impl OpFadd32i {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

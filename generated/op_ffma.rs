@@ -88,6 +88,11 @@ impl OpFfma {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -815,8 +820,9 @@ impl OpFfma {
             _ => return None,
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -883,8 +889,9 @@ impl OpFfma {
             _ => return None,
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -953,8 +960,9 @@ impl OpFfma {
             _ => return None,
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1019,8 +1027,9 @@ impl OpFfma {
             _ => return None,
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1087,8 +1096,9 @@ impl OpFfma {
             _ => return None,
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1157,8 +1167,9 @@ impl OpFfma {
             _ => return None,
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1223,8 +1234,9 @@ impl OpFfma {
             _ => return None,
         };
         let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1289,8 +1301,9 @@ impl OpFfma {
             _ => return None,
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1363,8 +1376,9 @@ impl OpFfma {
             _ => return None,
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1434,8 +1448,9 @@ impl OpFfma {
             _ => return None,
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1505,8 +1520,9 @@ impl OpFfma {
             _ => return None,
         };
         let sat: bool = (((w >> 50) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
         Some((
-            Self { d, a, b, c, ftz, rnd, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1961,6 +1977,15 @@ impl OpFfma {
             ValueType::F32,
             ValueType::F32,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1979,6 +2004,9 @@ impl OpFfma {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

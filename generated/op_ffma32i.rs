@@ -86,6 +86,11 @@ impl OpFfma32i {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -241,8 +246,9 @@ impl OpFfma32i {
         };
         let ftz: bool = (((w >> 53) & 1)) != 0;
         let sat: bool = (((w >> 55) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, sat };
         Some((
-            Self { d, a, b, c, ftz, sat },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -629,6 +635,15 @@ impl OpFfma32i {
             ValueType::F32,
             ValueType::F32,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -647,6 +662,9 @@ impl OpFfma32i {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -75,6 +75,11 @@ impl OpFlo {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -467,8 +472,9 @@ impl OpFlo {
             _ => return None,
         };
         let sh: bool = (((w >> 74) & 1)) != 0;
+        let o = Self { pd, d, b, ty, sh };
         Some((
-            Self { pd, d, b, ty, sh },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -521,8 +527,9 @@ impl OpFlo {
             _ => return None,
         };
         let sh: bool = (((w >> 74) & 1)) != 0;
+        let o = Self { pd, d, b, ty, sh };
         Some((
-            Self { pd, d, b, ty, sh },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -577,8 +584,9 @@ impl OpFlo {
             _ => return None,
         };
         let sh: bool = (((w >> 74) & 1)) != 0;
+        let o = Self { pd, d, b, ty, sh };
         Some((
-            Self { pd, d, b, ty, sh },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -629,8 +637,9 @@ impl OpFlo {
             _ => return None,
         };
         let sh: bool = (((w >> 74) & 1)) != 0;
+        let o = Self { pd, d, b, ty, sh };
         Some((
-            Self { pd, d, b, ty, sh },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -681,8 +690,9 @@ impl OpFlo {
             _ => return None,
         };
         let sh: bool = (((w >> 41) & 1)) != 0;
+        let o = Self { pd, d, b, ty, sh };
         Some((
-            Self { pd, d, b, ty, sh },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -741,8 +751,9 @@ impl OpFlo {
             _ => return None,
         };
         let sh: bool = (((w >> 41) & 1)) != 0;
+        let o = Self { pd, d, b, ty, sh };
         Some((
-            Self { pd, d, b, ty, sh },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -798,8 +809,9 @@ impl OpFlo {
             _ => return None,
         };
         let sh: bool = (((w >> 41) & 1)) != 0;
+        let o = Self { pd, d, b, ty, sh };
         Some((
-            Self { pd, d, b, ty, sh },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1142,6 +1154,15 @@ impl OpFlo {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::B32];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1160,6 +1181,9 @@ impl OpFlo {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -88,6 +88,11 @@ impl OpFmnmx {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -1047,16 +1052,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = false;
         let xorsign: bool = false;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1117,16 +1123,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = false;
         let xorsign: bool = false;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1189,16 +1196,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = false;
         let xorsign: bool = false;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1257,16 +1265,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = false;
         let xorsign: bool = false;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1325,16 +1334,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1395,16 +1405,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1467,16 +1478,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1535,16 +1547,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = false;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1603,16 +1616,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1673,16 +1687,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1745,16 +1760,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1813,16 +1829,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 80) & 1)) != 0;
         let nan: bool = (((w >> 81) & 1)) != 0;
         let xorsign: bool = (((w >> 82) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1881,16 +1898,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 44) & 1)) != 0;
         let nan: bool = false;
         let xorsign: bool = false;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1957,16 +1975,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 44) & 1)) != 0;
         let nan: bool = false;
         let xorsign: bool = false;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -2030,16 +2049,17 @@ impl OpFmnmx {
         let ftz: bool = (((w >> 44) & 1)) != 0;
         let nan: bool = false;
         let xorsign: bool = false;
+        let o = Self {
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                p,
-                ftz,
-                nan,
-                xorsign,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -2433,6 +2453,15 @@ impl OpFmnmx {
             ValueType::F32,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -2451,6 +2480,9 @@ impl OpFmnmx {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -82,6 +82,11 @@ impl OpFsel {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -363,8 +368,9 @@ impl OpFsel {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -422,8 +428,9 @@ impl OpFsel {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -483,8 +490,9 @@ impl OpFsel {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -540,8 +548,9 @@ impl OpFsel {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -901,6 +910,15 @@ impl OpFsel {
             ValueType::F32,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -919,6 +937,9 @@ impl OpFsel {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

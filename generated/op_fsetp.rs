@@ -99,6 +99,11 @@ impl OpFsetp {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -671,17 +676,18 @@ impl OpFsetp {
             2 => Setop::Xor,
             _ => return None,
         };
+        let o = Self {
+            p,
+            q,
+            a,
+            b,
+            acc,
+            cmp,
+            ftz,
+            setop,
+        };
         Some((
-            Self {
-                p,
-                q,
-                a,
-                b,
-                acc,
-                cmp,
-                ftz,
-                setop,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -766,17 +772,18 @@ impl OpFsetp {
             2 => Setop::Xor,
             _ => return None,
         };
+        let o = Self {
+            p,
+            q,
+            a,
+            b,
+            acc,
+            cmp,
+            ftz,
+            setop,
+        };
         Some((
-            Self {
-                p,
-                q,
-                a,
-                b,
-                acc,
-                cmp,
-                ftz,
-                setop,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -863,17 +870,18 @@ impl OpFsetp {
             2 => Setop::Xor,
             _ => return None,
         };
+        let o = Self {
+            p,
+            q,
+            a,
+            b,
+            acc,
+            cmp,
+            ftz,
+            setop,
+        };
         Some((
-            Self {
-                p,
-                q,
-                a,
-                b,
-                acc,
-                cmp,
-                ftz,
-                setop,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -956,17 +964,18 @@ impl OpFsetp {
             2 => Setop::Xor,
             _ => return None,
         };
+        let o = Self {
+            p,
+            q,
+            a,
+            b,
+            acc,
+            cmp,
+            ftz,
+            setop,
+        };
         Some((
-            Self {
-                p,
-                q,
-                a,
-                b,
-                acc,
-                cmp,
-                ftz,
-                setop,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1049,17 +1058,18 @@ impl OpFsetp {
             2 => Setop::Xor,
             _ => return None,
         };
+        let o = Self {
+            p,
+            q,
+            a,
+            b,
+            acc,
+            cmp,
+            ftz,
+            setop,
+        };
         Some((
-            Self {
-                p,
-                q,
-                a,
-                b,
-                acc,
-                cmp,
-                ftz,
-                setop,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1150,17 +1160,18 @@ impl OpFsetp {
             2 => Setop::Xor,
             _ => return None,
         };
+        let o = Self {
+            p,
+            q,
+            a,
+            b,
+            acc,
+            cmp,
+            ftz,
+            setop,
+        };
         Some((
-            Self {
-                p,
-                q,
-                a,
-                b,
-                acc,
-                cmp,
-                ftz,
-                setop,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1248,17 +1259,18 @@ impl OpFsetp {
             2 => Setop::Xor,
             _ => return None,
         };
+        let o = Self {
+            p,
+            q,
+            a,
+            b,
+            acc,
+            cmp,
+            ftz,
+            setop,
+        };
         Some((
-            Self {
-                p,
-                q,
-                a,
-                b,
-                acc,
-                cmp,
-                ftz,
-                setop,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1785,6 +1797,15 @@ impl OpFsetp {
             ValueType::F32,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1803,6 +1824,9 @@ impl OpFsetp {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

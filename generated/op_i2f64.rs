@@ -17,6 +17,8 @@ pub struct OpI2f64 {
     pub stype: CvtItype,
     /// Modifier.
     pub rnd: Rnd,
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62.
+    pub sel: u32,
 }
 impl OpI2f64 {
     pub const NAME: &'static str = "i2f64";
@@ -65,6 +67,32 @@ impl OpI2f64 {
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
+    }
+    /// The type source `b` is read as (`type_by`); `None`: its declared type.
+    #[allow(unused_variables)]
+    pub fn b_view_of(stype: CvtItype) -> Option<View> {
+        #[allow(unreachable_patterns)]
+        match stype {
+            CvtItype::S32 => return Some(View::I32),
+            CvtItype::U32 => return Some(View::U32),
+            CvtItype::S16 => return Some(View::I16),
+            CvtItype::U16 => return Some(View::U16),
+            CvtItype::S8 => return Some(View::I8),
+            CvtItype::U8 => return Some(View::U8),
+            CvtItype::S64 => return Some(View::I64),
+            CvtItype::U64 => return Some(View::U64),
+            _ => {}
+        }
+        None
+    }
+    /// The type source `b` is read as (`type_by`); `None`: its declared type.
+    pub fn b_view(&self) -> Option<View> {
+        Self::b_view_of(self.stype)
+    }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        self.b_view().is_none_or(|v| v.part_ok(self.sel))
     }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
@@ -135,6 +163,14 @@ impl OpI2f64 {
     #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        if !self.parts_ok() {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!("a part selector names no part of its source's type"),
+                ),
+            );
+        }
         let smb = sm_bit(sm);
         match (self.b.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
@@ -169,7 +205,7 @@ impl OpI2f64 {
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x312;
-        w |= c.raw & 0x3000000000000000;
+        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
@@ -190,6 +226,7 @@ impl OpI2f64 {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.rnd.index()]
             } << 78;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -202,6 +239,14 @@ impl OpI2f64 {
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if self.sel != 0u32 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x912;
         w |= c.raw & 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
@@ -296,6 +341,7 @@ impl OpI2f64 {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.rnd.index()]
             } << 78;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -309,7 +355,7 @@ impl OpI2f64 {
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d12;
-        w |= c.raw & 0x3000000000000000;
+        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
@@ -330,6 +376,7 @@ impl OpI2f64 {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.rnd.index()]
             } << 78;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -376,13 +423,25 @@ impl OpI2f64 {
             3 => Rnd::Rz,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self {
+            d,
+            b,
+            dtype,
+            stype,
+            rnd,
+            sel,
+        };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, b, dtype, stype, rnd },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3000000000000000,
+                raw: w & 0,
             },
         ))
     }
@@ -448,8 +507,20 @@ impl OpI2f64 {
             3 => Rnd::Rz,
             _ => return None,
         };
+        let sel: u32 = 0u32;
+        let o = Self {
+            d,
+            b,
+            dtype,
+            stype,
+            rnd,
+            sel,
+        };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, b, dtype, stype, rnd },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -522,8 +593,20 @@ impl OpI2f64 {
             3 => Rnd::Rz,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self {
+            d,
+            b,
+            dtype,
+            stype,
+            rnd,
+            sel,
+        };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, b, dtype, stype, rnd },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -592,13 +675,25 @@ impl OpI2f64 {
             3 => Rnd::Rz,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self {
+            d,
+            b,
+            dtype,
+            stype,
+            rnd,
+            sel,
+        };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, b, dtype, stype, rnd },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3000000000000000,
+                raw: w & 0,
             },
         ))
     }
@@ -656,7 +751,11 @@ impl OpI2f64 {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
+                {
+                    let view = self.b_view();
+                    let style = view.map_or(ImmStyle::Hex, View::imm_style).for_sm(sm);
+                    write_src_part(out, &self.b, reuse_b, style, view, self.sel)
+                };
             }
         }
         out.trim_end_spaces();
@@ -841,15 +940,45 @@ impl OpI2f64 {
         let v_b = {
             let tok = &ops[it];
             it += 1;
-            match to_src(tok, ImmStyle::Hex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "b"),
-                        }),
-                    );
+            {
+                let view = Self::b_view_of(stype);
+                let sel: u32 = match (tok.suffixes.as_slice(), view) {
+                    ([], _) => 0,
+                    ([p], Some(v)) => {
+                        match v.parse_part(p) {
+                            Some(sel) => sel,
+                            None => {
+                                return Some(
+                                    Err(AsmError {
+                                        col: tok.col,
+                                        message: format!("`.{}` is not a part of {}'s type", p, "b"),
+                                    }),
+                                );
+                            }
+                        }
+                    }
+                    _ => {
+                        return Some(
+                            Err(AsmError {
+                                col: tok.col,
+                                message: format!("unexpected suffix on {}", "b"),
+                            }),
+                        );
+                    }
+                };
+                match to_src(
+                    &tok.without_suffixes(),
+                    Self::b_view_of(stype).map_or(ImmStyle::Hex, View::imm_style),
+                ) {
+                    Some(s) => (s, sel),
+                    None => {
+                        return Some(
+                            Err(AsmError {
+                                col: tok.col,
+                                message: format!("bad operand for {}", "b"),
+                            }),
+                        );
+                    }
                 }
             }
         };
@@ -866,10 +995,11 @@ impl OpI2f64 {
             .collect();
         let op = Self {
             d: v_d,
-            b: v_b,
+            b: v_b.0,
             dtype: dtype,
             stype: stype,
             rnd: rnd,
+            sel: v_b.1,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -901,6 +1031,7 @@ impl OpI2f64 {
         let dtype = self.dtype;
         let stype = self.stype;
         let rnd = self.rnd;
+        let sel = self.sel;
         match family_of(sm) {
             _ => (false, false),
         }
@@ -937,19 +1068,25 @@ impl OpI2f64 {
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: u32 = {
-            let mut v = b_raw;
-            if b_not {
-                v = !v;
+        let b: u32 = match self.b_view() {
+            Some(v) if v.part_bits() != 0 => {
+                (|v: u32| v)(v.part_value(b_raw, self.sel, b_neg, b_abs))
             }
-            if b_neg {
-                v = v.wrapping_neg();
+            _ => {
+                let mut v = b_raw;
+                if b_not {
+                    v = !v;
+                }
+                if b_neg {
+                    v = v.wrapping_neg();
+                }
+                v
             }
-            v
         };
         let dtype = self.dtype;
         let stype = self.stype;
         let rnd = self.rnd;
+        let sel = self.sel;
         match family_of(sm) {
             _ => {
                 let cc_in: bool = false;
@@ -976,7 +1113,10 @@ impl OpI2f64 {
         let mut t = *self;
         let (reads_cc, writes_cc) = self.cc_use(sm);
         if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.b, ValueType::B32);
+            {
+                let view = t.b_view();
+                fold_imm_mods_as(&mut t.b, view, ValueType::B32, &mut t.sel);
+            }
         }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
@@ -987,6 +1127,15 @@ impl OpI2f64 {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::B32];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1005,6 +1154,9 @@ impl OpI2f64 {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

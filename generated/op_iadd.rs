@@ -75,6 +75,11 @@ impl OpIadd {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -344,8 +349,9 @@ impl OpIadd {
         };
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self { d, a, b, cc, x };
         Some((
-            Self { d, a, b, cc, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -408,8 +414,9 @@ impl OpIadd {
         };
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self { d, a, b, cc, x };
         Some((
-            Self { d, a, b, cc, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -469,8 +476,9 @@ impl OpIadd {
         };
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self { d, a, b, cc, x };
         Some((
-            Self { d, a, b, cc, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -846,6 +854,15 @@ impl OpIadd {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::U32, ValueType::U32];
+        const INT_NEG: [bool; 2usize] = [true, true];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -864,6 +881,9 @@ impl OpIadd {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

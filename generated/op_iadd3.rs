@@ -104,6 +104,11 @@ impl OpIadd3 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -394,8 +399,9 @@ impl OpIadd3 {
             abs: false,
             not: false,
         };
+        let o = Self { d, co0, co1, a, b, c };
         Some((
-            Self { d, co0, co1, a, b, c },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -455,8 +461,9 @@ impl OpIadd3 {
             abs: false,
             not: false,
         };
+        let o = Self { d, co0, co1, a, b, c };
         Some((
-            Self { d, co0, co1, a, b, c },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -518,8 +525,9 @@ impl OpIadd3 {
             abs: false,
             not: false,
         };
+        let o = Self { d, co0, co1, a, b, c };
         Some((
-            Self { d, co0, co1, a, b, c },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -577,8 +585,9 @@ impl OpIadd3 {
             abs: false,
             not: false,
         };
+        let o = Self { d, co0, co1, a, b, c };
         Some((
-            Self { d, co0, co1, a, b, c },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1280,6 +1289,15 @@ impl OpIadd3 {
             ValueType::U32,
             ValueType::U32,
         ];
+        const INT_NEG: [bool; 3usize] = [true, true, true];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1298,6 +1316,9 @@ impl OpIadd3 {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -75,6 +75,11 @@ impl OpIadd32i {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -211,8 +216,9 @@ impl OpIadd32i {
         };
         let cc: bool = (((w >> 52) & 1)) != 0;
         let x: bool = (((w >> 53) & 1)) != 0;
+        let o = Self { d, a, b, cc, x };
         Some((
-            Self { d, a, b, cc, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -580,6 +586,15 @@ impl OpIadd32i {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::U32, ValueType::U32];
+        const INT_NEG: [bool; 2usize] = [true, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -598,6 +613,9 @@ impl OpIadd32i {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -126,6 +126,11 @@ impl OpIadd3x {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -486,17 +491,18 @@ impl OpIadd3x {
             abs: false,
             not: (((w >> 80) & 1)) != 0,
         };
+        let o = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            ci0,
+            ci1,
+        };
         Some((
-            Self {
-                d,
-                co0,
-                co1,
-                a,
-                b,
-                c,
-                ci0,
-                ci1,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -568,17 +574,18 @@ impl OpIadd3x {
             abs: false,
             not: (((w >> 80) & 1)) != 0,
         };
+        let o = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            ci0,
+            ci1,
+        };
         Some((
-            Self {
-                d,
-                co0,
-                co1,
-                a,
-                b,
-                c,
-                ci0,
-                ci1,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -652,17 +659,18 @@ impl OpIadd3x {
             abs: false,
             not: (((w >> 80) & 1)) != 0,
         };
+        let o = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            ci0,
+            ci1,
+        };
         Some((
-            Self {
-                d,
-                co0,
-                co1,
-                a,
-                b,
-                c,
-                ci0,
-                ci1,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -732,17 +740,18 @@ impl OpIadd3x {
             abs: false,
             not: (((w >> 80) & 1)) != 0,
         };
+        let o = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            ci0,
+            ci1,
+        };
         Some((
-            Self {
-                d,
-                co0,
-                co1,
-                a,
-                b,
-                c,
-                ci0,
-                ci1,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1566,6 +1575,15 @@ impl OpIadd3x {
             ValueType::Pred,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 5usize] = [false, false, false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 5usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1584,6 +1602,9 @@ impl OpIadd3x {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

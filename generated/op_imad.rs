@@ -84,6 +84,11 @@ impl OpImad {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -527,8 +532,9 @@ impl OpImad {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, a, b, c, ty };
         Some((
-            Self { d, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -591,8 +597,9 @@ impl OpImad {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, a, b, c, ty };
         Some((
-            Self { d, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -657,8 +664,9 @@ impl OpImad {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, a, b, c, ty };
         Some((
-            Self { d, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -719,8 +727,9 @@ impl OpImad {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, a, b, c, ty };
         Some((
-            Self { d, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -783,8 +792,9 @@ impl OpImad {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, a, b, c, ty };
         Some((
-            Self { d, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -849,8 +859,9 @@ impl OpImad {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, a, b, c, ty };
         Some((
-            Self { d, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -911,8 +922,9 @@ impl OpImad {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, a, b, c, ty };
         Some((
-            Self { d, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1363,6 +1375,15 @@ impl OpImad {
             ValueType::I32,
             ValueType::I32,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, true];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1381,6 +1402,9 @@ impl OpImad {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

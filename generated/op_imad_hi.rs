@@ -95,6 +95,11 @@ impl OpImadHi {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -510,8 +515,9 @@ impl OpImadHi {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -575,8 +581,9 @@ impl OpImadHi {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -642,8 +649,9 @@ impl OpImadHi {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -705,8 +713,9 @@ impl OpImadHi {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -772,8 +781,9 @@ impl OpImadHi {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -835,8 +845,9 @@ impl OpImadHi {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1282,6 +1293,15 @@ impl OpImadHi {
             ValueType::I32,
             ValueType::U32,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, true];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1300,6 +1320,9 @@ impl OpImadHi {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -95,6 +95,11 @@ impl OpImadWide {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -642,8 +647,9 @@ impl OpImadWide {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -707,8 +713,9 @@ impl OpImadWide {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -774,8 +781,9 @@ impl OpImadWide {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -837,8 +845,9 @@ impl OpImadWide {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -904,8 +913,9 @@ impl OpImadWide {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -967,8 +977,9 @@ impl OpImadWide {
             0 => IntType::U32,
             _ => return None,
         };
+        let o = Self { d, co, a, b, c, ty };
         Some((
-            Self { d, co, a, b, c, ty },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1416,6 +1427,15 @@ impl OpImadWide {
             ValueType::I32,
             ValueType::U64,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, true];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1434,6 +1454,9 @@ impl OpImadWide {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -108,6 +108,11 @@ impl OpImadWideX {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -741,8 +746,9 @@ impl OpImadWideX {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, co, a, b, c, ci, ty, x };
         Some((
-            Self { d, co, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -813,8 +819,9 @@ impl OpImadWideX {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, co, a, b, c, ci, ty, x };
         Some((
-            Self { d, co, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -887,8 +894,9 @@ impl OpImadWideX {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, co, a, b, c, ci, ty, x };
         Some((
-            Self { d, co, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -957,8 +965,9 @@ impl OpImadWideX {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, co, a, b, c, ci, ty, x };
         Some((
-            Self { d, co, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1031,8 +1040,9 @@ impl OpImadWideX {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, co, a, b, c, ci, ty, x };
         Some((
-            Self { d, co, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1101,8 +1111,9 @@ impl OpImadWideX {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, co, a, b, c, ci, ty, x };
         Some((
-            Self { d, co, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1602,6 +1613,15 @@ impl OpImadWideX {
             ValueType::U64,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 4usize] = [false, false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 4usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1620,6 +1640,9 @@ impl OpImadWideX {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -97,6 +97,11 @@ impl OpImadx {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -639,8 +644,9 @@ impl OpImadx {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, a, b, c, ci, ty, x };
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -710,8 +716,9 @@ impl OpImadx {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, a, b, c, ci, ty, x };
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -783,8 +790,9 @@ impl OpImadx {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, a, b, c, ci, ty, x };
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -852,8 +860,9 @@ impl OpImadx {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, a, b, c, ci, ty, x };
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -923,8 +932,9 @@ impl OpImadx {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, a, b, c, ci, ty, x };
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -996,8 +1006,9 @@ impl OpImadx {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, a, b, c, ci, ty, x };
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1065,8 +1076,9 @@ impl OpImadx {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        let o = Self { d, a, b, c, ci, ty, x };
         Some((
-            Self { d, a, b, c, ci, ty, x },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1526,6 +1538,15 @@ impl OpImadx {
             ValueType::I32,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 4usize] = [false, false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 4usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1544,6 +1565,9 @@ impl OpImadx {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -88,6 +88,11 @@ impl OpImnmx {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -619,8 +624,9 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
+        let o = Self { d, a, b, p, ty, cc, xmode };
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -685,8 +691,9 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
+        let o = Self { d, a, b, p, ty, cc, xmode };
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -753,8 +760,9 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
+        let o = Self { d, a, b, p, ty, cc, xmode };
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -817,8 +825,9 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
+        let o = Self { d, a, b, p, ty, cc, xmode };
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -887,8 +896,9 @@ impl OpImnmx {
             3 => ImnmxX::Xhi,
             _ => return None,
         };
+        let o = Self { d, a, b, p, ty, cc, xmode };
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -965,8 +975,9 @@ impl OpImnmx {
             3 => ImnmxX::Xhi,
             _ => return None,
         };
+        let o = Self { d, a, b, p, ty, cc, xmode };
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1040,8 +1051,9 @@ impl OpImnmx {
             3 => ImnmxX::Xhi,
             _ => return None,
         };
+        let o = Self { d, a, b, p, ty, cc, xmode };
         Some((
-            Self { d, a, b, p, ty, cc, xmode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1495,6 +1507,15 @@ impl OpImnmx {
             ValueType::U32,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1513,6 +1534,9 @@ impl OpImnmx {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -114,6 +114,11 @@ impl OpIsetp {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -792,20 +797,21 @@ impl OpIsetp {
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
         let x: bool = false;
+        let o = Self {
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
+            x,
+        };
         Some((
-            Self {
-                d,
-                d2,
-                a,
-                b,
-                acc,
-                lc,
-                cmp,
-                ty,
-                setop,
-                ex,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -894,20 +900,21 @@ impl OpIsetp {
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
         let x: bool = false;
+        let o = Self {
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
+            x,
+        };
         Some((
-            Self {
-                d,
-                d2,
-                a,
-                b,
-                acc,
-                lc,
-                cmp,
-                ty,
-                setop,
-                ex,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -998,20 +1005,21 @@ impl OpIsetp {
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
         let x: bool = false;
+        let o = Self {
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
+            x,
+        };
         Some((
-            Self {
-                d,
-                d2,
-                a,
-                b,
-                acc,
-                lc,
-                cmp,
-                ty,
-                setop,
-                ex,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1098,20 +1106,21 @@ impl OpIsetp {
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
         let x: bool = false;
+        let o = Self {
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
+            x,
+        };
         Some((
-            Self {
-                d,
-                d2,
-                a,
-                b,
-                acc,
-                lc,
-                cmp,
-                ty,
-                setop,
-                ex,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1193,20 +1202,21 @@ impl OpIsetp {
         };
         let ex: bool = false;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self {
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
+            x,
+        };
         Some((
-            Self {
-                d,
-                d2,
-                a,
-                b,
-                acc,
-                lc,
-                cmp,
-                ty,
-                setop,
-                ex,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1296,20 +1306,21 @@ impl OpIsetp {
         };
         let ex: bool = false;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self {
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
+            x,
+        };
         Some((
-            Self {
-                d,
-                d2,
-                a,
-                b,
-                acc,
-                lc,
-                cmp,
-                ty,
-                setop,
-                ex,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1396,20 +1407,21 @@ impl OpIsetp {
         };
         let ex: bool = false;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self {
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
+            x,
+        };
         Some((
-            Self {
-                d,
-                d2,
-                a,
-                b,
-                acc,
-                lc,
-                cmp,
-                ty,
-                setop,
-                ex,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -2701,6 +2713,15 @@ impl OpIsetp {
             ValueType::Pred,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 4usize] = [false, false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 4usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -2719,6 +2740,9 @@ impl OpIsetp {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -112,6 +112,11 @@ impl OpIsetp64 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -491,19 +496,20 @@ impl OpIsetp64 {
             _ => return None,
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
+        let o = Self {
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
+        };
         Some((
-            Self {
-                d,
-                d2,
-                a,
-                b,
-                acc,
-                lc,
-                cmp,
-                ty,
-                setop,
-                ex,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -591,19 +597,20 @@ impl OpIsetp64 {
             _ => return None,
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
+        let o = Self {
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
+        };
         Some((
-            Self {
-                d,
-                d2,
-                a,
-                b,
-                acc,
-                lc,
-                cmp,
-                ty,
-                setop,
-                ex,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -689,19 +696,20 @@ impl OpIsetp64 {
             _ => return None,
         };
         let ex: bool = (((w >> 72) & 1)) != 0;
+        let o = Self {
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
+        };
         Some((
-            Self {
-                d,
-                d2,
-                a,
-                b,
-                acc,
-                lc,
-                cmp,
-                ty,
-                setop,
-                ex,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1270,6 +1278,15 @@ impl OpIsetp64 {
             ValueType::Pred,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 4usize] = [false, false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 4usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1288,6 +1305,9 @@ impl OpIsetp64 {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -87,6 +87,11 @@ impl OpLdg {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -507,16 +512,17 @@ impl OpLdg {
             0x1f => MemSem::MmioSysPrivate,
             _ => return None,
         };
+        let o = Self {
+            d,
+            a,
+            off,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
         Some((
-            Self {
-                d,
-                a,
-                off,
-                size,
-                cache,
-                ltc,
-                sem,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -617,16 +623,17 @@ impl OpLdg {
             0x1f => MemSem::MmioSysPrivate,
             _ => return None,
         };
+        let o = Self {
+            d,
+            a,
+            off,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
         Some((
-            Self {
-                d,
-                a,
-                off,
-                size,
-                cache,
-                ltc,
-                sem,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -691,16 +698,17 @@ impl OpLdg {
         };
         let ltc: MemLtc = MemLtc::None;
         let sem: MemSem = MemSem::WeakSys;
+        let o = Self {
+            d,
+            a,
+            off,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
         Some((
-            Self {
-                d,
-                a,
-                off,
-                size,
-                cache,
-                ltc,
-                sem,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1370,6 +1378,15 @@ impl OpLdg {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::U64];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1388,6 +1405,9 @@ impl OpLdg {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -84,6 +84,11 @@ impl OpLea {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -343,8 +348,9 @@ impl OpLea {
             not: false,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, shift };
         Some((
-            Self { d, co, a, b, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -398,8 +404,9 @@ impl OpLea {
             not: false,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, shift };
         Some((
-            Self { d, co, a, b, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -455,8 +462,9 @@ impl OpLea {
             not: false,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, shift };
         Some((
-            Self { d, co, a, b, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -508,8 +516,9 @@ impl OpLea {
             not: false,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, shift };
         Some((
-            Self { d, co, a, b, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -911,6 +920,15 @@ impl OpLea {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::B32, ValueType::B32];
+        const INT_NEG: [bool; 2usize] = [false, true];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -929,6 +947,9 @@ impl OpLea {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

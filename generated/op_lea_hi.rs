@@ -97,6 +97,11 @@ impl OpLeaHi {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -424,16 +429,17 @@ impl OpLeaHi {
         };
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self {
+            d,
+            co,
+            a,
+            b,
+            c,
+            sx32,
+            shift,
+        };
         Some((
-            Self {
-                d,
-                co,
-                a,
-                b,
-                c,
-                sx32,
-                shift,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -494,16 +500,17 @@ impl OpLeaHi {
         };
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self {
+            d,
+            co,
+            a,
+            b,
+            c,
+            sx32,
+            shift,
+        };
         Some((
-            Self {
-                d,
-                co,
-                a,
-                b,
-                c,
-                sx32,
-                shift,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -566,16 +573,17 @@ impl OpLeaHi {
         };
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self {
+            d,
+            co,
+            a,
+            b,
+            c,
+            sx32,
+            shift,
+        };
         Some((
-            Self {
-                d,
-                co,
-                a,
-                b,
-                c,
-                sx32,
-                shift,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -634,16 +642,17 @@ impl OpLeaHi {
         };
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self {
+            d,
+            co,
+            a,
+            b,
+            c,
+            sx32,
+            shift,
+        };
         Some((
-            Self {
-                d,
-                co,
-                a,
-                b,
-                c,
-                sx32,
-                shift,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -704,16 +713,17 @@ impl OpLeaHi {
         };
         let sx32: bool = false;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self {
+            d,
+            co,
+            a,
+            b,
+            c,
+            sx32,
+            shift,
+        };
         Some((
-            Self {
-                d,
-                co,
-                a,
-                b,
-                c,
-                sx32,
-                shift,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1191,6 +1201,15 @@ impl OpLeaHi {
             ValueType::B32,
             ValueType::B32,
         ];
+        const INT_NEG: [bool; 3usize] = [false, true, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1209,6 +1228,9 @@ impl OpLeaHi {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -108,6 +108,11 @@ impl OpLeaHiX {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -467,17 +472,18 @@ impl OpLeaHiX {
         };
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self {
+            d,
+            co,
+            a,
+            b,
+            c,
+            ci,
+            sx32,
+            shift,
+        };
         Some((
-            Self {
-                d,
-                co,
-                a,
-                b,
-                c,
-                ci,
-                sx32,
-                shift,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -544,17 +550,18 @@ impl OpLeaHiX {
         };
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self {
+            d,
+            co,
+            a,
+            b,
+            c,
+            ci,
+            sx32,
+            shift,
+        };
         Some((
-            Self {
-                d,
-                co,
-                a,
-                b,
-                c,
-                ci,
-                sx32,
-                shift,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -623,17 +630,18 @@ impl OpLeaHiX {
         };
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self {
+            d,
+            co,
+            a,
+            b,
+            c,
+            ci,
+            sx32,
+            shift,
+        };
         Some((
-            Self {
-                d,
-                co,
-                a,
-                b,
-                c,
-                ci,
-                sx32,
-                shift,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -698,17 +706,18 @@ impl OpLeaHiX {
         };
         let sx32: bool = (((w >> 73) & 1)) != 0;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self {
+            d,
+            co,
+            a,
+            b,
+            c,
+            ci,
+            sx32,
+            shift,
+        };
         Some((
-            Self {
-                d,
-                co,
-                a,
-                b,
-                c,
-                ci,
-                sx32,
-                shift,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -775,17 +784,18 @@ impl OpLeaHiX {
         };
         let sx32: bool = false;
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self {
+            d,
+            co,
+            a,
+            b,
+            c,
+            ci,
+            sx32,
+            shift,
+        };
         Some((
-            Self {
-                d,
-                co,
-                a,
-                b,
-                c,
-                ci,
-                sx32,
-                shift,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1294,6 +1304,15 @@ impl OpLeaHiX {
             ValueType::B32,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 4usize] = [false, false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 4usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1312,6 +1331,9 @@ impl OpLeaHiX {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -95,6 +95,11 @@ impl OpLeaX {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -381,8 +386,9 @@ impl OpLeaX {
             not: (((w >> 90) & 1)) != 0,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, ci, shift };
         Some((
-            Self { d, co, a, b, ci, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -442,8 +448,9 @@ impl OpLeaX {
             not: (((w >> 90) & 1)) != 0,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, ci, shift };
         Some((
-            Self { d, co, a, b, ci, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -505,8 +512,9 @@ impl OpLeaX {
             not: (((w >> 90) & 1)) != 0,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, ci, shift };
         Some((
-            Self { d, co, a, b, ci, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -564,8 +572,9 @@ impl OpLeaX {
             not: (((w >> 90) & 1)) != 0,
         };
         let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let o = Self { d, co, a, b, ci, shift };
         Some((
-            Self { d, co, a, b, ci, shift },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1001,6 +1010,15 @@ impl OpLeaX {
             ValueType::B32,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1019,6 +1037,9 @@ impl OpLeaX {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

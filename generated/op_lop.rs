@@ -90,6 +90,11 @@ impl OpLop {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -374,17 +379,18 @@ impl OpLop {
         };
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            op,
+            pop,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                op,
-                pop,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -459,17 +465,18 @@ impl OpLop {
         };
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            op,
+            pop,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                op,
-                pop,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -541,17 +548,18 @@ impl OpLop {
         };
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 43) & 1)) != 0;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            op,
+            pop,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                op,
-                pop,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1054,6 +1062,15 @@ impl OpLop {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::B32, ValueType::B32];
+        const INT_NEG: [bool; 2usize] = [false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1072,6 +1089,9 @@ impl OpLop {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

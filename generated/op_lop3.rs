@@ -114,6 +114,11 @@ impl OpLop3 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -770,20 +775,21 @@ impl OpLop3 {
         let pand: bool = (((w >> 80) & 1)) != 0;
         let cc: bool = false;
         let x: bool = false;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            c,
+            pc,
+            lut,
+            pop,
+            pand,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                c,
-                pc,
-                lut,
-                pop,
-                pand,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -853,20 +859,21 @@ impl OpLop3 {
         let pand: bool = (((w >> 80) & 1)) != 0;
         let cc: bool = false;
         let x: bool = false;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            c,
+            pc,
+            lut,
+            pop,
+            pand,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                c,
-                pc,
-                lut,
-                pop,
-                pand,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -938,20 +945,21 @@ impl OpLop3 {
         let pand: bool = (((w >> 80) & 1)) != 0;
         let cc: bool = false;
         let x: bool = false;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            c,
+            pc,
+            lut,
+            pop,
+            pand,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                c,
-                pc,
-                lut,
-                pop,
-                pand,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1019,20 +1027,21 @@ impl OpLop3 {
         let pand: bool = (((w >> 80) & 1)) != 0;
         let cc: bool = false;
         let x: bool = false;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            c,
+            pc,
+            lut,
+            pop,
+            pand,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                c,
-                pc,
-                lut,
-                pop,
-                pand,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1101,20 +1110,21 @@ impl OpLop3 {
         let pand: bool = false;
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = (((w >> 38) & 1)) != 0;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            c,
+            pc,
+            lut,
+            pop,
+            pand,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                c,
-                pc,
-                lut,
-                pop,
-                pand,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1185,20 +1195,21 @@ impl OpLop3 {
         let pand: bool = false;
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = false;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            c,
+            pc,
+            lut,
+            pop,
+            pand,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                c,
-                pc,
-                lut,
-                pop,
-                pand,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1266,20 +1277,21 @@ impl OpLop3 {
         let pand: bool = false;
         let cc: bool = (((w >> 47) & 1)) != 0;
         let x: bool = false;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            c,
+            pc,
+            lut,
+            pop,
+            pand,
+            cc,
+            x,
+        };
         Some((
-            Self {
-                pd,
-                d,
-                a,
-                b,
-                c,
-                pc,
-                lut,
-                pop,
-                pand,
-                cc,
-                x,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -2153,6 +2165,15 @@ impl OpLop3 {
             ValueType::B32,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 4usize] = [false, false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 4usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -2171,6 +2192,9 @@ impl OpLop3 {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

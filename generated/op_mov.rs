@@ -62,6 +62,11 @@ impl OpMov {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -356,8 +361,9 @@ impl OpMov {
             not: false,
         };
         let mask: u32 = (((w >> 72) & 0xf)) as u32;
+        let o = Self { d, b, mask };
         Some((
-            Self { d, b, mask },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -404,8 +410,9 @@ impl OpMov {
             not: false,
         };
         let mask: u32 = (((w >> 72) & 0xf)) as u32;
+        let o = Self { d, b, mask };
         Some((
-            Self { d, b, mask },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -454,8 +461,9 @@ impl OpMov {
             not: false,
         };
         let mask: u32 = (((w >> 72) & 0xf)) as u32;
+        let o = Self { d, b, mask };
         Some((
-            Self { d, b, mask },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -500,8 +508,9 @@ impl OpMov {
             not: false,
         };
         let mask: u32 = (((w >> 72) & 0xf)) as u32;
+        let o = Self { d, b, mask };
         Some((
-            Self { d, b, mask },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -546,8 +555,9 @@ impl OpMov {
             not: false,
         };
         let mask: u32 = (((w >> 39) & 0xf)) as u32;
+        let o = Self { d, b, mask };
         Some((
-            Self { d, b, mask },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -597,8 +607,9 @@ impl OpMov {
             not: false,
         };
         let mask: u32 = (((w >> 39) & 0xf)) as u32;
+        let o = Self { d, b, mask };
         Some((
-            Self { d, b, mask },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -934,6 +945,15 @@ impl OpMov {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::B32];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -952,6 +972,9 @@ impl OpMov {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -60,6 +60,11 @@ impl OpMov64 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -283,8 +288,9 @@ impl OpMov64 {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -330,8 +336,9 @@ impl OpMov64 {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -375,8 +382,9 @@ impl OpMov64 {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -641,6 +649,15 @@ impl OpMov64 {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::U64];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -659,6 +676,9 @@ impl OpMov64 {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

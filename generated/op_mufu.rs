@@ -15,6 +15,8 @@ pub struct OpMufu {
     pub op: MufuOp,
     /// Modifier.
     pub fmt: MufuFmt,
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62.
+    pub sel: u32,
 }
 impl OpMufu {
     pub const NAME: &'static str = "mufu";
@@ -63,6 +65,32 @@ impl OpMufu {
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
+    }
+    /// The type source `a` is read as (`type_by`); `None`: its declared type.
+    #[allow(unused_variables)]
+    pub fn a_view_of(fmt: MufuFmt, op: MufuOp) -> Option<View> {
+        #[allow(unreachable_patterns)]
+        match fmt {
+            MufuFmt::F16 => return Some(View::F16),
+            MufuFmt::Bf16 => return Some(View::Bf16),
+            _ => {}
+        }
+        #[allow(unreachable_patterns)]
+        match op {
+            MufuOp::Rcp64h => return Some(View::F64),
+            MufuOp::Rsq64h => return Some(View::F64),
+            _ => {}
+        }
+        None
+    }
+    /// The type source `a` is read as (`type_by`); `None`: its declared type.
+    pub fn a_view(&self) -> Option<View> {
+        Self::a_view_of(self.fmt, self.op)
+    }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        self.a_view().is_none_or(|v| v.part_ok(self.sel))
     }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
@@ -142,6 +170,14 @@ impl OpMufu {
     #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        if !self.parts_ok() {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!("a part selector names no part of its source's type"),
+                ),
+            );
+        }
         let smb = sm_bit(sm);
         match (self.a.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
@@ -197,7 +233,7 @@ impl OpMufu {
             );
         }
         let mut w: u128 = 0x308;
-        w |= c.raw & 0x3003000000000000000;
+        w |= c.raw & 0x3000000000000000000;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
@@ -207,6 +243,7 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -224,6 +261,14 @@ impl OpMufu {
                 E::fail(
                     Self::NAME,
                     format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
+                ),
+            );
+        }
+        if self.sel != 0u32 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
                 ),
             );
         }
@@ -305,6 +350,7 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -318,7 +364,7 @@ impl OpMufu {
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308;
-        w |= c.raw & 0x1003000000000000000;
+        w |= c.raw & 0x1000000000000000000;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
@@ -345,6 +391,7 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -357,6 +404,14 @@ impl OpMufu {
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if self.sel != 0u32 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x908;
         w |= c.raw & 0x1000000000000000000;
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
@@ -461,6 +516,7 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -501,6 +557,7 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -514,7 +571,7 @@ impl OpMufu {
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308;
-        w |= c.raw & 0x3000000000000000;
+        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
@@ -529,6 +586,7 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -541,6 +599,14 @@ impl OpMufu {
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if self.sel != 0u32 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
+                ),
+            );
+        }
         let mut w: u128 = 0x908;
         w |= c.raw & 0;
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
@@ -621,6 +687,7 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -649,6 +716,7 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
             |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
@@ -684,13 +752,18 @@ impl OpMufu {
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self { d, a, op, fmt, sel };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, a, op, fmt },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3003000000000000000,
+                raw: w & 0x3000000000000000000,
             },
         ))
     }
@@ -745,8 +818,13 @@ impl OpMufu {
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
+        let sel: u32 = 0u32;
+        let o = Self { d, a, op, fmt, sel };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, a, op, fmt },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -808,8 +886,13 @@ impl OpMufu {
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self { d, a, op, fmt, sel };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, a, op, fmt },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -871,13 +954,18 @@ impl OpMufu {
             1 => MufuFmt::F16,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self { d, a, op, fmt, sel };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, a, op, fmt },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x1003000000000000000,
+                raw: w & 0x1000000000000000000,
             },
         ))
     }
@@ -936,8 +1024,13 @@ impl OpMufu {
             1 => MufuFmt::F16,
             _ => return None,
         };
+        let sel: u32 = 0u32;
+        let o = Self { d, a, op, fmt, sel };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, a, op, fmt },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1003,8 +1096,13 @@ impl OpMufu {
             1 => MufuFmt::F16,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self { d, a, op, fmt, sel };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, a, op, fmt },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1066,8 +1164,13 @@ impl OpMufu {
             1 => MufuFmt::F16,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self { d, a, op, fmt, sel };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, a, op, fmt },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1130,13 +1233,18 @@ impl OpMufu {
             2 => MufuFmt::Bf16,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self { d, a, op, fmt, sel };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, a, op, fmt },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
                 ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3000000000000000,
+                raw: w & 0,
             },
         ))
     }
@@ -1196,8 +1304,13 @@ impl OpMufu {
             2 => MufuFmt::Bf16,
             _ => return None,
         };
+        let sel: u32 = 0u32;
+        let o = Self { d, a, op, fmt, sel };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, a, op, fmt },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1264,8 +1377,13 @@ impl OpMufu {
             2 => MufuFmt::Bf16,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self { d, a, op, fmt, sel };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, a, op, fmt },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1328,8 +1446,13 @@ impl OpMufu {
             2 => MufuFmt::Bf16,
             _ => return None,
         };
+        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let o = Self { d, a, op, fmt, sel };
+        if !o.parts_ok() {
+            return None;
+        }
         Some((
-            Self { d, a, op, fmt },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1384,7 +1507,11 @@ impl OpMufu {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
+                {
+                    let view = self.a_view();
+                    let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
+                    write_src_part(out, &self.a, reuse_a, style, view, self.sel)
+                };
             }
         }
         out.trim_end_spaces();
@@ -1548,15 +1675,45 @@ impl OpMufu {
         let v_a = {
             let tok = &ops[it];
             it += 1;
-            match to_src(tok, ImmStyle::F32) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "a"),
-                        }),
-                    );
+            {
+                let view = Self::a_view_of(fmt, op);
+                let sel: u32 = match (tok.suffixes.as_slice(), view) {
+                    ([], _) => 0,
+                    ([p], Some(v)) => {
+                        match v.parse_part(p) {
+                            Some(sel) => sel,
+                            None => {
+                                return Some(
+                                    Err(AsmError {
+                                        col: tok.col,
+                                        message: format!("`.{}` is not a part of {}'s type", p, "a"),
+                                    }),
+                                );
+                            }
+                        }
+                    }
+                    _ => {
+                        return Some(
+                            Err(AsmError {
+                                col: tok.col,
+                                message: format!("unexpected suffix on {}", "a"),
+                            }),
+                        );
+                    }
+                };
+                match to_src(
+                    &tok.without_suffixes(),
+                    Self::a_view_of(fmt, op).map_or(ImmStyle::F32, View::imm_style),
+                ) {
+                    Some(s) => (s, sel),
+                    None => {
+                        return Some(
+                            Err(AsmError {
+                                col: tok.col,
+                                message: format!("bad operand for {}", "a"),
+                            }),
+                        );
+                    }
                 }
             }
         };
@@ -1573,9 +1730,10 @@ impl OpMufu {
             .collect();
         let op = Self {
             d: v_d,
-            a: v_a,
+            a: v_a.0,
             op: op,
             fmt: fmt,
+            sel: v_a.1,
         };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -1605,6 +1763,7 @@ impl OpMufu {
     pub fn cc_use(&self, sm: u32) -> (bool, bool) {
         let op = self.op;
         let fmt = self.fmt;
+        let sel = self.sel;
         match family_of(sm) {
             _ => (false, false),
         }
@@ -1641,18 +1800,24 @@ impl OpMufu {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: f32 = {
-            let mut v = a_raw;
-            if a_abs {
-                v = v.abs();
+        let a: f32 = match self.a_view() {
+            Some(v) if v.part_bits() != 0 => {
+                f32::from_bits(v.part_value(a_raw.to_bits(), self.sel, a_neg, a_abs))
             }
-            if a_neg {
-                v = -v;
+            _ => {
+                let mut v = a_raw;
+                if a_abs {
+                    v = v.abs();
+                }
+                if a_neg {
+                    v = -v;
+                }
+                v
             }
-            v
         };
         let op = self.op;
         let fmt = self.fmt;
+        let sel = self.sel;
         match family_of(sm) {
             _ => {
                 let cc_in: bool = false;
@@ -1679,7 +1844,10 @@ impl OpMufu {
         let mut t = *self;
         let (reads_cc, writes_cc) = self.cc_use(sm);
         if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.a, ValueType::F32);
+            {
+                let view = t.a_view();
+                fold_imm_mods_as(&mut t.a, view, ValueType::F32, &mut t.sel);
+            }
         }
         let mut cands: Vec<Self> = vec![t];
         cands.extend(t.swapped());
@@ -1690,6 +1858,15 @@ impl OpMufu {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::F32];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1708,6 +1885,9 @@ impl OpMufu {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

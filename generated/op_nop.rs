@@ -40,6 +40,11 @@ impl OpNop {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -177,8 +182,9 @@ impl OpNop {
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let trig: bool = false;
         let code: u32 = 0u32;
+        let o = Self { trig, code };
         Some((
-            Self { trig, code },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -217,8 +223,9 @@ impl OpNop {
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let trig: bool = (((w >> 13) & 1)) != 0;
         let code: u32 = (((w >> 20) & 0xffff)) as u32;
+        let o = Self { trig, code };
         Some((
-            Self { trig, code },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -464,6 +471,15 @@ impl OpNop {
             }
         }
         const TYS: [ValueType; 0usize] = [];
+        const INT_NEG: [bool; 0usize] = [];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 0usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -482,6 +498,9 @@ impl OpNop {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

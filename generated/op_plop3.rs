@@ -97,6 +97,11 @@ impl OpPlop3 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -291,16 +296,17 @@ impl OpPlop3 {
         };
         let lut0: u32 = (((w >> 64) & 7) | (((w >> 72) & 0x1f) << 3)) as u32;
         let lut1: u32 = (((w >> 16) & 0xff)) as u32;
+        let o = Self {
+            pd,
+            pq,
+            a,
+            b,
+            c,
+            lut0,
+            lut1,
+        };
         Some((
-            Self {
-                pd,
-                pq,
-                a,
-                b,
-                c,
-                lut0,
-                lut1,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -359,16 +365,17 @@ impl OpPlop3 {
         };
         let lut0: u32 = (((w >> 64) & 7) | (((w >> 72) & 0x1f) << 3)) as u32;
         let lut1: u32 = (((w >> 16) & 0xff)) as u32;
+        let o = Self {
+            pd,
+            pq,
+            a,
+            b,
+            c,
+            lut0,
+            lut1,
+        };
         Some((
-            Self {
-                pd,
-                pq,
-                a,
-                b,
-                c,
-                lut0,
-                lut1,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -798,6 +805,15 @@ impl OpPlop3 {
             ValueType::Pred,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -816,6 +832,9 @@ impl OpPlop3 {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

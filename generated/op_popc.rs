@@ -60,6 +60,11 @@ impl OpPopc {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -375,8 +380,9 @@ impl OpPopc {
             abs: false,
             not: (((w >> 63) & 1)) != 0,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -422,8 +428,9 @@ impl OpPopc {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -471,8 +478,9 @@ impl OpPopc {
             abs: false,
             not: (((w >> 63) & 1)) != 0,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -516,8 +524,9 @@ impl OpPopc {
             abs: false,
             not: (((w >> 63) & 1)) != 0,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -561,8 +570,9 @@ impl OpPopc {
             abs: false,
             not: (((w >> 40) & 1)) != 0,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -614,8 +624,9 @@ impl OpPopc {
             abs: false,
             not: false,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -664,8 +675,9 @@ impl OpPopc {
             abs: false,
             not: (((w >> 40) & 1)) != 0,
         };
+        let o = Self { d, b };
         Some((
-            Self { d, b },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -936,6 +948,15 @@ impl OpPopc {
             }
         }
         const TYS: [ValueType; 1usize] = [ValueType::B32];
+        const INT_NEG: [bool; 1usize] = [false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 1usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -954,6 +975,9 @@ impl OpPopc {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

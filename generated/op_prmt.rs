@@ -84,6 +84,11 @@ impl OpPrmt {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -744,8 +749,9 @@ impl OpPrmt {
             6 => PrmtMode::Rc16,
             _ => return None,
         };
+        let o = Self { d, a, b, c, mode };
         Some((
-            Self { d, a, b, c, mode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -813,8 +819,9 @@ impl OpPrmt {
             6 => PrmtMode::Rc16,
             _ => return None,
         };
+        let o = Self { d, a, b, c, mode };
         Some((
-            Self { d, a, b, c, mode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -884,8 +891,9 @@ impl OpPrmt {
             6 => PrmtMode::Rc16,
             _ => return None,
         };
+        let o = Self { d, a, b, c, mode };
         Some((
-            Self { d, a, b, c, mode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -951,8 +959,9 @@ impl OpPrmt {
             6 => PrmtMode::Rc16,
             _ => return None,
         };
+        let o = Self { d, a, b, c, mode };
         Some((
-            Self { d, a, b, c, mode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1020,8 +1029,9 @@ impl OpPrmt {
             6 => PrmtMode::Rc16,
             _ => return None,
         };
+        let o = Self { d, a, b, c, mode };
         Some((
-            Self { d, a, b, c, mode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1091,8 +1101,9 @@ impl OpPrmt {
             6 => PrmtMode::Rc16,
             _ => return None,
         };
+        let o = Self { d, a, b, c, mode };
         Some((
-            Self { d, a, b, c, mode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1158,8 +1169,9 @@ impl OpPrmt {
             6 => PrmtMode::Rc16,
             _ => return None,
         };
+        let o = Self { d, a, b, c, mode };
         Some((
-            Self { d, a, b, c, mode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1225,8 +1237,9 @@ impl OpPrmt {
             6 => PrmtMode::Rc16,
             _ => return None,
         };
+        let o = Self { d, a, b, c, mode };
         Some((
-            Self { d, a, b, c, mode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1300,8 +1313,9 @@ impl OpPrmt {
             6 => PrmtMode::Rc16,
             _ => return None,
         };
+        let o = Self { d, a, b, c, mode };
         Some((
-            Self { d, a, b, c, mode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1372,8 +1386,9 @@ impl OpPrmt {
             6 => PrmtMode::Rc16,
             _ => return None,
         };
+        let o = Self { d, a, b, c, mode };
         Some((
-            Self { d, a, b, c, mode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1444,8 +1459,9 @@ impl OpPrmt {
             6 => PrmtMode::Rc16,
             _ => return None,
         };
+        let o = Self { d, a, b, c, mode };
         Some((
-            Self { d, a, b, c, mode },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1916,6 +1932,15 @@ impl OpPrmt {
             ValueType::B32,
             ValueType::B32,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1934,6 +1959,9 @@ impl OpPrmt {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -82,6 +82,11 @@ impl OpSel {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -503,8 +508,9 @@ impl OpSel {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -562,8 +568,9 @@ impl OpSel {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -623,8 +630,9 @@ impl OpSel {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -680,8 +688,9 @@ impl OpSel {
             abs: false,
             not: (((w >> 90) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -737,8 +746,9 @@ impl OpSel {
             abs: false,
             not: (((w >> 42) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -802,8 +812,9 @@ impl OpSel {
             abs: false,
             not: (((w >> 42) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -864,8 +875,9 @@ impl OpSel {
             abs: false,
             not: (((w >> 42) & 1)) != 0,
         };
+        let o = Self { d, a, b, cond };
         Some((
-            Self { d, a, b, cond },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1236,6 +1248,15 @@ impl OpSel {
             ValueType::B32,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1254,6 +1275,9 @@ impl OpSel {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

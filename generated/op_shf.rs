@@ -90,6 +90,11 @@ impl OpShf {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -691,17 +696,18 @@ impl OpShf {
             _ => return None,
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            dir,
+            wrap,
+            ty,
+            hi,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                c,
-                dir,
-                wrap,
-                ty,
-                hi,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -773,17 +779,18 @@ impl OpShf {
             _ => return None,
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            dir,
+            wrap,
+            ty,
+            hi,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                c,
-                dir,
-                wrap,
-                ty,
-                hi,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -857,17 +864,18 @@ impl OpShf {
             _ => return None,
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            dir,
+            wrap,
+            ty,
+            hi,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                c,
-                dir,
-                wrap,
-                ty,
-                hi,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -937,17 +945,18 @@ impl OpShf {
             _ => return None,
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            dir,
+            wrap,
+            ty,
+            hi,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                c,
-                dir,
-                wrap,
-                ty,
-                hi,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1019,17 +1028,18 @@ impl OpShf {
             _ => return None,
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            dir,
+            wrap,
+            ty,
+            hi,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                c,
-                dir,
-                wrap,
-                ty,
-                hi,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1103,17 +1113,18 @@ impl OpShf {
             _ => return None,
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            dir,
+            wrap,
+            ty,
+            hi,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                c,
-                dir,
-                wrap,
-                ty,
-                hi,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1183,17 +1194,18 @@ impl OpShf {
             _ => return None,
         };
         let hi: bool = (((w >> 80) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            dir,
+            wrap,
+            ty,
+            hi,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                c,
-                dir,
-                wrap,
-                ty,
-                hi,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1262,17 +1274,18 @@ impl OpShf {
             _ => return None,
         };
         let hi: bool = (((w >> 48) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            dir,
+            wrap,
+            ty,
+            hi,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                c,
-                dir,
-                wrap,
-                ty,
-                hi,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1342,17 +1355,18 @@ impl OpShf {
             _ => return None,
         };
         let hi: bool = (((w >> 48) & 1)) != 0;
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            dir,
+            wrap,
+            ty,
+            hi,
+        };
         Some((
-            Self {
-                d,
-                a,
-                b,
-                c,
-                dir,
-                wrap,
-                ty,
-                hi,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1848,6 +1862,15 @@ impl OpShf {
             ValueType::B32,
             ValueType::B32,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1866,6 +1889,9 @@ impl OpShf {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

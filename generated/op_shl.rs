@@ -73,6 +73,11 @@ impl OpShl {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -300,8 +305,9 @@ impl OpShl {
             not: false,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, wrap };
         Some((
-            Self { d, a, b, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -360,8 +366,9 @@ impl OpShl {
             not: false,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, wrap };
         Some((
-            Self { d, a, b, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -417,8 +424,9 @@ impl OpShl {
             not: false,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, wrap };
         Some((
-            Self { d, a, b, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -734,6 +742,15 @@ impl OpShl {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::B32, ValueType::U32];
+        const INT_NEG: [bool; 2usize] = [false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -752,6 +769,9 @@ impl OpShl {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

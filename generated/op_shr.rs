@@ -75,6 +75,11 @@ impl OpShr {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -322,8 +327,9 @@ impl OpShr {
             _ => return None,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, ty, wrap };
         Some((
-            Self { d, a, b, ty, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -387,8 +393,9 @@ impl OpShr {
             _ => return None,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, ty, wrap };
         Some((
-            Self { d, a, b, ty, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -449,8 +456,9 @@ impl OpShr {
             _ => return None,
         };
         let wrap: bool = (((w >> 39) & 1)) != 0;
+        let o = Self { d, a, b, ty, wrap };
         Some((
-            Self { d, a, b, ty, wrap },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -792,6 +800,15 @@ impl OpShr {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::B32, ValueType::U32];
+        const INT_NEG: [bool; 2usize] = [false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -810,6 +827,9 @@ impl OpShr {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

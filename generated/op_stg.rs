@@ -84,6 +84,11 @@ impl OpStg {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -473,15 +478,16 @@ impl OpStg {
             0x1f => MemSem::MmioSysPrivate,
             _ => return None,
         };
+        let o = Self {
+            a,
+            b,
+            off,
+            size,
+            cache,
+            sem,
+        };
         Some((
-            Self {
-                a,
-                b,
-                off,
-                size,
-                cache,
-                sem,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -549,15 +555,16 @@ impl OpStg {
             _ => return None,
         };
         let sem: MemSem = MemSem::WeakSys;
+        let o = Self {
+            a,
+            b,
+            off,
+            size,
+            cache,
+            sem,
+        };
         Some((
-            Self {
-                a,
-                b,
-                off,
-                size,
-                cache,
-                sem,
-            },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
                     .with_not((((w >> 19) & 1)) != 0),
@@ -1213,6 +1220,15 @@ impl OpStg {
             }
         }
         const TYS: [ValueType; 2usize] = [ValueType::U64, ValueType::U32];
+        const INT_NEG: [bool; 2usize] = [false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 2usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1231,6 +1247,9 @@ impl OpStg {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -86,6 +86,11 @@ impl OpVimnmx {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
+    /// Whether every `part` selector names a part of its source's type.
+    #[inline(always)]
+    pub fn parts_ok(&self) -> bool {
+        true
+    }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
     #[allow(unused_variables)]
@@ -578,8 +583,9 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = (((w >> 76) & 1)) != 0;
+        let o = Self { d, a, b, p, ty, relu };
         Some((
-            Self { d, a, b, p, ty, relu },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -645,8 +651,9 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = (((w >> 76) & 1)) != 0;
+        let o = Self { d, a, b, p, ty, relu };
         Some((
-            Self { d, a, b, p, ty, relu },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -714,8 +721,9 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = (((w >> 76) & 1)) != 0;
+        let o = Self { d, a, b, p, ty, relu };
         Some((
-            Self { d, a, b, p, ty, relu },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -779,8 +787,9 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = (((w >> 76) & 1)) != 0;
+        let o = Self { d, a, b, p, ty, relu };
         Some((
-            Self { d, a, b, p, ty, relu },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -846,8 +855,9 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = (((w >> 76) & 1)) != 0;
+        let o = Self { d, a, b, p, ty, relu };
         Some((
-            Self { d, a, b, p, ty, relu },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -915,8 +925,9 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = (((w >> 76) & 1)) != 0;
+        let o = Self { d, a, b, p, ty, relu };
         Some((
-            Self { d, a, b, p, ty, relu },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -982,8 +993,9 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = (((w >> 76) & 1)) != 0;
+        let o = Self { d, a, b, p, ty, relu };
         Some((
-            Self { d, a, b, p, ty, relu },
+            o,
             Common {
                 guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
                     .with_not((((w >> 15) & 1)) != 0),
@@ -1424,6 +1436,15 @@ impl OpVimnmx {
             ValueType::U32,
             ValueType::Pred,
         ];
+        const INT_NEG: [bool; 3usize] = [false, false, false];
+        let writes_pred = |o: &Self| {
+            o
+                .dsts()
+                .iter()
+                .any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+        };
         let n = 3usize;
         for umask in 0u32..(1u32 << n) {
             for k in 1..=n {
@@ -1442,6 +1463,9 @@ impl OpVimnmx {
                                 }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
+                                    usable = false;
+                                }
                                 any_stripped |= st;
                                 let s = if st {
                                     Src {

@@ -229,6 +229,13 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         let m = u128_lit(m);
         quote!(if w & #m == #m { return None; })
     });
+    let parts_check = if crate::ops::has_parts(op) {
+        quote!(if !o.parts_ok() {
+            return None;
+        })
+    } else {
+        quote!()
+    };
     quote! {
         /// The op and common part of a word of this form, or `None` when a
         /// field holds a value the encoder could not produce. Inlined into
@@ -239,7 +246,9 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         fn #parts(w: u128, sm: u32) -> Option<(Self, Common)> {
             #(#not_all)*
             #(#lets)*
-            Some((Self { #(#inits),* }, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
+            let o = Self { #(#inits),* };
+            #parts_check
+            Some((o, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
         }
         #[inline(never)]
         fn #name(w: u128, sm: u32) -> Option<(Op, Common)> {

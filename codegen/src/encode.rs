@@ -377,6 +377,16 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     });
     let fns = fs.iter().map(|f| form_encode_fn(spec, op, f));
     let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
+    let parts_check = if crate::ops::has_parts(op) {
+        quote!(if !self.parts_ok() {
+            return Err(E::fail(
+                Self::NAME,
+                format_args!("a part selector names no part of its source's type"),
+            ));
+        })
+    } else {
+        quote!()
+    };
     Ok(quote! {
         /// The encoding form that takes the current operand kinds on `sm`:
         /// the first in spec order whose slots fit (one decision tree on
@@ -425,6 +435,7 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         #[allow(unused_variables, clippy::match_single_binding)]
         #[inline(always)]
         fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+            #parts_check
             let smb = sm_bit(sm);
             match (#(self.#src_fields.kind,)*) {
                 #(#arms,)*

@@ -130,6 +130,33 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                 quote!({ let mut v = #raw; if #not { v = !v; } if #neg { v = v.wrapping_neg(); } v })
             }
         };
+        // A part selector: the source is the selected byte or half,
+        // zero-extended, float modifiers applied at its own sign bit.
+        let apply = match s.part {
+            Some(p) => {
+                let (to_bits, from_bits) = match s.ty {
+                    ValueType::F32 => (quote!(#raw.to_bits()), quote!(f32::from_bits)),
+                    ValueType::I32 => (quote!(#raw as u32), quote!((|v: u32| v as i32))),
+                    ValueType::U32 | ValueType::B32 => (quote!(#raw), quote!((|v: u32| v))),
+                    _ => {
+                        return Err(Error {
+                            message: format!(
+                                "`part` of `{}`: only 32-bit sources have parts",
+                                s.name
+                            ),
+                            loc: Some(s.loc.clone()),
+                        });
+                    }
+                };
+                let view = ident(&format!("{}_view", s.name));
+                let sel = field(&op.modifiers[p].name);
+                quote!(match self.#view() {
+                    Some(v) if v.part_bits() != 0 => #from_bits(v.part_value(#to_bits, self.#sel, #neg, #abs)),
+                    _ => #apply,
+                })
+            }
+            None => apply,
+        };
         binds.push(quote! {
             let #raw: #t = #read;
             let #neg: bool = self.#f.neg;

@@ -94,10 +94,29 @@ fn to_wide(spec: &Spec, op: &Op, wide: &Op, fname: &str) -> TokenStream {
 pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let nsrc = op.srcs.len();
     let tys: Vec<TokenStream> = op.srcs.iter().map(|s| value_type(s.ty)).collect();
+    // Integer sources that take a negation (see the strip step below).
+    let int_neg: Vec<bool> = op
+        .srcs
+        .iter()
+        .map(|s| s.mods.neg && !s.ty.is_float() && !s.ty.is_pred())
+        .collect();
     let fold_imms = op.srcs.iter().map(|s| {
         let f = field(&s.name);
         let t = value_type(s.ty);
-        quote!(fold_imm_mods(&mut t.#f, #t);)
+        if s.type_by.is_empty() {
+            quote!(fold_imm_mods(&mut t.#f, #t);)
+        } else {
+            let view = crate::names::ident(&format!("{}_view", s.name));
+            // Without a part selector there is no part to fold.
+            let sel = match s.part {
+                Some(p) => {
+                    let p = field(&op.modifiers[p].name);
+                    quote!(&mut t.#p)
+                }
+                None => quote!(&mut 0u32),
+            };
+            quote!({ let view = t.#view(); fold_imm_mods_as(&mut t.#f, view, #t, #sel); })
+        }
     });
     let swaps = op.legalize.commutative.iter().map(|&(x, y)| {
         let fx = field(&op.srcs[x].name);
@@ -171,6 +190,8 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             }
             #wide_try
             const TYS: [ValueType; #nsrc] = [#(#tys),*];
+            const INT_NEG: [bool; #nsrc] = [#(#int_neg),*];
+            let writes_pred = |o: &Self| o.dsts().iter().any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT);
             let n = #nsrc;
             // Copy the fewest sources to registers: first keeping their
             // modifiers on the op, then computing them into the copy.
@@ -190,6 +211,11 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                                 if mask >> i & 1 == 0 { continue; }
                                 let s = *trial.srcs()[i];
                                 let st = strip && s.has_mods();
+                                // A computed negation keeps the value but not
+                                // the carry of the op's adder (a + ~0 + 1
+                                // carries, a + 0 does not): not while the op
+                                // writes a predicate (a carry).
+                                if st && s.neg && INT_NEG[i] && writes_pred(cand) { usable = false; }
                                 any_stripped |= st;
                                 let s = if st { Src { neg: false, abs: false, not: false, ..s } } else { s };
                                 match placeholder_in(&s, copy_file(TYS[i], umask >> i & 1 == 1)) {

@@ -67,6 +67,93 @@ pub(crate) fn dst_default(o: &Operand) -> Option<TokenStream> {
     })
 }
 
+/// The Rust name of a spec view type (`View::U8`).
+fn view_tokens(v: ViewType) -> TokenStream {
+    let id = ident(match v {
+        ViewType::U8 => "U8",
+        ViewType::I8 => "I8",
+        ViewType::U16 => "U16",
+        ViewType::I16 => "I16",
+        ViewType::U32 => "U32",
+        ViewType::I32 => "I32",
+        ViewType::U64 => "U64",
+        ViewType::I64 => "I64",
+        ViewType::F16 => "F16",
+        ViewType::Bf16 => "Bf16",
+        ViewType::F32 => "F32",
+        ViewType::F64 => "F64",
+    });
+    quote!(View::#id)
+}
+
+/// For each source with `type_by`: `<src>_view_of(modifiers...)` (the type
+/// the modifiers choose, `None`: the declared type), `<src>_view()` on the
+/// op; and `parts_ok()`: every `part` selector names a part of its
+/// source's type (the encoder refuses, the decoder skips, other words).
+fn src_views(spec: &Spec, op: &Op) -> TokenStream {
+    let mut items = Vec::new();
+    let mut checks = Vec::new();
+    for s in op.srcs.iter().filter(|s| !s.type_by.is_empty()) {
+        let of = ident(&format!("{}_view_of", s.name));
+        let view = ident(&format!("{}_view", s.name));
+        let params = s.type_by.iter().map(|&mi| {
+            let m = &op.modifiers[mi];
+            let (f, t) = (field(&m.name), mod_type(spec, m));
+            quote!(#f: #t)
+        });
+        let args = s.type_by.iter().map(|&mi| {
+            let f = field(&op.modifiers[mi].name);
+            quote!(self.#f)
+        });
+        let tries = s.type_by.iter().map(|&mi| {
+            let m = &op.modifiers[mi];
+            let f = field(&m.name);
+            let ModType::Enum(e) = m.ty else {
+                unreachable!("type_by is resolved to enums")
+            };
+            let en = &spec.enums[e];
+            let t = enum_type(&en.name);
+            let arms = en.values.iter().filter_map(|v| {
+                let (var, vt) = (enum_variant(&v.name), view_tokens(v.view?));
+                Some(quote!(#t::#var => return Some(#vt)))
+            });
+            quote!(#[allow(unreachable_patterns)] match #f { #(#arms,)* _ => {} })
+        });
+        let doc = format!(
+            " The type source `{}` is read as (`type_by`); `None`: its declared type.",
+            s.name
+        );
+        items.push(quote! {
+            #[doc = #doc]
+            #[allow(unused_variables)]
+            pub fn #of(#(#params),*) -> Option<View> {
+                #(#tries)*
+                None
+            }
+            #[doc = #doc]
+            pub fn #view(&self) -> Option<View> { Self::#of(#(#args),*) }
+        });
+        if let Some(pi) = s.part {
+            let p = field(&op.modifiers[pi].name);
+            checks.push(quote!(self.#view().is_none_or(|v| v.part_ok(self.#p))));
+        }
+    }
+    if checks.is_empty() {
+        checks.push(quote!(true));
+    }
+    quote! {
+        #(#items)*
+        /// Whether every `part` selector names a part of its source's type.
+        #[inline(always)]
+        pub fn parts_ok(&self) -> bool { #(#checks)&&* }
+    }
+}
+
+/// Whether `op` has a `part` selector (its encoder and decoder check it).
+pub(crate) fn has_parts(op: &Op) -> bool {
+    op.srcs.iter().any(|s| s.part.is_some())
+}
+
 /// `low_bits_srcs()`: the `low_bits` list as source indices.
 fn low_bits_srcs(op: &Op) -> TokenStream {
     let idx = op.low_bits.iter();
@@ -351,6 +438,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let class = &op.class;
     let mem_access = mem_access(op);
     let low_bits_srcs = low_bits_srcs(op);
+    let src_views = src_views(spec, op);
     let with_mem_bytes = with_mem_bytes(spec, op);
     let with_mem_at = with_mem_at(op);
     let mem_combinable = mem_combinable(op);
@@ -384,6 +472,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             pub fn dsts_mut(&mut self) -> [&mut Reg; #ndst] { [#(#dst_muts),*] }
             #mem_access
             #low_bits_srcs
+            #src_views
             #with_mem_bytes
             #with_mem_at
             #mem_combinable

@@ -71,6 +71,18 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             suffix_code.push(quote!(let mut #f: #t = #d;));
         }
     }
+    // A source's type is known once the suffixes are read.
+    for s in &op.srcs {
+        if let Some(&mi) = s.type_by.iter().find(|mi| !asm.suffixes.contains(mi)) {
+            return Err(Error {
+                message: format!(
+                    "`type_by` of `{}`: `{}` must be printed as a suffix of `{}`",
+                    s.name, op.modifiers[mi].name, op.name
+                ),
+                loc: Some(asm.loc.clone()),
+            });
+        }
+    }
     let mut suffix_names: Vec<usize> = asm.suffixes.clone();
     suffix_names.extend(asm.operands.iter().flat_map(|o| o.suffixes.iter().copied()));
     // Operand assignment.
@@ -115,12 +127,40 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 let s = &op.srcs[*i];
                 let style = imm_style(s.ty);
                 let n = &s.name;
+                let bad = quote!(
+                    return Some(Err(AsmError {
+                        col: tok.col,
+                        message: format!("bad operand for {}", #n)
+                    }))
+                );
+                let conv = if s.type_by.is_empty() {
+                    quote!(match to_src(tok, #style) { Some(s) => s, None => #bad })
+                } else {
+                    // The suffixes were read first: they choose the type.
+                    let of = ident(&format!("{}_view_of", s.name));
+                    let args = s.type_by.iter().map(|&mi| field(&op.modifiers[mi].name));
+                    let view = quote!(Self::#of(#(#args),*));
+                    let style = quote!(#view.map_or(#style, View::imm_style));
+                    match s.part {
+                        None => quote!(match to_src(tok, #style) { Some(s) => s, None => #bad }),
+                        // `R2.B2`: the part suffix sets the selector.
+                        Some(_) => quote!({
+                            let view = #view;
+                            let sel: u32 = match (tok.suffixes.as_slice(), view) {
+                                ([], _) => 0,
+                                ([p], Some(v)) => match v.parse_part(p) {
+                                    Some(sel) => sel,
+                                    None => return Some(Err(AsmError { col: tok.col, message: format!("`.{}` is not a part of {}'s type", p, #n) })),
+                                },
+                                _ => return Some(Err(AsmError { col: tok.col, message: format!("unexpected suffix on {}", #n) })),
+                            };
+                            match to_src(&tok.without_suffixes(), #style) { Some(s) => (s, sel), None => #bad }
+                        }),
+                    }
+                };
                 (
                     s.name.clone(),
-                    quote!(match to_src(tok, #style) {
-                        Some(s) => s,
-                        None => return Some(Err(AsmError { col: tok.col, message: format!("bad operand for {}", #n) })),
-                    }),
+                    conv,
                     if s.ty.is_pred() {
                         quote!(is_pred_token(tok))
                     } else {
@@ -265,8 +305,13 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 #conv
             })
         };
+        let part_of = |i: usize| op.srcs[i].part.filter(|_| !op.srcs[i].type_by.is_empty());
         let default = match &o.item {
             AsmItem::Dst(i) => dst_default(&op.dsts[*i]).unwrap_or(quote!(Reg::RZ)),
+            AsmItem::Src(i) if part_of(*i).is_some() => {
+                let s = src_default(&op.srcs[*i]).unwrap_or(quote!(Src::RZ));
+                quote!((#s, 0u32))
+            }
             AsmItem::Src(i) => src_default(&op.srcs[*i]).unwrap_or(quote!(Src::RZ)),
             AsmItem::Modifier(i) => mod_default(spec, &op.modifiers[*i]),
             AsmItem::Mem(a, o) => {
@@ -290,6 +335,11 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             AsmItem::Mem(a, m) => {
                 assigned.push((AsmItem::Src(*a), quote!(#v.0)));
                 assigned.push((AsmItem::Modifier(*m), quote!(#v.1)));
+            }
+            AsmItem::Src(i) if part_of(*i).is_some() => {
+                let p = part_of(*i).expect("checked");
+                assigned.push((AsmItem::Src(*i), quote!(#v.0)));
+                assigned.push((AsmItem::Modifier(p), quote!(#v.1)));
             }
             item => assigned.push((item.clone(), quote!(#v))),
         }

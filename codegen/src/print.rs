@@ -266,7 +266,25 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                 let f = field(&s.name);
                 let style = src_imm_style(op, *i);
                 let r = crate::names::ident(&format!("reuse_{}", s.name));
-                quote!(write_src(out, &self.#f, #r, #style.for_sm(sm)))
+                if s.type_by.is_empty() {
+                    quote!(write_src(out, &self.#f, #r, #style.for_sm(sm)))
+                } else {
+                    // The type the modifiers choose decides the immediate's
+                    // style and the part printed after the register.
+                    let view = crate::names::ident(&format!("{}_view", s.name));
+                    let sel = match s.part {
+                        Some(p) => {
+                            let p = field(&op.modifiers[p].name);
+                            quote!(self.#p)
+                        }
+                        None => quote!(0),
+                    };
+                    quote!({
+                        let view = self.#view();
+                        let style = view.map_or(#style, View::imm_style).for_sm(sm);
+                        write_src_part(out, &self.#f, #r, style, view, #sel)
+                    })
+                }
             }
             AsmItem::Modifier(i) => {
                 let m = &op.modifiers[*i];

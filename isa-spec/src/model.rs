@@ -92,7 +92,64 @@ pub struct EnumValue {
     /// Per-SM texts that replace `text` on those SMs.
     pub sm_texts: Vec<(Vec<u32>, String)>,
     pub code: u64,
+    /// The type a source with `type_by` on this enum reads (`type`).
+    pub view: Option<ViewType>,
     pub loc: Loc,
+}
+
+/// The type a source is read as, chosen by a modifier's value (`type_by`):
+/// it decides the part a `part` selector picks, how an immediate prints
+/// and parses, and what the fold sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ViewType {
+    U8,
+    I8,
+    U16,
+    I16,
+    U32,
+    I32,
+    U64,
+    I64,
+    F16,
+    Bf16,
+    F32,
+    F64,
+}
+
+impl ViewType {
+    pub const ALL: [ViewType; 12] = [
+        Self::U8,
+        Self::I8,
+        Self::U16,
+        Self::I16,
+        Self::U32,
+        Self::I32,
+        Self::U64,
+        Self::I64,
+        Self::F16,
+        Self::Bf16,
+        Self::F32,
+        Self::F64,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::U8 => "u8",
+            Self::I8 => "i8",
+            Self::U16 => "u16",
+            Self::I16 => "i16",
+            Self::U32 => "u32",
+            Self::I32 => "i32",
+            Self::U64 => "u64",
+            Self::I64 => "i64",
+            Self::F16 => "f16",
+            Self::Bf16 => "bf16",
+            Self::F32 => "f32",
+            Self::F64 => "f64",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == s)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,6 +230,11 @@ pub struct Operand {
     pub default: Option<DefaultValue>,
     /// Register alignment (1 = none).
     pub align: u32,
+    /// Modifiers (enum indices into `Op::modifiers`) whose value's type
+    /// the source is read as (`type_by`), first match wins.
+    pub type_by: Vec<usize>,
+    /// Integer modifier selecting the part of a narrow type (`part`).
+    pub part: Option<usize>,
     pub doc: String,
     pub loc: Loc,
 }

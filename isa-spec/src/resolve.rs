@@ -264,7 +264,11 @@ fn resolve_reference(cx: &mut Ctx, def: &S<schema::FamilyDef>, sms: &[u32]) -> V
             Ok(list) => {
                 for sm in list {
                     if out.iter().any(|(s, _)| *s == sm) {
-                        cx.err(Code::S1001, k, format!("SM {sm} has two reference versions"));
+                        cx.err(
+                            Code::S1001,
+                            k,
+                            format!("SM {sm} has two reference versions"),
+                        );
                     }
                     out.push((sm, *v.get_ref()));
                 }
@@ -375,6 +379,18 @@ pub(crate) fn resolve_enum(cx: &mut Ctx, name: &str, def: &S<schema::EnumDef>) -
                 })
                 .collect(),
             code: v.get_ref().code.as_ref().map_or(i as u64, |c| *c.get_ref()),
+            view: v.get_ref().ty.as_ref().and_then(|t| {
+                let vt = ViewType::parse(t.get_ref());
+                if vt.is_none() {
+                    let all: Vec<&str> = ViewType::ALL.iter().map(|t| t.name()).collect();
+                    cx.err(
+                        Code::S0103,
+                        t,
+                        format!("unknown type `{}` ({})", t.get_ref(), all.join(", ")),
+                    );
+                }
+                vt
+            }),
             loc: cx.loc(v),
         })
         .collect();
@@ -554,6 +570,8 @@ pub(crate) fn resolve_op(
                     mods,
                     default,
                     align,
+                    type_by: Vec::new(),
+                    part: None,
                     doc: r.doc.clone().unwrap_or_default(),
                     loc: cx.loc(&r.name),
                 },
@@ -673,6 +691,7 @@ pub(crate) fn resolve_op(
             loc: cx.loc(&r.name),
         });
     }
+    ok &= resolve_src_views(cx, &o.src, &mut srcs, &modifiers, names);
     // Names must be unique across operands and modifiers.
     {
         let mut seen: BTreeMap<&str, ()> = BTreeMap::new();
@@ -1120,6 +1139,65 @@ fn resolve_memory(
         ordered,
         loc: cx.loc(m),
     })
+}
+
+/// `type_by` and `part` of each source: modifiers that exist, enums whose
+/// values give a type for `type_by`, an unsigned integer for `part`.
+fn resolve_src_views(
+    cx: &mut Ctx,
+    defs: &[S<schema::OperandDef>],
+    srcs: &mut [Operand],
+    modifiers: &[Modifier],
+    names: &Names,
+) -> bool {
+    let mut ok = true;
+    for (d, s) in defs.iter().zip(srcs.iter_mut()) {
+        let r = d.get_ref();
+        for m in &r.type_by {
+            let found = modifiers.iter().position(|x| &x.name == m.get_ref());
+            match found.map(|i| (i, &modifiers[i].ty)) {
+                Some((i, ModType::Enum(e)))
+                    if names.enums[*e].values.iter().any(|v| v.view.is_some()) =>
+                {
+                    s.type_by.push(i)
+                }
+                Some(_) => {
+                    cx.err(
+                        Code::S0103,
+                        m,
+                        format!(
+                            "`type_by`: `{}` is not an enum modifier whose values have a `type`",
+                            m.get_ref()
+                        ),
+                    );
+                    ok = false;
+                }
+                None => {
+                    cx.err(
+                        Code::S0103,
+                        m,
+                        format!("`type_by`: `{}` is not a modifier", m.get_ref()),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        if let Some(p) = &r.part {
+            match modifiers.iter().position(|x| &x.name == p.get_ref()) {
+                Some(i)
+                    if matches!(modifiers[i].ty, ModType::Int { signed: false, .. })
+                        && !s.type_by.is_empty() =>
+                {
+                    s.part = Some(i)
+                }
+                _ => {
+                    cx.err(Code::S0103, p, format!("`part`: `{}` is not an unsigned integer modifier (and the source needs `type_by`)", p.get_ref()));
+                    ok = false;
+                }
+            }
+        }
+    }
+    ok
 }
 
 fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>), String> {

@@ -127,6 +127,11 @@ pub struct EnumValue {
     /// SM range (e.g. `"70..89"`) -> text.
     #[serde(default)]
     pub sm_text: BTreeMap<String, S<String>>,
+    /// The type a source reads when this value is chosen (`u8`, `i8`,
+    /// `u16`, `i16`, `u32`, `i32`, `u64`, `i64`, `f16`, `bf16`, `f32`,
+    /// `f64`): for sources whose `type_by` names the modifier.
+    #[serde(rename = "type")]
+    pub ty: Option<S<String>>,
 }
 
 /// One op: `isa-spec/spec/ops/<name>.toml`.
@@ -181,6 +186,14 @@ pub struct OperandDef {
     pub default: Option<S<String>>,
     /// Register alignment in registers (2 for a 64-bit pair, 4 for vec4).
     pub align: Option<S<u32>>,
+    /// Enum modifiers whose value's `type` is the type the source is read
+    /// as (the first that gives one wins; none: the declared type).
+    #[serde(default)]
+    pub type_by: Vec<S<String>>,
+    /// Integer modifier selecting which part (byte or half) of the
+    /// register or constant the source reads, when its type is narrower
+    /// than 32 bits.
+    pub part: Option<S<String>>,
     pub doc: Option<String>,
 }
 

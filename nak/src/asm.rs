@@ -136,15 +136,15 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         op.not = true;
         t = r;
     }
-    // A leading '-' before a register, cbuf or |x| is a modifier; before a
-    // number it is part of the number.
+    // A leading '-' before a register (with or without suffixes: `-R2.H1`),
+    // cbuf or |x| is a modifier; before a number it is part of the number.
     if let Some(r) = t.strip_prefix('-') {
         let rest = r.trim_start();
         if rest.starts_with('|')
             || rest.starts_with("c[")
             || rest.starts_with('-')
             || rest.starts_with('+')
-            || parse_reg(rest).is_some()
+            || parse_reg(rest.split('.').next().unwrap_or(rest)).is_some()
         {
             op.neg = true;
             t = rest;
@@ -185,12 +185,21 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         op.base = Base::Reg(r);
         op.suffixes = parts;
     } else if let Some(rest) = t.strip_prefix("c[") {
-        let (a, rest) = rest
-            .split_once("][")
-            .ok_or_else(|| err(col, format!("bad constant buffer `{text}`")))?;
-        let b = rest
-            .strip_suffix(']')
-            .ok_or_else(|| err(col, format!("bad constant buffer `{text}`")))?;
+        // nvdisasm writes a constant of a narrow type with a blank between
+        // the brackets and its part after them: `c[0x0] [0x10].B2`.
+        let bad = || err(col, format!("bad constant buffer `{text}`"));
+        let (a, rest) = rest.split_once(']').ok_or_else(bad)?;
+        let rest = rest.trim_start().strip_prefix('[').ok_or_else(bad)?;
+        let (b, part) = rest.split_once(']').ok_or_else(bad)?;
+        if !part.is_empty() {
+            let parts: Vec<String> = part
+                .strip_prefix('.')
+                .ok_or_else(bad)?
+                .split('.')
+                .map(str::to_string)
+                .collect();
+            op.suffixes = parts;
+        }
         let index = parse_u64(a.trim())
             .and_then(|v| u8::try_from(v).ok())
             .ok_or_else(|| err(col, format!("bad constant buffer index `{a}`")))?;
@@ -286,6 +295,12 @@ fn split_operands(s: &str) -> Vec<&str> {
     out
 }
 
+/// The BF16 with exactly the value of f32 bits `b` (the high half of
+/// `b`), if the low half is zero; a NaN keeps its high half.
+fn bf16_bits(b: u32) -> Option<u32> {
+    (b & 0xffff == 0 || f32::from_bits(b).is_nan()).then_some(b >> 16)
+}
+
 /// A source operand token as a [`Src`] of the given style, if it fits.
 pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
     if !o.suffixes.is_empty() {
@@ -310,12 +325,18 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
                 }
                 (b >> 32) as u32
             }
+            ImmStyle::F16 => fmt_float::f32_bits_to_f16(fmt_float::parse_f32(t)?)? as u32,
+            ImmStyle::Bf16 => bf16_bits(fmt_float::parse_f32(t)?)?,
         }),
         Base::Word(w) => {
             // Infinities and NaNs are words to the tokenizer.
             match style {
                 ImmStyle::F32 | ImmStyle::F32Nvdisasm11 => SrcKind::Imm(fmt_float::parse_f32(w)?),
                 ImmStyle::F64Hi => SrcKind::Imm((fmt_float::parse_f64(w)? >> 32) as u32),
+                ImmStyle::F16 => {
+                    SrcKind::Imm(fmt_float::f32_bits_to_f16(fmt_float::parse_f32(w)?)? as u32)
+                }
+                ImmStyle::Bf16 => SrcKind::Imm(bf16_bits(fmt_float::parse_f32(w)?)?),
                 _ => return None,
             }
         }

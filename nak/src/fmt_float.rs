@@ -80,6 +80,47 @@ pub fn fmt_f64(bits: u64, out: &mut crate::line_buf::LineBuf) {
     }
 }
 
+/// The f32 bits of the same value as F16 `h` (exact: every F16 is an
+/// F32; a NaN keeps its quiet bit and the top of its payload).
+pub fn f16_to_f32_bits(h: u16) -> u32 {
+    let sign = ((h as u32) >> 15) << 31;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let frac = (h & 0x3ff) as u32;
+    match (exp, frac) {
+        (0, 0) => sign,
+        (0, f) => {
+            // Denormal: the value f * 2^-24 as a normal f32.
+            let v = f as f32 * f32::from_bits(0x3380_0000);
+            sign | v.to_bits()
+        }
+        (0x1f, f) => sign | 0x7f80_0000 | (f << 13),
+        (e, f) => sign | ((e + 127 - 15) << 23) | (f << 13),
+    }
+}
+
+/// The F16 with exactly the value of f32 bits `b`, if there is one (NaNs
+/// keep their sign, quiet bit and the top of their payload).
+pub fn f32_bits_to_f16(b: u32) -> Option<u16> {
+    let sign = ((b >> 31) << 15) as u16;
+    let x = f32::from_bits(b & 0x7fff_ffff);
+    if x.is_nan() {
+        let quiet = 0x200 * u16::from(b & 0x40_0000 != 0);
+        return Some(sign | 0x7c00 | ((b >> 13) & 0x3ff) as u16 | quiet);
+    }
+    if x.is_infinite() {
+        return Some(sign | 0x7c00);
+    }
+    // Denormals and zero: x * 2^24 is the fraction, an integer below 1024.
+    let scaled = x * f32::from_bits(0x4b80_0000);
+    if scaled < 1024.0 {
+        return (scaled.fract() == 0.0).then_some(sign | scaled as u16);
+    }
+    let exp = ((b >> 23) & 0xff) as i32 - 127;
+    let frac = b & 0x7f_ffff;
+    ((-14..=15).contains(&exp) && frac & 0x1fff == 0)
+        .then(|| sign | (((exp + 15) as u16) << 10) | (frac >> 13) as u16)
+}
+
 /// Inverse: parse the text nvdisasm prints back to bits (accepts what fmt_* produce, plus a leading '-' / '+'; whitespace-trimmed). None if not a float literal.
 pub fn parse_f32(text: &str) -> Option<u32> {
     let text = text.trim();

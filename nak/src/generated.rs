@@ -24,15 +24,17 @@ use crate::fold::{FoldError, FoldOut, IntoValue, Value};
 use crate::fold_fns::*;
 use crate::instr::{Common, FormInfo, OperandInfo, ValueType, dense_arms};
 use crate::legalize_support::{
-    LegalizeCx, LegalizeError, copy_file, fold_imm_mods, placeholder, placeholder_file,
-    placeholder_in,
+    LegalizeCx, LegalizeError, copy_file, fold_imm_mods, fold_imm_mods_as, placeholder,
+    placeholder_file, placeholder_in,
 };
 use crate::line_buf::{LineBuf, line_text};
 use crate::mem::{MemAccess, MemKind, src_data_reg};
 use crate::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind};
 use crate::print::{
     ImmStyle, write_guard, write_hex, write_mem, write_reg, write_signed_hex, write_src,
+    write_src_part,
 };
+use crate::view::View;
 use std::fmt::Write as _;
 
 include!(concat!(env!("OUT_DIR"), "/isa.rs"));

@@ -90,6 +90,28 @@ pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
     }
 }
 
+/// [`fold_imm_mods`] for a source read as the type a modifier chooses
+/// (`type_by`) through part selector `sel`: an immediate of a narrow type
+/// becomes its selected part (`sel` 0, which the immediate form needs),
+/// an F16 or BF16 part's neg/abs folded into the part's own sign bit.
+pub fn fold_imm_mods_as(
+    s: &mut Src,
+    view: Option<crate::view::View>,
+    ty: ValueType,
+    sel: &mut u32,
+) {
+    let (SrcKind::Imm(v), Some(view)) = (s.kind, view) else {
+        return fold_imm_mods(s, ty);
+    };
+    if view.part_bits() == 0 {
+        return fold_imm_mods(s, ty);
+    }
+    s.kind = SrcKind::Imm(view.part_value(v, *sel, s.neg, s.abs));
+    s.neg = false;
+    s.abs = false;
+    *sel = 0;
+}
+
 /// The register file a copy of a value of `ty` goes to.
 pub fn placeholder_file(ty: ValueType) -> RegFile {
     copy_file(ty, false)

@@ -31,3 +31,4 @@ pub mod sample;
 pub mod stream;
 pub mod text_buf;
 pub mod tool;
+pub mod view;

@@ -4,6 +4,7 @@
 use crate::fmt_float;
 use crate::line_buf::LineBuf;
 use crate::operand::{MOD_ABS, MOD_NEG, MOD_NOT, Reg, RegFile, Src, SrcKind};
+use crate::view::View;
 
 /// How an immediate source is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +19,10 @@ pub enum ImmStyle {
     F64Hi,
     /// f32 bits as nvdisasm 11.x prints them (every NaN shows as QNAN).
     F32Nvdisasm11,
+    /// An F16 in the low half (the high half is ignored).
+    F16,
+    /// A BF16 in the low half (the high half is ignored).
+    Bf16,
 }
 
 impl ImmStyle {
@@ -173,6 +178,8 @@ fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
         ImmStyle::F32 => fmt_float::fmt_f32(v, out),
         ImmStyle::F32Nvdisasm11 => fmt_float::fmt_f32_nvdisasm11(v, out),
         ImmStyle::F64Hi => fmt_float::fmt_f64((v as u64) << 32, out),
+        ImmStyle::F16 => fmt_float::fmt_f32(fmt_float::f16_to_f32_bits(v as u16), out),
+        ImmStyle::Bf16 => fmt_float::fmt_f32((v & 0xffff) << 16, out),
     }
 }
 
@@ -198,6 +205,45 @@ pub fn write_src(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
         SrcKind::Reg(r) => write_reg_with_mods(out, r, mods, reuse),
         SrcKind::Imm(v) => write_imm_with_mods(out, v, mods, style),
         SrcKind::CBuf(c) => write_cbuf(out, c.index, c.offset, mods, reuse),
+    }
+}
+
+/// A source that reads a part of its register or constant (`type_by` and
+/// `part` in the spec): the part text goes right after the register,
+/// inside `|...|` (`-|R2.H1|`); a constant of a narrow type prints as
+/// nvdisasm writes it, with a blank between its brackets
+/// (`c[0x0] [0x10].B2`). Immediates print in the type's style.
+#[inline(never)]
+pub fn write_src_part(
+    out: &mut LineBuf,
+    s: &Src,
+    reuse: bool,
+    style: ImmStyle,
+    view: Option<View>,
+    sel: u32,
+) {
+    let part = view.map_or("", |v| v.part_text(sel));
+    let narrow = view.is_some_and(|v| v.part_bits() != 0);
+    let mods = s.mods();
+    let kind = s.kind;
+    match kind {
+        SrcKind::Reg(r) => {
+            write_prefix(out, mods, false);
+            write_reg(out, r);
+            out.push_str(part);
+            write_suffix(out, mods, reuse);
+        }
+        SrcKind::CBuf(c) if narrow => {
+            write_prefix(out, mods, false);
+            out.push_str("c[");
+            write_hex(out, c.index as u64);
+            out.push_str("] [");
+            write_signed_hex(out, c.offset as i32 as i64);
+            out.push(']');
+            out.push_str(part);
+            write_suffix(out, mods, reuse);
+        }
+        _ => write_src(out, s, reuse, style),
     }
 }
 

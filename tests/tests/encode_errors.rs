@@ -42,3 +42,23 @@ fn refusals_name_the_failing_check() {
     let m = refusal(&op, &c, 75);
     assert!(m.contains("no predicate 9"), "{m}");
 }
+
+/// A part selector must name a part of its source's type: a half has
+/// parts 0 and 1 only (nvdisasm prints `.INVALID2` for 2), and the text
+/// parser rejects a part the type does not have.
+#[test]
+fn part_selectors_name_a_part_of_the_type() {
+    let (op, c) = parsed("I2F.F16.S16 R9, R3.H1", 90);
+    let w = op.encode(90, &c).expect("encodes");
+    assert_eq!((w >> 60) & 3, 1, "H1 is selector 1 at bits 60..62");
+    let (op, c) = parsed("I2F.F16.S8 R9, R3.B3", 90);
+    assert_eq!((op.encode(90, &c).expect("encodes") >> 60) & 3, 3);
+    let Op::I2f(mut i2f) = op else {
+        panic!("not I2F")
+    };
+    i2f.stype = isa::CvtItype32::S16;
+    let m = refusal(&Op::I2f(i2f), &c, 90);
+    assert!(m.contains("part selector"), "{m}");
+    let line = tokenize("I2F.F16.S16 R9, R3.B1").expect("tokenizes");
+    assert!(isa::parse(&line, 90, 0).is_err(), "B1 is no part of an S16");
+}

@@ -477,6 +477,7 @@ fn mufu_loose() {
             a: r(1),
             op,
             fmt: MufuFmt::F32,
+            sel: 0,
         };
         f32::from_bits(u(o
             .fold(75, &[Value::U32(x.to_bits())])

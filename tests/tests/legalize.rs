@@ -151,3 +151,47 @@ fn legalize_then_encode_succeeds_for_every_operand_kind() {
         failures.len()
     );
 }
+
+/// An F16 immediate's negation folds into bit 15, its own sign (the
+/// source reads the low half), not into bit 31: `F2I.F16 R0, -1` keeps
+/// the value -1 once legalized into the immediate form, checked by
+/// folding before and after.
+#[test]
+fn f16_immediate_negation_folds_into_the_half() {
+    use nak::fold::Value;
+    use nak::isa::{CvtFtype32, CvtItype32, F2iRnd, OpF2i};
+    use nak::operand::SrcKind;
+    let before = OpF2i {
+        d: Reg::gpr(0),
+        b: Src {
+            neg: true,
+            ..Src::imm(0x3c00)
+        },
+        ftz: false,
+        dtype: CvtItype32::S32,
+        stype: CvtFtype32::F16,
+        rnd: F2iRnd::Trunc,
+        ntz: true,
+        sel: 0,
+    };
+    let mut after = before;
+    let mut cx = Cx {
+        next_gpr: 0,
+        copies: 0,
+    };
+    assert!(after.legalize(90, &mut cx).expect("legalizes").is_none());
+    assert_eq!(cx.copies, 0, "folded, not copied: {after:?}");
+    let kind = { after.b.kind };
+    assert_eq!(kind, SrcKind::Imm(0xbc00), "-1.0 as F16");
+    let value = |o: &OpF2i| {
+        let kind = o.b.kind;
+        let imm = match kind {
+            SrcKind::Imm(v) => v,
+            _ => unreachable!(),
+        };
+        o.fold(90, &[Value::U32(imm)]).expect("folds").as_slice()[0]
+    };
+    assert_eq!(value(&before), value(&after));
+    assert_eq!(value(&after), Value::U32(-1i32 as u32));
+    after.encode(90, &Common::default()).expect("encodes");
+}
