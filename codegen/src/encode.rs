@@ -365,7 +365,13 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     }
 }
 
-pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
+/// The op's encoder: `form_id` and one packing function per form (in the
+/// op's inherent impl, `.0`) and its `Encode` impl (`.1`), whose
+/// `encode_as` matches the source kinds once and calls the form's packing.
+/// The wrappers (`encode`, `try_encode`, the error path) are the runtime's
+/// (`nak/src/encode.rs`).
+pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Error> {
+    let ty = crate::names::op_type(&op.name);
     let fs = forms(op);
     let form_arms = fs.iter().map(|f| {
         let id = Literal::u8_unsuffixed(f.id as u8);
@@ -377,7 +383,7 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     });
     let fns = fs.iter().map(|f| form_encode_fn(spec, op, f));
     let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
-    Ok(quote! {
+    let inherent = quote! {
         /// The encoding form that takes the current operand kinds on `sm`:
         /// the first in spec order whose slots fit (one decision tree on
         /// the kinds, not a test per form).
@@ -389,55 +395,23 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                 _ => None,
             }
         }
-
-        /// Encode for `sm`; the guard, control and raw bits come from `c`.
-        /// The fast path is inlined here directly (not through
-        /// [`Self::try_encode`], which a big op would leave out of line).
-        pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-            match self.encode_as::<Refused>(sm, c) {
-                Ok(w) => Ok(w),
-                Err(Refused) => Err(self.encode_error(sm, c)),
-            }
-        }
-
-        /// The word, or `None` when the op does not encode on `sm` (the
-        /// fast path alone: for legality trials, which fail often and need
-        /// no message). The form match and every form's packing are
-        /// inlined into it (and into [`Self::encode`]).
-        #[inline]
-        pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
-            self.encode_as::<Refused>(sm, c).ok()
-        }
-
-        /// Why [`Self::encode`] refused: the same checks, run again to
-        /// build the message.
-        #[cold]
-        #[inline(never)]
-        fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
-            match self.encode_as::<EncodeError>(sm, c) {
-                Err(e) => e,
-                Ok(_) => EncodeError::new(Self::NAME, "refused, then encoded on a second try"),
-            }
-        }
-
-        /// The encoder, generic over how a failed check is reported: the
-        /// form match of [`Self::form_id`], each arm encoding its form.
-        #[allow(unused_variables, clippy::match_single_binding)]
-        #[inline(always)]
-        fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-            let smb = sm_bit(sm);
-            match (#(self.#src_fields.kind,)*) {
-                #(#arms,)*
-                _ => {
-                    if !Self::SMS.contains(&sm) {
-                        return Err(E::fail(Self::NAME, format_args!("no encoding on SM{sm}")));
-                    }
-                    let kinds: &[&str] = &[#(self.#src_fields.slot_kind().name()),*];
-                    Err(E::fail(Self::NAME, format_args!("no form on SM{sm} takes sources of kinds {kinds:?}")))
+        #(#fns)*
+    };
+    let name = &op.name;
+    let trait_impl = quote! {
+        impl Encode for #ty {
+            const NAME: &'static str = #name;
+            /// The form match of [`Self::form_id`], each arm packing its form.
+            #[allow(unused_variables, clippy::match_single_binding)]
+            #[inline(always)]
+            fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+                let smb = sm_bit(sm);
+                match (#(self.#src_fields.kind,)*) {
+                    #(#arms,)*
+                    _ => Err(no_form(Self::NAME, Self::SMS, sm, &[#(self.#src_fields),*])),
                 }
             }
         }
-
-        #(#fns)*
-    })
+    };
+    Ok((inherent, trait_impl))
 }

@@ -355,7 +355,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let with_mem_at = with_mem_at(op);
     let mem_combinable = mem_combinable(op);
 
-    let encode = crate::encode::op_encode(spec, op)?;
+    let (encode, encode_impl) = crate::encode::op_encode(spec, op)?;
     let decode = crate::decode::op_decode(spec, op)?;
     let print = crate::print::op_print(spec, op)?;
     let parse = crate::parse::op_parse(spec, op)?;
@@ -393,8 +393,9 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             #print
             #parse
             #fold
-            #legalize
         }
+        #encode_impl
+        #legalize
     })
 }
 
@@ -737,7 +738,7 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             }
             /// Compute the destinations from source values (CPU semantics).
             pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-                match self { #(Op::#variants(o) => o.fold(sm, srcs)),* }
+                self.fold_cc(sm, srcs, None).map(|x| x.0)
             }
             /// `fold` with Maxwell's carry flag in (`None`: unknown) and out.
             pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> Result<(FoldOut, Option<bool>), FoldError> {

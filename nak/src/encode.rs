@@ -1,6 +1,7 @@
 //! Support for the generated encoders: operand checks that return errors
 //! instead of panicking, shared by every op.
 
+use crate::instr::Common;
 use crate::operand::{Reg, RegFile, Src, SrcKind};
 use std::fmt;
 
@@ -55,6 +56,76 @@ impl Fail for Refused {
     #[inline(always)]
     fn fail(_: &'static str, _: fmt::Arguments<'_>) -> Self {
         Refused
+    }
+}
+
+/// The encoder every generated op implements: its checks and packing,
+/// generic over how a failed check is reported ([`Fail`]). The wrappers
+/// (`encode`, `try_encode` and the cold error path) are written once here.
+pub trait Encode: Sized {
+    /// Op name as in the spec (for messages).
+    const NAME: &'static str;
+
+    /// The form match on the source kinds, each arm packing its form.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E>;
+
+    /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    /// The flag-only fast path is inlined here directly (not through
+    /// [`Self::try_encode`], which a big op would leave out of line), so
+    /// `Op::encode`'s jump on the variant lands in the op's whole encoder.
+    #[inline]
+    fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(encode_error(self, sm, c)),
+        }
+    }
+
+    /// The word, or `None` when the op does not encode on `sm` (the fast
+    /// path alone: for legality trials, which fail often and need no
+    /// message).
+    #[inline]
+    fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
+        self.encode_as::<Refused>(sm, c).ok()
+    }
+}
+
+/// Why [`Encode::encode`] refused: the same checks, run again to build the
+/// message. Cold and out of line, so the fast path carries none of it.
+#[cold]
+#[inline(never)]
+fn encode_error<T: Encode>(op: &T, sm: u32, c: &Common) -> EncodeError {
+    match op.encode_as::<EncodeError>(sm, c) {
+        Err(e) => e,
+        Ok(_) => EncodeError::new(T::NAME, "refused, then encoded on a second try"),
+    }
+}
+
+/// The failure of an encoder's form match: no encoding on `sm` at all, or
+/// no form on `sm` takes the sources' kinds. With [`Refused`] it is a bare
+/// flag (the kinds are never looked at).
+#[inline(always)]
+pub fn no_form<E: Fail>(op: &'static str, sms: &[u32], sm: u32, srcs: &[Src]) -> E {
+    if !sms.contains(&sm) {
+        return E::fail(op, format_args!("no encoding on SM{sm}"));
+    }
+    E::fail(
+        op,
+        format_args!(
+            "no form on SM{sm} takes sources of kinds {:?}",
+            SlotKinds(srcs)
+        ),
+    )
+}
+
+/// The sources' slot kinds, listed as `["reg", "imm"]` (no allocation).
+struct SlotKinds<'a>(&'a [Src]);
+
+impl fmt::Debug for SlotKinds<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|s| s.slot_kind().name()))
+            .finish()
     }
 }
 

@@ -16,15 +16,15 @@ use crate::asm::{
     to_src,
 };
 use crate::encode::{
-    EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, dst_field, fit, fit_signed, forbid_mods,
-    imm_field, imm_from_field, imm_src_field, reg_from_index, reg_index, sext_field, src_field,
-    src_reg,
+    Encode, EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, dst_field, fit, fit_signed,
+    forbid_mods, imm_field, imm_from_field, imm_src_field, no_form, reg_from_index, reg_index,
+    sext_field, src_field, src_reg,
 };
 use crate::fold::{FoldError, FoldOut, IntoValue, Value};
 use crate::fold_fns::*;
 use crate::instr::{Common, FormInfo, OperandInfo, ValueType, dense_arms};
 use crate::legalize_support::{
-    LegalizeCx, LegalizeError, copy_file, fold_imm_mods, placeholder, placeholder_file,
+    Legalize, LegalizeCx, LegalizeError, copy_file, fold_imm_mods, placeholder, placeholder_file,
     placeholder_in,
 };
 use crate::line_buf::{LineBuf, line_text};
