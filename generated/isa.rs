@@ -10109,532 +10109,532 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
 #[allow(unused_variables)]
 fn decode_sm50_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpMov32i::decode_f0(w, sm);
+        return decode_form::<OpMov32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::decode_f6(w, sm);
+        return decode_form::<OpLop3, 6>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop32i::decode_f0(w, sm);
+        return decode_form::<OpLop32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFadd32i::decode_f0(w, sm);
+        return decode_form::<OpFadd32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma32i::decode_f0(w, sm);
+        return decode_form::<OpFfma32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpIscadd32i::decode_f0(w, sm);
+        return decode_form::<OpIscadd32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpIadd32i::decode_f0(w, sm);
+        return decode_form::<OpIadd32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFmul32i::decode_f0(w, sm);
+        return decode_form::<OpFmul32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::decode_f8(w, sm);
+        return decode_form::<OpShf, 8>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::decode_f8(w, sm);
+        return decode_form::<OpFfma, 8>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::decode_f8(w, sm);
+        return decode_form::<OpFfma, 8>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpPrmt, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::decode_f5(w, sm);
+        return decode_form::<OpFsetp, 5>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpPrmt, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::decode_f5(w, sm);
+        return decode_form::<OpFsetp, 5>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFlo, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpShl, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpShr, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIadd, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpSel, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFmul, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIscadd, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFadd, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::decode_f13(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 13>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::decode_f1(w, sm);
+        return decode_form::<OpLop, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFlo, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpShl, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpShr, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIadd, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpSel, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFmul, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIscadd, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFadd, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::decode_f13(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 13>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::decode_f1(w, sm);
+        return decode_form::<OpLop, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::decode_f5(w, sm);
+        return decode_form::<OpLop3, 5>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::decode_f5(w, sm);
+        return decode_form::<OpLop3, 5>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::decode_f9(w, sm);
+        return decode_form::<OpFfma, 9>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::decode_f9(w, sm) {
+        if let Some(x) = decode_form::<OpPrmt, 9>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::decode_f6(w, sm);
+        return decode_form::<OpFsetp, 6>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpPopc, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpFlo, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpMov::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpMov, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpShl, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpShr, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpIadd, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpSel, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpFmul, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpFadd, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpIscadd, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::decode_f14(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 14>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::decode_f2(w, sm);
+        return decode_form::<OpLop, 2>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
-        return OpNop::decode_f1(w, sm);
+        return decode_form::<OpNop, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::decode_f10(w, sm);
+        return decode_form::<OpFfma, 10>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpPrmt::decode_f10(w, sm);
+        return decode_form::<OpPrmt, 10>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::decode_f7(w, sm);
+        return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFfma::decode_f7(w, sm) {
+        if let Some(x) = decode_form::<OpFfma, 7>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::decode_f7(w, sm);
+        return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::decode_f7(w, sm) {
+        if let Some(x) = decode_form::<OpPrmt, 7>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFsetp::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpFsetp, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::decode_f7(w, sm) {
+        if let Some(x) = decode_form::<OpShf, 7>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::decode_f4(w, sm);
+        return decode_form::<OpLop3, 4>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpPopc, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpFlo, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpMov::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpMov, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpShl, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpShr, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpIadd, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpSel, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpFmul, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpFadd, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpIscadd, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::decode_f12(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 12>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpLop::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpLop, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::decode_f7(w, sm);
+        return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpBra::decode_f2(w, sm);
+        return decode_form::<OpBra, 2>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
-        return OpExit::decode_f1(w, sm);
+        return decode_form::<OpExit, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpLdg::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpLdg, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpStg::decode_f1(w, sm);
+        return decode_form::<OpStg, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpS2r::decode_f1(w, sm);
+        return decode_form::<OpS2r, 1>(w, sm);
     }
     None
 }
@@ -10704,7 +10704,7 @@ fn print_sm50_arm1(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpMov32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpMov32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10717,7 +10717,7 @@ fn print_sm50_arm2(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::print_f6(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop3, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10730,7 +10730,7 @@ fn print_sm50_arm3(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10743,7 +10743,7 @@ fn print_sm50_arm4(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFadd32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFadd32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10756,7 +10756,7 @@ fn print_sm50_arm5(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFfma32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10769,7 +10769,7 @@ fn print_sm50_arm6(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpIscadd32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpIscadd32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10782,7 +10782,7 @@ fn print_sm50_arm7(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpIadd32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpIadd32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10795,7 +10795,7 @@ fn print_sm50_arm8(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFmul32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFmul32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10808,7 +10808,7 @@ fn print_sm50_arm9(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::print_f8(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10821,12 +10821,12 @@ fn print_sm50_arm10(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::print_f8(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10839,7 +10839,7 @@ fn print_sm50_arm11(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::print_f8(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10852,22 +10852,22 @@ fn print_sm50_arm12(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIsetp, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPrmt, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::print_f5(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10880,17 +10880,17 @@ fn print_sm50_arm13(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIsetp, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPrmt, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::print_f5(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10903,67 +10903,67 @@ fn print_sm50_arm14(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPopc, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFlo, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShl, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShr, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIadd, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpSel, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmul, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIscadd, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFadd, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::print_f13(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmnmx, 13>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10976,62 +10976,62 @@ fn print_sm50_arm15(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPopc, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFlo, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShl, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShr, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIadd, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpSel, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmul, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIscadd, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFadd, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::print_f13(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmnmx, 13>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11044,12 +11044,12 @@ fn print_sm50_arm16(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::print_f5(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11062,7 +11062,7 @@ fn print_sm50_arm17(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::print_f5(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11075,7 +11075,7 @@ fn print_sm50_arm18(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::print_f9(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFfma, 9>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11088,17 +11088,17 @@ fn print_sm50_arm19(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIsetp, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::print_f9(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPrmt, 9>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::print_f6(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFsetp, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11111,67 +11111,67 @@ fn print_sm50_arm20(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPopc, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFlo, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpMov::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpMov, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShl, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShr, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIadd, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpSel, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmul, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFadd, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIscadd, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::print_f14(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmnmx, 14>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::print_f2(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11184,7 +11184,7 @@ fn print_sm50_arm21(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
-        return OpNop::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpNop, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11197,7 +11197,7 @@ fn print_sm50_arm22(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::print_f10(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFfma, 10>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11210,7 +11210,7 @@ fn print_sm50_arm23(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpPrmt::print_f10(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpPrmt, 10>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11223,7 +11223,7 @@ fn print_sm50_arm24(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::print_f7(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11236,12 +11236,12 @@ fn print_sm50_arm25(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFfma::print_f7(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFfma, 7>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::print_f7(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11254,27 +11254,27 @@ fn print_sm50_arm26(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIsetp, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::print_f7(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPrmt, 7>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFsetp::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFsetp, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::print_f7(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::print_f4(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop3, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11287,72 +11287,72 @@ fn print_sm50_arm27(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPopc, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFlo, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpMov::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpMov, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShl, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShr, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIadd, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpSel, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmul, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFadd, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIscadd, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::print_f12(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmnmx, 12>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpLop::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpLop, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::print_f7(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11365,7 +11365,7 @@ fn print_sm50_arm28(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpBra::print_f2(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpBra, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11378,7 +11378,7 @@ fn print_sm50_arm29(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
-        return OpExit::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpExit, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11391,12 +11391,12 @@ fn print_sm50_arm30(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpLdg::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpLdg, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpStg::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpStg, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11409,7 +11409,7 @@ fn print_sm50_arm31(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpS2r::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpS2r, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11582,14 +11582,14 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
 fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
     {
-        if let Some(x) = OpMov64::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpMov64, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fffffff0ffffffff00ff000fff == 0x202
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::decode_f0(w, sm);
+        return decode_form::<OpMov, 0>(w, sm);
     }
     None
 }
@@ -11598,7 +11598,7 @@ fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x207
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::decode_f0(w, sm);
+        return decode_form::<OpSel, 0>(w, sm);
     }
     None
 }
@@ -11607,26 +11607,26 @@ fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x208
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::decode_f0(w, sm);
+        return decode_form::<OpFsel, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x209
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::decode_f8(w, sm);
+        return decode_form::<OpFmnmx, 8>(w, sm);
     }
     None
 }
@@ -11635,7 +11635,7 @@ fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::decode_f0(w, sm);
+        return decode_form::<OpFsetp, 0>(w, sm);
     }
     None
 }
@@ -11644,13 +11644,13 @@ fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x20c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
     {
-        return OpIsetp64::decode_f0(w, sm);
+        return decode_form::<OpIsetp64, 0>(w, sm);
     }
     None
 }
@@ -11659,14 +11659,14 @@ fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x210
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpIadd3, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::decode_f0(w, sm);
+        return decode_form::<OpIadd3x, 0>(w, sm);
     }
     None
 }
@@ -11675,28 +11675,28 @@ fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpLea, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpLeaX, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpLeaHi, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::decode_f0(w, sm);
+        return decode_form::<OpLeaHiX, 0>(w, sm);
     }
     None
 }
@@ -11705,7 +11705,7 @@ fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x212
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::decode_f0(w, sm);
+        return decode_form::<OpLop3, 0>(w, sm);
     }
     None
 }
@@ -11714,7 +11714,7 @@ fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x213
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::decode_f0(w, sm);
+        return decode_form::<OpIabs, 0>(w, sm);
     }
     None
 }
@@ -11723,7 +11723,7 @@ fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x216
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::decode_f0(w, sm);
+        return decode_form::<OpPrmt, 0>(w, sm);
     }
     None
 }
@@ -11732,7 +11732,7 @@ fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x217
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::decode_f0(w, sm);
+        return decode_form::<OpImnmx, 0>(w, sm);
     }
     None
 }
@@ -11741,7 +11741,7 @@ fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x219
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::decode_f0(w, sm);
+        return decode_form::<OpShf, 0>(w, sm);
     }
     None
 }
@@ -11750,7 +11750,7 @@ fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::decode_f0(w, sm);
+        return decode_form::<OpFmul, 0>(w, sm);
     }
     None
 }
@@ -11759,7 +11759,7 @@ fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x221
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::decode_f0(w, sm);
+        return decode_form::<OpFadd, 0>(w, sm);
     }
     None
 }
@@ -11768,7 +11768,7 @@ fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x223
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::decode_f0(w, sm);
+        return decode_form::<OpFfma, 0>(w, sm);
     }
     None
 }
@@ -11777,14 +11777,14 @@ fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::decode_f0(w, sm);
+        return decode_form::<OpImadx, 0>(w, sm);
     }
     None
 }
@@ -11793,14 +11793,14 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::decode_f0(w, sm);
+        return decode_form::<OpImadWideX, 0>(w, sm);
     }
     None
 }
@@ -11809,7 +11809,7 @@ fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::decode_f0(w, sm);
+        return decode_form::<OpImadHi, 0>(w, sm);
     }
     None
 }
@@ -11817,13 +11817,13 @@ fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpVimnmx, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 120)
     {
-        return OpVimnmx::decode_f4(w, sm);
+        return decode_form::<OpVimnmx, 4>(w, sm);
     }
     None
 }
@@ -11832,7 +11832,7 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::decode_f0(w, sm);
+        return decode_form::<OpFlo, 0>(w, sm);
     }
     None
 }
@@ -11841,7 +11841,7 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x301
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::decode_f0(w, sm);
+        return decode_form::<OpBrev, 0>(w, sm);
     }
     None
 }
@@ -11850,7 +11850,7 @@ fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::decode_f0(w, sm);
+        return decode_form::<OpF2f, 0>(w, sm);
     }
     None
 }
@@ -11859,7 +11859,7 @@ fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::decode_f0(w, sm);
+        return decode_form::<OpF2i, 0>(w, sm);
     }
     None
 }
@@ -11868,24 +11868,24 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::decode_f0(w, sm);
+        return decode_form::<OpI2f, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) {
-        return OpMufu::decode_f7(w, sm);
+        return decode_form::<OpMufu, 7>(w, sm);
     }
     None
 }
@@ -11894,7 +11894,7 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x309
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::decode_f0(w, sm);
+        return decode_form::<OpPopc, 0>(w, sm);
     }
     None
 }
@@ -11903,7 +11903,7 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::decode_f0(w, sm);
+        return decode_form::<OpF2f64, 0>(w, sm);
     }
     None
 }
@@ -11912,7 +11912,7 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::decode_f0(w, sm);
+        return decode_form::<OpF2i64, 0>(w, sm);
     }
     None
 }
@@ -11921,19 +11921,19 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::decode_f0(w, sm);
+        return decode_form::<OpI2f64, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
-        if let Some(x) = OpLdg::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpLdg, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75) {
-        return OpLdg::decode_f0(w, sm);
+        return decode_form::<OpLdg, 0>(w, sm);
     }
     None
 }
@@ -11942,14 +11942,14 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
         && matches!(sm, 70 | 75)
     {
-        return OpStg::decode_f0(w, sm);
+        return decode_form::<OpStg, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
-        return OpMov64::decode_f1(w, sm);
+        return decode_form::<OpMov64, 1>(w, sm);
     }
     None
 }
@@ -11958,14 +11958,14 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpLeaHi, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87107000000000000000fff == 0x104000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::decode_f4(w, sm);
+        return decode_form::<OpLeaHiX, 4>(w, sm);
     }
     None
 }
@@ -11974,7 +11974,7 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x416
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::decode_f4(w, sm);
+        return decode_form::<OpPrmt, 4>(w, sm);
     }
     None
 }
@@ -11983,7 +11983,7 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x419
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::decode_f4(w, sm);
+        return decode_form::<OpShf, 4>(w, sm);
     }
     None
 }
@@ -11992,7 +11992,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x421
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::decode_f1(w, sm);
+        return decode_form::<OpFadd, 1>(w, sm);
     }
     None
 }
@@ -12001,7 +12001,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x423
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::decode_f4(w, sm);
+        return decode_form::<OpFfma, 4>(w, sm);
     }
     None
 }
@@ -12010,14 +12010,14 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::decode_f4(w, sm);
+        return decode_form::<OpImadx, 4>(w, sm);
     }
     None
 }
@@ -12026,21 +12026,21 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
         && matches!(sm, 80 | 86 | 89)
     {
-        if let Some(x) = OpBraUp::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpBraUp, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547
         && matches!(sm, 90 | 100 | 120)
     {
-        return OpBraUp::decode_f1(w, sm);
+        return decode_form::<OpBraUp, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
-        return OpSel64::decode_f0(w, sm);
+        return decode_form::<OpSel64, 0>(w, sm);
     }
     None
 }
@@ -12049,7 +12049,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0x616
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPrmt::decode_f5(w, sm);
+        return decode_form::<OpPrmt, 5>(w, sm);
     }
     None
 }
@@ -12058,7 +12058,7 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0x619
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpShf::decode_f5(w, sm);
+        return decode_form::<OpShf, 5>(w, sm);
     }
     None
 }
@@ -12067,7 +12067,7 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x621
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFadd::decode_f2(w, sm);
+        return decode_form::<OpFadd, 2>(w, sm);
     }
     None
 }
@@ -12076,7 +12076,7 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0x623
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFfma::decode_f5(w, sm);
+        return decode_form::<OpFfma, 5>(w, sm);
     }
     None
 }
@@ -12085,14 +12085,14 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImad::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadx::decode_f5(w, sm);
+        return decode_form::<OpImadx, 5>(w, sm);
     }
     None
 }
@@ -12101,14 +12101,14 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImadWide::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadWideX::decode_f4(w, sm);
+        return decode_form::<OpImadWideX, 4>(w, sm);
     }
     None
 }
@@ -12117,7 +12117,7 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadHi::decode_f4(w, sm);
+        return decode_form::<OpImadHi, 4>(w, sm);
     }
     None
 }
@@ -12126,7 +12126,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0ff00000000ff000fff == 0x802
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::decode_f1(w, sm);
+        return decode_form::<OpMov, 1>(w, sm);
     }
     None
 }
@@ -12135,14 +12135,14 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpCs2r::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpCs2r, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ffffffffffff000fff == 0x805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpCs2r32::decode_f0(w, sm);
+        return decode_form::<OpCs2r32, 0>(w, sm);
     }
     None
 }
@@ -12151,7 +12151,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x807
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::decode_f1(w, sm);
+        return decode_form::<OpSel, 1>(w, sm);
     }
     None
 }
@@ -12160,26 +12160,26 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x808
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::decode_f1(w, sm);
+        return decode_form::<OpFsel, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff0000000000000fff == 0x809
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::decode_f9(w, sm);
+        return decode_form::<OpFmnmx, 9>(w, sm);
     }
     None
 }
@@ -12188,7 +12188,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff0000000000ff0fff == 0x80b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::decode_f1(w, sm);
+        return decode_form::<OpFsetp, 1>(w, sm);
     }
     None
 }
@@ -12197,13 +12197,13 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800f0000000000ff0fff == 0x80c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
     {
-        return OpIsetp64::decode_f1(w, sm);
+        return decode_form::<OpIsetp64, 1>(w, sm);
     }
     None
 }
@@ -12212,14 +12212,14 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016000000000000000fff == 0x810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIadd3, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff80016000000000000000fff == 0x4000000000000000810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::decode_f1(w, sm);
+        return decode_form::<OpIadd3x, 1>(w, sm);
     }
     None
 }
@@ -12228,28 +12228,28 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpLea, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpLeaX, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105000000000000000fff == 0x100000000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpLeaHi, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105000000000000000fff == 0x104000000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::decode_f1(w, sm);
+        return decode_form::<OpLeaHiX, 1>(w, sm);
     }
     None
 }
@@ -12258,7 +12258,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87000000000000000000fff == 0x812
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::decode_f1(w, sm);
+        return decode_form::<OpLop3, 1>(w, sm);
     }
     None
 }
@@ -12267,7 +12267,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x813
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::decode_f1(w, sm);
+        return decode_form::<OpIabs, 1>(w, sm);
     }
     None
 }
@@ -12276,7 +12276,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x816
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::decode_f1(w, sm);
+        return decode_form::<OpPrmt, 1>(w, sm);
     }
     None
 }
@@ -12285,7 +12285,7 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::decode_f1(w, sm);
+        return decode_form::<OpImnmx, 1>(w, sm);
     }
     None
 }
@@ -12294,7 +12294,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x819
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::decode_f1(w, sm);
+        return decode_form::<OpShf, 1>(w, sm);
     }
     None
 }
@@ -12303,14 +12303,14 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8000008ffffffffff000fff == 0x81c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpPlop3::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpPlop3, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPlop3::decode_f1(w, sm);
+        return decode_form::<OpPlop3, 1>(w, sm);
     }
     None
 }
@@ -12319,7 +12319,7 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::decode_f1(w, sm);
+        return decode_form::<OpFmul, 1>(w, sm);
     }
     None
 }
@@ -12328,7 +12328,7 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x823
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::decode_f1(w, sm);
+        return decode_form::<OpFfma, 1>(w, sm);
     }
     None
 }
@@ -12337,14 +12337,14 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::decode_f1(w, sm);
+        return decode_form::<OpImadx, 1>(w, sm);
     }
     None
 }
@@ -12353,14 +12353,14 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871f5000000000000000fff == 0x4000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::decode_f1(w, sm);
+        return decode_form::<OpImadWideX, 1>(w, sm);
     }
     None
 }
@@ -12369,7 +12369,7 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::decode_f1(w, sm);
+        return decode_form::<OpImadHi, 1>(w, sm);
     }
     None
 }
@@ -12377,13 +12377,13 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpVimnmx, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 120)
     {
-        return OpVimnmx::decode_f5(w, sm);
+        return decode_form::<OpVimnmx, 5>(w, sm);
     }
     None
 }
@@ -12392,7 +12392,7 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff00000000ff000fff == 0x900
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::decode_f1(w, sm);
+        return decode_form::<OpFlo, 1>(w, sm);
     }
     None
 }
@@ -12401,7 +12401,7 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x901
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::decode_f1(w, sm);
+        return decode_form::<OpBrev, 1>(w, sm);
     }
     None
 }
@@ -12410,7 +12410,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x904
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::decode_f1(w, sm);
+        return decode_form::<OpF2f, 1>(w, sm);
     }
     None
 }
@@ -12419,7 +12419,7 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x905
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::decode_f1(w, sm);
+        return decode_form::<OpF2i, 1>(w, sm);
     }
     None
 }
@@ -12428,24 +12428,24 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x906
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::decode_f1(w, sm);
+        return decode_form::<OpI2f, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) {
-        return OpMufu::decode_f8(w, sm);
+        return decode_form::<OpMufu, 8>(w, sm);
     }
     None
 }
@@ -12454,7 +12454,7 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x909
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::decode_f1(w, sm);
+        return decode_form::<OpPopc, 1>(w, sm);
     }
     None
 }
@@ -12463,7 +12463,7 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x910
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::decode_f1(w, sm);
+        return decode_form::<OpF2f64, 1>(w, sm);
     }
     None
 }
@@ -12472,7 +12472,7 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x911
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::decode_f1(w, sm);
+        return decode_form::<OpF2i64, 1>(w, sm);
     }
     None
 }
@@ -12481,7 +12481,7 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x912
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::decode_f1(w, sm);
+        return decode_form::<OpI2f64, 1>(w, sm);
     }
     None
 }
@@ -12490,7 +12490,7 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffffffffff0fff == 0x918
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpNop::decode_f0(w, sm);
+        return decode_form::<OpNop, 0>(w, sm);
     }
     None
 }
@@ -12499,7 +12499,7 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x919
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpS2r::decode_f0(w, sm);
+        return decode_form::<OpS2r, 0>(w, sm);
     }
     None
 }
@@ -12507,32 +12507,32 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
     {
-        if let Some(x) = OpBra::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpBra, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947
         && matches!(sm, 80 | 86 | 89)
     {
-        if let Some(x) = OpBraUr::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpBraUr, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) {
-        if let Some(x) = OpBra::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpBra, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm, 90)
     {
-        if let Some(x) = OpBraUr::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpBraUr, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87800000000000000000fff == 0x80000000000000000000947
         && matches!(sm, 100 | 120)
     {
-        return OpBraUr::decode_f2(w, sm);
+        return decode_form::<OpBraUr, 2>(w, sm);
     }
     None
 }
@@ -12541,7 +12541,7 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86fffffffffffffffff0fff == 0x94d
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpExit::decode_f0(w, sm);
+        return decode_form::<OpExit, 0>(w, sm);
     }
     None
 }
@@ -12550,7 +12550,7 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0fff80000ffff000fff == 0xa02
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpMov::decode_f2(w, sm);
+        return decode_form::<OpMov, 2>(w, sm);
     }
     None
 }
@@ -12559,7 +12559,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa07
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpSel::decode_f2(w, sm);
+        return decode_form::<OpSel, 2>(w, sm);
     }
     None
 }
@@ -12568,24 +12568,24 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa08
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFsel::decode_f2(w, sm);
+        return decode_form::<OpFsel, 2>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) {
-        return OpFmnmx::decode_f10(w, sm);
+        return decode_form::<OpFmnmx, 10>(w, sm);
     }
     None
 }
@@ -12594,7 +12594,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFsetp::decode_f2(w, sm);
+        return decode_form::<OpFsetp, 2>(w, sm);
     }
     None
 }
@@ -12603,7 +12603,7 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIsetp::decode_f2(w, sm);
+        return decode_form::<OpIsetp, 2>(w, sm);
     }
     None
 }
@@ -12612,14 +12612,14 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8001600780000ff00000fff == 0xa10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpIadd3::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpIadd3, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIadd3x::decode_f2(w, sm);
+        return decode_form::<OpIadd3x, 2>(w, sm);
     }
     None
 }
@@ -12628,28 +12628,28 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLea::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpLea, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLeaX::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpLeaX, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLeaHi::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpLeaHi, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpLeaHiX::decode_f2(w, sm);
+        return decode_form::<OpLeaHiX, 2>(w, sm);
     }
     None
 }
@@ -12658,7 +12658,7 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000f80000ff00000fff == 0xa12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpLop3::decode_f2(w, sm);
+        return decode_form::<OpLop3, 2>(w, sm);
     }
     None
 }
@@ -12667,7 +12667,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xa13
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIabs::decode_f2(w, sm);
+        return decode_form::<OpIabs, 2>(w, sm);
     }
     None
 }
@@ -12676,7 +12676,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0xa16
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPrmt::decode_f2(w, sm);
+        return decode_form::<OpPrmt, 2>(w, sm);
     }
     None
 }
@@ -12684,7 +12684,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
-        return OpImnmx::decode_f2(w, sm);
+        return decode_form::<OpImnmx, 2>(w, sm);
     }
     None
 }
@@ -12693,7 +12693,7 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0xa19
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpShf::decode_f2(w, sm);
+        return decode_form::<OpShf, 2>(w, sm);
     }
     None
 }
@@ -12702,7 +12702,7 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFmul::decode_f2(w, sm);
+        return decode_form::<OpFmul, 2>(w, sm);
     }
     None
 }
@@ -12711,7 +12711,7 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0xa23
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFfma::decode_f2(w, sm);
+        return decode_form::<OpFfma, 2>(w, sm);
     }
     None
 }
@@ -12720,14 +12720,14 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImad::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadx::decode_f2(w, sm);
+        return decode_form::<OpImadx, 2>(w, sm);
     }
     None
 }
@@ -12736,14 +12736,14 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImadWide::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadWideX::decode_f2(w, sm);
+        return decode_form::<OpImadWideX, 2>(w, sm);
     }
     None
 }
@@ -12752,7 +12752,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadHi::decode_f2(w, sm);
+        return decode_form::<OpImadHi, 2>(w, sm);
     }
     None
 }
@@ -12760,7 +12760,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
-        return OpVimnmx::decode_f2(w, sm);
+        return decode_form::<OpVimnmx, 2>(w, sm);
     }
     None
 }
@@ -12769,7 +12769,7 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFlo::decode_f2(w, sm);
+        return decode_form::<OpFlo, 2>(w, sm);
     }
     None
 }
@@ -12778,7 +12778,7 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xb01
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpBrev::decode_f2(w, sm);
+        return decode_form::<OpBrev, 2>(w, sm);
     }
     None
 }
@@ -12787,7 +12787,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff380000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2f::decode_f2(w, sm);
+        return decode_form::<OpF2f, 2>(w, sm);
     }
     None
 }
@@ -12796,7 +12796,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff380000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2i::decode_f2(w, sm);
+        return decode_form::<OpF2i, 2>(w, sm);
     }
     None
 }
@@ -12805,24 +12805,24 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03fff80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpI2f::decode_f2(w, sm);
+        return decode_form::<OpI2f, 2>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 90) {
-        return OpMufu::decode_f9(w, sm);
+        return decode_form::<OpMufu, 9>(w, sm);
     }
     None
 }
@@ -12831,7 +12831,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff780000ffff000fff == 0xb09
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPopc::decode_f2(w, sm);
+        return decode_form::<OpPopc, 2>(w, sm);
     }
     None
 }
@@ -12840,7 +12840,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff380000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2f64::decode_f2(w, sm);
+        return decode_form::<OpF2f64, 2>(w, sm);
     }
     None
 }
@@ -12849,7 +12849,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff380000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2i64::decode_f2(w, sm);
+        return decode_form::<OpF2i64, 2>(w, sm);
     }
     None
 }
@@ -12858,7 +12858,7 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03fff80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpI2f64::decode_f2(w, sm);
+        return decode_form::<OpI2f64, 2>(w, sm);
     }
     None
 }
@@ -12867,14 +12867,14 @@ fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
         && matches!(sm, 120)
     {
-        if let Some(x) = OpMov64::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpMov64, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::decode_f3(w, sm);
+        return decode_form::<OpMov, 3>(w, sm);
     }
     None
 }
@@ -12883,7 +12883,7 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::decode_f3(w, sm);
+        return decode_form::<OpSel, 3>(w, sm);
     }
     None
 }
@@ -12892,7 +12892,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::decode_f3(w, sm);
+        return decode_form::<OpFsel, 3>(w, sm);
     }
     None
 }
@@ -12900,20 +12900,20 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
     {
-        if let Some(x) = OpFmnmx::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 80)
     {
-        if let Some(x) = OpFmnmx::decode_f7(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 7>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::decode_f11(w, sm);
+        return decode_form::<OpFmnmx, 11>(w, sm);
     }
     None
 }
@@ -12922,7 +12922,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::decode_f3(w, sm);
+        return decode_form::<OpFsetp, 3>(w, sm);
     }
     None
 }
@@ -12931,14 +12931,14 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c
         && matches!(sm, 120)
     {
-        return OpIsetp64::decode_f2(w, sm);
+        return decode_form::<OpIsetp64, 2>(w, sm);
     }
     None
 }
@@ -12947,14 +12947,14 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpIadd3, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::decode_f3(w, sm);
+        return decode_form::<OpIadd3x, 3>(w, sm);
     }
     None
 }
@@ -12963,28 +12963,28 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpLea, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpLeaX, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpLeaHi, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::decode_f3(w, sm);
+        return decode_form::<OpLeaHiX, 3>(w, sm);
     }
     None
 }
@@ -12993,7 +12993,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::decode_f3(w, sm);
+        return decode_form::<OpLop3, 3>(w, sm);
     }
     None
 }
@@ -13002,7 +13002,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::decode_f3(w, sm);
+        return decode_form::<OpIabs, 3>(w, sm);
     }
     None
 }
@@ -13011,7 +13011,7 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::decode_f3(w, sm);
+        return decode_form::<OpPrmt, 3>(w, sm);
     }
     None
 }
@@ -13020,7 +13020,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::decode_f3(w, sm);
+        return decode_form::<OpImnmx, 3>(w, sm);
     }
     None
 }
@@ -13029,7 +13029,7 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::decode_f3(w, sm);
+        return decode_form::<OpShf, 3>(w, sm);
     }
     None
 }
@@ -13038,7 +13038,7 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::decode_f3(w, sm);
+        return decode_form::<OpFmul, 3>(w, sm);
     }
     None
 }
@@ -13047,7 +13047,7 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::decode_f3(w, sm);
+        return decode_form::<OpFfma, 3>(w, sm);
     }
     None
 }
@@ -13056,14 +13056,14 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::decode_f3(w, sm);
+        return decode_form::<OpImadx, 3>(w, sm);
     }
     None
 }
@@ -13072,14 +13072,14 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::decode_f3(w, sm);
+        return decode_form::<OpImadWideX, 3>(w, sm);
     }
     None
 }
@@ -13088,7 +13088,7 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::decode_f3(w, sm);
+        return decode_form::<OpImadHi, 3>(w, sm);
     }
     None
 }
@@ -13096,14 +13096,14 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpVimnmx, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
         && matches!(sm, 120)
     {
-        return OpVimnmx::decode_f6(w, sm);
+        return decode_form::<OpVimnmx, 6>(w, sm);
     }
     None
 }
@@ -13112,7 +13112,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::decode_f3(w, sm);
+        return decode_form::<OpFlo, 3>(w, sm);
     }
     None
 }
@@ -13121,7 +13121,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::decode_f3(w, sm);
+        return decode_form::<OpBrev, 3>(w, sm);
     }
     None
 }
@@ -13130,7 +13130,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::decode_f3(w, sm);
+        return decode_form::<OpF2f, 3>(w, sm);
     }
     None
 }
@@ -13139,7 +13139,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::decode_f3(w, sm);
+        return decode_form::<OpF2i, 3>(w, sm);
     }
     None
 }
@@ -13148,7 +13148,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::decode_f3(w, sm);
+        return decode_form::<OpI2f, 3>(w, sm);
     }
     None
 }
@@ -13157,14 +13157,14 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
     {
-        if let Some(x) = OpMufu::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 90 | 100 | 120)
     {
-        return OpMufu::decode_f10(w, sm);
+        return decode_form::<OpMufu, 10>(w, sm);
     }
     None
 }
@@ -13173,7 +13173,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::decode_f3(w, sm);
+        return decode_form::<OpPopc, 3>(w, sm);
     }
     None
 }
@@ -13182,7 +13182,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::decode_f3(w, sm);
+        return decode_form::<OpF2f64, 3>(w, sm);
     }
     None
 }
@@ -13191,7 +13191,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::decode_f3(w, sm);
+        return decode_form::<OpF2i64, 3>(w, sm);
     }
     None
 }
@@ -13200,7 +13200,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::decode_f3(w, sm);
+        return decode_form::<OpI2f64, 3>(w, sm);
     }
     None
 }
@@ -13209,7 +13209,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
         && matches!(sm, 120)
     {
-        return OpSel64::decode_f1(w, sm);
+        return decode_form::<OpSel64, 1>(w, sm);
     }
     None
 }
@@ -13218,7 +13218,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::decode_f6(w, sm);
+        return decode_form::<OpPrmt, 6>(w, sm);
     }
     None
 }
@@ -13227,7 +13227,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::decode_f6(w, sm);
+        return decode_form::<OpShf, 6>(w, sm);
     }
     None
 }
@@ -13236,7 +13236,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::decode_f3(w, sm);
+        return decode_form::<OpFadd, 3>(w, sm);
     }
     None
 }
@@ -13245,7 +13245,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::decode_f6(w, sm);
+        return decode_form::<OpFfma, 6>(w, sm);
     }
     None
 }
@@ -13254,14 +13254,14 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::decode_f6(w, sm);
+        return decode_form::<OpImadx, 6>(w, sm);
     }
     None
 }
@@ -13270,14 +13270,14 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::decode_f5(w, sm);
+        return decode_form::<OpImadWideX, 5>(w, sm);
     }
     None
 }
@@ -13286,7 +13286,7 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::decode_f5(w, sm);
+        return decode_form::<OpImadHi, 5>(w, sm);
     }
     None
 }
@@ -13459,14 +13459,14 @@ fn print_sm70_arm1(
 ) -> Option<()> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
     {
-        if let Some(x) = OpMov64::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMov64, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fffffff0ffffffff00ff000fff == 0x202
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpMov, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13481,7 +13481,7 @@ fn print_sm70_arm2(
     if w & 0x1fff87fffffffffff0000000fff == 0x207
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpSel, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13496,7 +13496,7 @@ fn print_sm70_arm3(
     if w & 0x1fff87fffffffffff0000000fff == 0x208
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFsel, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13509,19 +13509,19 @@ fn print_sm70_arm4(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x209
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::print_f8(w, sm, addr, ctrl, out);
+        return print_form::<OpFmnmx, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13536,7 +13536,7 @@ fn print_sm70_arm5(
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFsetp, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13551,13 +13551,13 @@ fn print_sm70_arm6(
     if w & 0x1fff801800fffffff0000ff0fff == 0x20c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIsetp, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
     {
-        return OpIsetp64::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpIsetp64, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13572,14 +13572,14 @@ fn print_sm70_arm7(
     if w & 0x1fff80016007fffff0000000fff == 0x210
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIadd3, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpIadd3x, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13594,28 +13594,28 @@ fn print_sm70_arm8(
     if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLea, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaX, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaHi, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpLeaHiX, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13630,7 +13630,7 @@ fn print_sm70_arm9(
     if w & 0x1fff8700000ffffff0000000fff == 0x212
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpLop3, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13645,7 +13645,7 @@ fn print_sm70_arm10(
     if w & 0x1ffffffffffffffff00ff000fff == 0x213
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpIabs, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13660,7 +13660,7 @@ fn print_sm70_arm11(
     if w & 0x1fffffff800ffffff0000000fff == 0x216
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13675,7 +13675,7 @@ fn print_sm70_arm12(
     if w & 0x1fff87ffdffffffff0000000fff == 0x217
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpImnmx, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13690,7 +13690,7 @@ fn print_sm70_arm13(
     if w & 0x1fffffee100ffffff0000000fff == 0x219
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13705,7 +13705,7 @@ fn print_sm70_arm14(
     if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFmul, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13720,7 +13720,7 @@ fn print_sm70_arm15(
     if w & 0x1fffffe1cff3fffff0000000fff == 0x221
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFadd, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13735,7 +13735,7 @@ fn print_sm70_arm16(
     if w & 0x1fffffe10003fffff0000000fff == 0x223
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13750,14 +13750,14 @@ fn print_sm70_arm17(
     if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13772,14 +13772,14 @@ fn print_sm70_arm18(
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13794,7 +13794,7 @@ fn print_sm70_arm19(
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13808,13 +13808,13 @@ fn print_sm70_arm20(
 ) -> Option<()> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpVimnmx, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 120)
     {
-        return OpVimnmx::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpVimnmx, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13829,7 +13829,7 @@ fn print_sm70_arm21(
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFlo, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13844,7 +13844,7 @@ fn print_sm70_arm22(
     if w & 0x1ffffffffffffffff00ff000fff == 0x301
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpBrev, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13859,7 +13859,7 @@ fn print_sm70_arm23(
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13874,7 +13874,7 @@ fn print_sm70_arm24(
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13889,7 +13889,7 @@ fn print_sm70_arm25(
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13902,17 +13902,17 @@ fn print_sm70_arm26(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) {
-        return OpMufu::print_f7(w, sm, addr, ctrl, out);
+        return print_form::<OpMufu, 7>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13927,7 +13927,7 @@ fn print_sm70_arm27(
     if w & 0x1ffffffffff7fffff00ff000fff == 0x309
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpPopc, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13942,7 +13942,7 @@ fn print_sm70_arm28(
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f64, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13957,7 +13957,7 @@ fn print_sm70_arm29(
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i64, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13972,7 +13972,7 @@ fn print_sm70_arm30(
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f64, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13985,12 +13985,12 @@ fn print_sm70_arm31(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
-        if let Some(x) = OpLdg::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLdg, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75) {
-        return OpLdg::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpLdg, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14005,7 +14005,7 @@ fn print_sm70_arm32(
     if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
         && matches!(sm, 70 | 75)
     {
-        return OpStg::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpStg, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14018,7 +14018,7 @@ fn print_sm70_arm33(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
-        return OpMov64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpMov64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14033,14 +14033,14 @@ fn print_sm70_arm34(
     if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaHi, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87107000000000000000fff == 0x104000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpLeaHiX, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14055,7 +14055,7 @@ fn print_sm70_arm35(
     if w & 0x1fffffff8000000000000000fff == 0x416
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14070,7 +14070,7 @@ fn print_sm70_arm36(
     if w & 0x1fffffee1000000000000000fff == 0x419
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14085,7 +14085,7 @@ fn print_sm70_arm37(
     if w & 0x1fffffe1cff0000000000000fff == 0x421
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFadd, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14100,7 +14100,7 @@ fn print_sm70_arm38(
     if w & 0x1fffffe10000000000000000fff == 0x423
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14115,14 +14115,14 @@ fn print_sm70_arm39(
     if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14137,14 +14137,14 @@ fn print_sm70_arm40(
     if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
         && matches!(sm, 80 | 86 | 89)
     {
-        if let Some(x) = OpBraUp::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpBraUp, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547
         && matches!(sm, 90 | 100 | 120)
     {
-        return OpBraUp::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpBraUp, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14157,7 +14157,7 @@ fn print_sm70_arm41(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
-        return OpSel64::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpSel64, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14172,7 +14172,7 @@ fn print_sm70_arm42(
     if w & 0x1fffffff800f80000ff00000fff == 0x616
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPrmt::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14187,7 +14187,7 @@ fn print_sm70_arm43(
     if w & 0x1fffffee100f80000ff00000fff == 0x619
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpShf::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14202,7 +14202,7 @@ fn print_sm70_arm44(
     if w & 0x1fffffe1cff380000ff00000fff == 0x621
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFadd::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFadd, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14217,7 +14217,7 @@ fn print_sm70_arm45(
     if w & 0x1fffffe1000380000ff00000fff == 0x623
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFfma::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14232,14 +14232,14 @@ fn print_sm70_arm46(
     if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImad::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadx::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14254,14 +14254,14 @@ fn print_sm70_arm47(
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImadWide::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadWideX::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14276,7 +14276,7 @@ fn print_sm70_arm48(
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadHi::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14291,7 +14291,7 @@ fn print_sm70_arm49(
     if w & 0x1fffffff0ff00000000ff000fff == 0x802
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpMov, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14306,14 +14306,14 @@ fn print_sm70_arm50(
     if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpCs2r::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpCs2r, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ffffffffffff000fff == 0x805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpCs2r32::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpCs2r32, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14328,7 +14328,7 @@ fn print_sm70_arm51(
     if w & 0x1fff87fffff0000000000000fff == 0x807
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpSel, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14343,7 +14343,7 @@ fn print_sm70_arm52(
     if w & 0x1fff87fffff0000000000000fff == 0x808
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFsel, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14356,19 +14356,19 @@ fn print_sm70_arm53(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff0000000000000fff == 0x809
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::print_f9(w, sm, addr, ctrl, out);
+        return print_form::<OpFmnmx, 9>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14383,7 +14383,7 @@ fn print_sm70_arm54(
     if w & 0x1fff80000ff0000000000ff0fff == 0x80b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFsetp, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14398,13 +14398,13 @@ fn print_sm70_arm55(
     if w & 0x1fff801800f0000000000ff0fff == 0x80c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIsetp, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
     {
-        return OpIsetp64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpIsetp64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14419,14 +14419,14 @@ fn print_sm70_arm56(
     if w & 0x1fff80016000000000000000fff == 0x810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIadd3, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff80016000000000000000fff == 0x4000000000000000810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpIadd3x, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14441,28 +14441,28 @@ fn print_sm70_arm57(
     if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLea, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaX, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105000000000000000fff == 0x100000000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaHi, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105000000000000000fff == 0x104000000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpLeaHiX, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14477,7 +14477,7 @@ fn print_sm70_arm58(
     if w & 0x1fff87000000000000000000fff == 0x812
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpLop3, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14492,7 +14492,7 @@ fn print_sm70_arm59(
     if w & 0x1ffffffffff00000000ff000fff == 0x813
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpIabs, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14507,7 +14507,7 @@ fn print_sm70_arm60(
     if w & 0x1fffffff8000000000000000fff == 0x816
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14522,7 +14522,7 @@ fn print_sm70_arm61(
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpImnmx, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14537,7 +14537,7 @@ fn print_sm70_arm62(
     if w & 0x1fffffee1000000000000000fff == 0x819
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14552,14 +14552,14 @@ fn print_sm70_arm63(
     if w & 0x1fff8000008ffffffffff000fff == 0x81c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpPlop3::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpPlop3, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPlop3::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpPlop3, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14574,7 +14574,7 @@ fn print_sm70_arm64(
     if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFmul, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14589,7 +14589,7 @@ fn print_sm70_arm65(
     if w & 0x1fffffe10000000000000000fff == 0x823
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14604,14 +14604,14 @@ fn print_sm70_arm66(
     if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14626,14 +14626,14 @@ fn print_sm70_arm67(
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871f5000000000000000fff == 0x4000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14648,7 +14648,7 @@ fn print_sm70_arm68(
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14662,13 +14662,13 @@ fn print_sm70_arm69(
 ) -> Option<()> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpVimnmx, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 120)
     {
-        return OpVimnmx::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpVimnmx, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14683,7 +14683,7 @@ fn print_sm70_arm70(
     if w & 0x1fffff1f9ff00000000ff000fff == 0x900
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFlo, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14698,7 +14698,7 @@ fn print_sm70_arm71(
     if w & 0x1ffffffffff00000000ff000fff == 0x901
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpBrev, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14713,7 +14713,7 @@ fn print_sm70_arm72(
     if w & 0x1ffff8e07ff00000000ff000fff == 0x904
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14728,7 +14728,7 @@ fn print_sm70_arm73(
     if w & 0x1ffff8e06ff00000000ff000fff == 0x905
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14743,7 +14743,7 @@ fn print_sm70_arm74(
     if w & 0x1ffffcf03ff00000000ff000fff == 0x906
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14756,17 +14756,17 @@ fn print_sm70_arm75(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) {
-        return OpMufu::print_f8(w, sm, addr, ctrl, out);
+        return print_form::<OpMufu, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14781,7 +14781,7 @@ fn print_sm70_arm76(
     if w & 0x1ffffffffff00000000ff000fff == 0x909
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpPopc, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14796,7 +14796,7 @@ fn print_sm70_arm77(
     if w & 0x1ffff8e07ff00000000ff000fff == 0x910
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14811,7 +14811,7 @@ fn print_sm70_arm78(
     if w & 0x1ffff8e06ff00000000ff000fff == 0x911
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14826,7 +14826,7 @@ fn print_sm70_arm79(
     if w & 0x1ffffcf03ff00000000ff000fff == 0x912
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14841,7 +14841,7 @@ fn print_sm70_arm80(
     if w & 0x1ffffffffffffffffffffff0fff == 0x918
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpNop::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpNop, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14856,7 +14856,7 @@ fn print_sm70_arm81(
     if w & 0x1ffffff00ffffffffffff000fff == 0x919
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpS2r::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpS2r, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14870,32 +14870,32 @@ fn print_sm70_arm82(
 ) -> Option<()> {
     if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
     {
-        if let Some(x) = OpBra::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpBra, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947
         && matches!(sm, 80 | 86 | 89)
     {
-        if let Some(x) = OpBraUr::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpBraUr, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) {
-        if let Some(x) = OpBra::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpBra, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm, 90)
     {
-        if let Some(x) = OpBraUr::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpBraUr, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87800000000000000000fff == 0x80000000000000000000947
         && matches!(sm, 100 | 120)
     {
-        return OpBraUr::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpBraUr, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14910,7 +14910,7 @@ fn print_sm70_arm83(
     if w & 0x1fff86fffffffffffffffff0fff == 0x94d
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpExit::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpExit, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14925,7 +14925,7 @@ fn print_sm70_arm84(
     if w & 0x1fffffff0fff80000ffff000fff == 0xa02
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpMov::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpMov, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14940,7 +14940,7 @@ fn print_sm70_arm85(
     if w & 0x1fff87ffffff80000ff00000fff == 0xa07
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpSel::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpSel, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14955,7 +14955,7 @@ fn print_sm70_arm86(
     if w & 0x1fff87ffffff80000ff00000fff == 0xa08
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFsel::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFsel, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14968,17 +14968,17 @@ fn print_sm70_arm87(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) {
-        return OpFmnmx::print_f10(w, sm, addr, ctrl, out);
+        return print_form::<OpFmnmx, 10>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14993,7 +14993,7 @@ fn print_sm70_arm88(
     if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFsetp::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFsetp, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15008,7 +15008,7 @@ fn print_sm70_arm89(
     if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIsetp::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpIsetp, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15023,14 +15023,14 @@ fn print_sm70_arm90(
     if w & 0x1fff8001600780000ff00000fff == 0xa10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpIadd3::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIadd3, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIadd3x::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpIadd3x, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15045,28 +15045,28 @@ fn print_sm70_arm91(
     if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLea::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLea, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLeaX::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaX, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLeaHi::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaHi, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpLeaHiX::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpLeaHiX, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15081,7 +15081,7 @@ fn print_sm70_arm92(
     if w & 0x1fff8700000f80000ff00000fff == 0xa12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpLop3::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpLop3, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15096,7 +15096,7 @@ fn print_sm70_arm93(
     if w & 0x1fffffffffff80000ffff000fff == 0xa13
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIabs::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpIabs, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15111,7 +15111,7 @@ fn print_sm70_arm94(
     if w & 0x1fffffff800f80000ff00000fff == 0xa16
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPrmt::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15125,7 +15125,7 @@ fn print_sm70_arm95(
 ) -> Option<()> {
     if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
-        return OpImnmx::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpImnmx, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15140,7 +15140,7 @@ fn print_sm70_arm96(
     if w & 0x1fffffee100f80000ff00000fff == 0xa19
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpShf::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15155,7 +15155,7 @@ fn print_sm70_arm97(
     if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFmul::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFmul, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15170,7 +15170,7 @@ fn print_sm70_arm98(
     if w & 0x1fffffe1000380000ff00000fff == 0xa23
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFfma::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15185,14 +15185,14 @@ fn print_sm70_arm99(
     if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImad::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadx::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15207,14 +15207,14 @@ fn print_sm70_arm100(
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImadWide::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadWideX::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15229,7 +15229,7 @@ fn print_sm70_arm101(
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadHi::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15243,7 +15243,7 @@ fn print_sm70_arm102(
 ) -> Option<()> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
-        return OpVimnmx::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpVimnmx, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15258,7 +15258,7 @@ fn print_sm70_arm103(
     if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFlo::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFlo, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15273,7 +15273,7 @@ fn print_sm70_arm104(
     if w & 0x1fffffffffff80000ffff000fff == 0xb01
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpBrev::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpBrev, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15288,7 +15288,7 @@ fn print_sm70_arm105(
     if w & 0x1ffff8e07ff380000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2f::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15303,7 +15303,7 @@ fn print_sm70_arm106(
     if w & 0x1ffff8e06ff380000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2i::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15318,7 +15318,7 @@ fn print_sm70_arm107(
     if w & 0x1ffffcf03fff80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpI2f::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15331,17 +15331,17 @@ fn print_sm70_arm108(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff380000ffff000fff == 0xb08 && matches!(sm, 90) {
-        return OpMufu::print_f9(w, sm, addr, ctrl, out);
+        return print_form::<OpMufu, 9>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15356,7 +15356,7 @@ fn print_sm70_arm109(
     if w & 0x1ffffffffff780000ffff000fff == 0xb09
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPopc::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpPopc, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15371,7 +15371,7 @@ fn print_sm70_arm110(
     if w & 0x1ffff8e07ff380000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2f64::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f64, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15386,7 +15386,7 @@ fn print_sm70_arm111(
     if w & 0x1ffff8e06ff380000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2i64::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i64, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15401,7 +15401,7 @@ fn print_sm70_arm112(
     if w & 0x1ffffcf03fff80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpI2f64::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f64, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15416,14 +15416,14 @@ fn print_sm70_arm113(
     if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
         && matches!(sm, 120)
     {
-        if let Some(x) = OpMov64::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMov64, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpMov, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15438,7 +15438,7 @@ fn print_sm70_arm114(
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpSel, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15453,7 +15453,7 @@ fn print_sm70_arm115(
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFsel, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15467,20 +15467,20 @@ fn print_sm70_arm116(
 ) -> Option<()> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
     {
-        if let Some(x) = OpFmnmx::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 80)
     {
-        if let Some(x) = OpFmnmx::print_f7(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 7>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::print_f11(w, sm, addr, ctrl, out);
+        return print_form::<OpFmnmx, 11>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15495,7 +15495,7 @@ fn print_sm70_arm117(
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFsetp, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15510,14 +15510,14 @@ fn print_sm70_arm118(
     if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIsetp, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c
         && matches!(sm, 120)
     {
-        return OpIsetp64::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpIsetp64, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15532,14 +15532,14 @@ fn print_sm70_arm119(
     if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIadd3, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpIadd3x, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15554,28 +15554,28 @@ fn print_sm70_arm120(
     if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLea, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaX, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaHi, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpLeaHiX, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15590,7 +15590,7 @@ fn print_sm70_arm121(
     if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpLop3, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15605,7 +15605,7 @@ fn print_sm70_arm122(
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpIabs, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15620,7 +15620,7 @@ fn print_sm70_arm123(
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15635,7 +15635,7 @@ fn print_sm70_arm124(
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpImnmx, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15650,7 +15650,7 @@ fn print_sm70_arm125(
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15665,7 +15665,7 @@ fn print_sm70_arm126(
     if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFmul, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15680,7 +15680,7 @@ fn print_sm70_arm127(
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15695,14 +15695,14 @@ fn print_sm70_arm128(
     if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15717,14 +15717,14 @@ fn print_sm70_arm129(
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15739,7 +15739,7 @@ fn print_sm70_arm130(
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15753,14 +15753,14 @@ fn print_sm70_arm131(
 ) -> Option<()> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpVimnmx, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
         && matches!(sm, 120)
     {
-        return OpVimnmx::print_f6(w, sm, addr, ctrl, out);
+        return print_form::<OpVimnmx, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15775,7 +15775,7 @@ fn print_sm70_arm132(
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFlo, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15790,7 +15790,7 @@ fn print_sm70_arm133(
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpBrev, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15805,7 +15805,7 @@ fn print_sm70_arm134(
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15820,7 +15820,7 @@ fn print_sm70_arm135(
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15835,7 +15835,7 @@ fn print_sm70_arm136(
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15850,14 +15850,14 @@ fn print_sm70_arm137(
     if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
     {
-        if let Some(x) = OpMufu::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff3fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 90 | 100 | 120)
     {
-        return OpMufu::print_f10(w, sm, addr, ctrl, out);
+        return print_form::<OpMufu, 10>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15872,7 +15872,7 @@ fn print_sm70_arm138(
     if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpPopc, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15887,7 +15887,7 @@ fn print_sm70_arm139(
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f64, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15902,7 +15902,7 @@ fn print_sm70_arm140(
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i64, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15917,7 +15917,7 @@ fn print_sm70_arm141(
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f64, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15932,7 +15932,7 @@ fn print_sm70_arm142(
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
         && matches!(sm, 120)
     {
-        return OpSel64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpSel64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15947,7 +15947,7 @@ fn print_sm70_arm143(
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::print_f6(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15962,7 +15962,7 @@ fn print_sm70_arm144(
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::print_f6(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15977,7 +15977,7 @@ fn print_sm70_arm145(
     if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFadd, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15992,7 +15992,7 @@ fn print_sm70_arm146(
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::print_f6(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16007,14 +16007,14 @@ fn print_sm70_arm147(
     if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::print_f6(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16029,14 +16029,14 @@ fn print_sm70_arm148(
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16051,7 +16051,7 @@ fn print_sm70_arm149(
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 5>(w, sm, addr, ctrl, out);
     }
     None
 }

@@ -4,7 +4,7 @@
 
 use crate::Error;
 use crate::encode::{file_tokens, forms, sm_pattern, u128_lit};
-use crate::names::{enum_type, enum_variant, field, ident, op_type, op_variant};
+use crate::names::{enum_type, enum_variant, field, ident, op_type};
 use crate::ops::{dst_default, mod_default, src_default};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
@@ -40,17 +40,7 @@ fn form_fn(kind: &str, id: usize) -> proc_macro2::Ident {
 
 fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> TokenStream {
     let (fid, form) = (f.id, f.form);
-    let name = form_fn("decode", fid);
     let parts = form_fn("parts", fid);
-    let print = form_fn("print", fid);
-    // Families with bundles keep the control bits out of the word: the
-    // printer gets them from the stream.
-    let set_ctrl = if spec.families[f.enc.family].bundle.is_some() {
-        quote!(c.ctrl = ctrl;)
-    } else {
-        quote!()
-    };
-    let var = op_variant(&op.name);
     let unknown = u128_lit(form.unknown_mask());
     let mut lets = Vec::new();
     let mut inits = Vec::new();
@@ -230,10 +220,6 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         quote!(if w & #m == #m { return None; })
     });
     quote! {
-        /// The op and common part of a word of this form, or `None` when a
-        /// field holds a value the encoder could not produce. Inlined into
-        /// both users below, so neither returns the pair through memory
-        /// (that cost a stack copy with a store-forwarding stall).
         #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
         #[inline(always)]
         fn #parts(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -241,28 +227,35 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
             #(#lets)*
             Some((Self { #(#inits),* }, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
         }
-        #[inline(never)]
-        fn #name(w: u128, sm: u32) -> Option<(Op, Common)> {
-            let (o, c) = Self::#parts(w, sm)?;
-            Some((Op::#var(o), c))
-        }
-        /// Decode and print in one step (`nak dis`): the fields go from
-        /// the word to the text without an `Op` in between, and the
-        /// printer's checks of source kinds fold away against this form's.
-        #[allow(unused_mut, unused_variables)]
-        #[inline(never)]
-        fn #print(w: u128, sm: u32, addr: u64, ctrl: u32, out: &mut LineBuf) -> Option<()> {
-            let (o, mut c) = Self::#parts(w, sm)?;
-            #set_ctrl
-            o.print_body(&c, sm, addr, out);
-            Some(())
-        }
     }
 }
 
-pub fn op_decode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
-    let fns = forms(op).into_iter().map(|f| form_decode_fn(spec, op, &f));
-    Ok(quote!(#(#fns)*))
+/// The op's per-form field readers (`parts_fN`, in its inherent impl, `.0`)
+/// and its `Forms` impl (`.1`): the match from a form number to its
+/// reader, and its printer. The table entries that call them
+/// (`decode_form`, `print_form`) are the runtime's (`nak/src/decode.rs`).
+pub fn op_decode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Error> {
+    let fs = forms(op);
+    let fns = fs.iter().map(|f| form_decode_fn(spec, op, f));
+    let arms = fs.iter().map(|f| {
+        let id = Literal::u8_unsuffixed(f.id as u8);
+        let parts = form_fn("parts", f.id);
+        quote!(#id => Self::#parts(w, sm))
+    });
+    let ty = op_type(&op.name);
+    let forms_impl = quote! {
+        impl Forms for #ty {
+            #[inline(always)]
+            fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+                match F { #(#arms,)* _ => None }
+            }
+            #[inline(always)]
+            fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+                self.print_body(c, sm, addr, out)
+            }
+        }
+    };
+    Ok((quote!(#(#fns)*), forms_impl))
 }
 
 /// A form the dispatch may try: its fixed bits and SMs, and its type and
@@ -271,6 +264,9 @@ struct Candidate {
     cond: TokenStream,
     ty: proc_macro2::Ident,
     id: usize,
+    /// Whether the form's family has bundles (its printer takes the
+    /// control bits from the stream).
+    bundled: bool,
 }
 
 /// What a family's dispatch does with the form it finds: build the `Op`,
@@ -291,8 +287,12 @@ struct Dispatch {
 impl Dispatch {
     fn call(&self, c: &Candidate) -> TokenStream {
         let (ty, args) = (&c.ty, &self.args);
-        let f = form_fn(self.prefix, c.id);
-        quote!(#ty::#f(#args))
+        let id = Literal::u8_unsuffixed(c.id as u8);
+        let f = match (self.prefix, c.bundled) {
+            ("print", true) => ident("print_form_bundled"),
+            (p, _) => ident(&format!("{p}_form")),
+        };
+        quote!(#f::<#ty, #id>(#args))
     }
     /// Try the form; if it does not decode, go on to the next candidate.
     fn try_then_next(&self, c: &Candidate) -> TokenStream {
@@ -362,6 +362,7 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                     cond: quote!(w & #m == #v && matches!(sm, #pat)),
                     ty: op_type(&op.name),
                     id: f.id,
+                    bundled: fam.bundle.is_some(),
                 };
                 let ci = cands.len();
                 cands.push(cand);

@@ -356,7 +356,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let mem_combinable = mem_combinable(op);
 
     let (encode, encode_impl) = crate::encode::op_encode(spec, op)?;
-    let decode = crate::decode::op_decode(spec, op)?;
+    let (decode, forms_impl) = crate::decode::op_decode(spec, op)?;
     let print = crate::print::op_print(spec, op)?;
     let parse = crate::parse::op_parse(spec, op)?;
     let fold = crate::fold::op_fold(spec, op)?;
@@ -395,6 +395,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             #fold
         }
         #encode_impl
+        #forms_impl
         #legalize
     })
 }

@@ -194,12 +194,9 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         }
     }
     Ok(quote! {
-        /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-        #[inline(never)]
-        pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-            self.print_body(c, sm, addr, out)
-        }
-        /// [`Self::print_line`], inlined into each form's decode-and-print.
+        /// Write nvdisasm's text (normalized as in the corpus) for this op
+        /// at byte address `addr` (inlined into each form's one-step
+        /// printer and into `print_line`, see `Forms`).
         #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
         #[inline(always)]
         fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {

@@ -15,6 +15,7 @@ use crate::asm::{
     AsmError, Base, Line, is_pred_token, parse_i64, parse_u64, strip_mnemonic, take_suffix, to_dst,
     to_src,
 };
+use crate::decode::{Forms, decode_form, print_form, print_form_bundled};
 use crate::encode::{
     Encode, EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, dst_field, fit, fit_signed,
     forbid_mods, imm_field, imm_from_field, imm_src_field, no_form, reg_from_index, reg_index,

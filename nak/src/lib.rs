@@ -5,6 +5,7 @@
 //! lives in [`isa`]; the hand-written modules here are what every op shares.
 
 pub mod asm;
+pub mod decode;
 pub mod encode;
 pub mod fmt_float;
 pub mod fold;
