@@ -4,7 +4,7 @@
 
 /// SM70+ BRA variant (bits 32..34).
 ///
-/// Spec: isa-spec/spec/enums/bra_mode.toml (enum `bra_mode`).
+/// Spec: isa-spec/spec/enums/bra_mode.toml:1 (enum `bra_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum BraMode {
     #[default]
@@ -74,7 +74,7 @@ impl BraMode {
 const _: BraMode = BraMode::None;
 /// BRA with a uniform-register operand (bits 32..34): only .DIV and .CONV exist.
 ///
-/// Spec: isa-spec/spec/enums/bra_ur_mode.toml (enum `bra_ur_mode`).
+/// Spec: isa-spec/spec/enums/bra_ur_mode.toml:1 (enum `bra_ur_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum BraUrMode {
     #[default]
@@ -129,7 +129,7 @@ impl BraUrMode {
 const _: BraUrMode = BraUrMode::Div;
 /// Maxwell/Pascal condition-code test (5 bits); T (always) prints nothing.
 ///
-/// Spec: isa-spec/spec/enums/cc.toml (enum `cc`).
+/// Spec: isa-spec/spec/enums/cc.toml:1 (enum `cc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Cc {
     #[default]
@@ -367,7 +367,7 @@ impl Cc {
 const _: Cc = Cc::T;
 /// Conversion float type (F2F/I2F dst at 75..78, F2I/F2F src at 84..86); F32 prints nothing.
 ///
-/// Spec: isa-spec/spec/enums/cvt_ftype.toml (enum `cvt_ftype`).
+/// Spec: isa-spec/spec/enums/cvt_ftype.toml:1 (enum `cvt_ftype`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtype {
     #[default]
@@ -437,7 +437,7 @@ impl CvtFtype {
 const _: CvtFtype = CvtFtype::F32;
 /// cvt_ftype without F64 (the 32-bit conversion opcodes).
 ///
-/// Spec: isa-spec/spec/enums/cvt_ftype32.toml (enum `cvt_ftype32`).
+/// Spec: isa-spec/spec/enums/cvt_ftype32.toml:1 (enum `cvt_ftype32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtype32 {
     #[default]
@@ -501,7 +501,7 @@ impl CvtFtype32 {
 const _: CvtFtype32 = CvtFtype32::F32;
 /// F2F float type: nvdisasm always prints it.
 ///
-/// Spec: isa-spec/spec/enums/cvt_ftype_shown.toml (enum `cvt_ftype_shown`).
+/// Spec: isa-spec/spec/enums/cvt_ftype_shown.toml:1 (enum `cvt_ftype_shown`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtypeShown {
     #[default]
@@ -571,7 +571,7 @@ impl CvtFtypeShown {
 const _: CvtFtypeShown = CvtFtypeShown::F32;
 /// cvt_ftype_shown without F64 (F2F's 32-bit opcode).
 ///
-/// Spec: isa-spec/spec/enums/cvt_ftype_shown32.toml (enum `cvt_ftype_shown32`).
+/// Spec: isa-spec/spec/enums/cvt_ftype_shown32.toml:1 (enum `cvt_ftype_shown32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtypeShown32 {
     #[default]
@@ -635,7 +635,7 @@ impl CvtFtypeShown32 {
 const _: CvtFtypeShown32 = CvtFtypeShown32::F32;
 /// Conversion integer type: code is signed | log2(bytes) << 1; S32 prints nothing.
 ///
-/// Spec: isa-spec/spec/enums/cvt_itype.toml (enum `cvt_itype`).
+/// Spec: isa-spec/spec/enums/cvt_itype.toml:1 (enum `cvt_itype`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtItype {
     #[default]
@@ -729,7 +729,7 @@ impl CvtItype {
 const _: CvtItype = CvtItype::S32;
 /// cvt_itype without the 64-bit types (the 32-bit conversion opcodes).
 ///
-/// Spec: isa-spec/spec/enums/cvt_itype32.toml (enum `cvt_itype32`).
+/// Spec: isa-spec/spec/enums/cvt_itype32.toml:1 (enum `cvt_itype32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtItype32 {
     #[default]
@@ -811,7 +811,7 @@ impl CvtItype32 {
 const _: CvtItype32 = CvtItype32::S32;
 /// F2I rounding: to nearest even (prints nothing), floor, ceil, truncate.
 ///
-/// Spec: isa-spec/spec/enums/f2i_rnd.toml (enum `f2i_rnd`).
+/// Spec: isa-spec/spec/enums/f2i_rnd.toml:1 (enum `f2i_rnd`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum F2iRnd {
     #[default]
@@ -881,7 +881,7 @@ impl F2iRnd {
 const _: F2iRnd = F2iRnd::Rn;
 /// Floating-point comparison; ...U variants are true on unordered inputs.
 ///
-/// Spec: isa-spec/spec/enums/fcmp.toml (enum `fcmp`).
+/// Spec: isa-spec/spec/enums/fcmp.toml:1 (enum `fcmp`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Fcmp {
     #[default]
@@ -1044,7 +1044,7 @@ impl Fcmp {
 const _: Fcmp = Fcmp::F;
 /// FLO source type: signed searches for the leading non-sign bit.
 ///
-/// Spec: isa-spec/spec/enums/flo_type.toml (enum `flo_type`).
+/// Spec: isa-spec/spec/enums/flo_type.toml:1 (enum `flo_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum FloType {
     #[default]
@@ -1099,7 +1099,7 @@ impl FloType {
 const _: FloType = FloType::U32;
 /// Integer comparison.
 ///
-/// Spec: isa-spec/spec/enums/icmp.toml (enum `icmp`).
+/// Spec: isa-spec/spec/enums/icmp.toml:1 (enum `icmp`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Icmp {
     #[default]
@@ -1206,7 +1206,7 @@ impl Icmp {
 const _: Icmp = Icmp::F;
 /// Maxwell/Pascal IMNMX 64-bit chain mode: which part of a wide min/max this step is (reads/writes the CC register).
 ///
-/// Spec: isa-spec/spec/enums/imnmx_x.toml (enum `imnmx_x`).
+/// Spec: isa-spec/spec/enums/imnmx_x.toml:1 (enum `imnmx_x`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ImnmxX {
     #[default]
@@ -1276,7 +1276,7 @@ impl ImnmxX {
 const _: ImnmxX = ImnmxX::None;
 /// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
 ///
-/// Spec: isa-spec/spec/enums/int_type.toml (enum `int_type`).
+/// Spec: isa-spec/spec/enums/int_type.toml:1 (enum `int_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum IntType {
     #[default]
@@ -1331,7 +1331,7 @@ impl IntType {
 const _: IntType = IntType::S32;
 /// Integer compare type: bit 73 signed (64-bit compares: isetp_type64).
 ///
-/// Spec: isa-spec/spec/enums/isetp_type.toml (enum `isetp_type`).
+/// Spec: isa-spec/spec/enums/isetp_type.toml:1 (enum `isetp_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum IsetpType {
     #[default]
@@ -1386,7 +1386,7 @@ impl IsetpType {
 const _: IsetpType = IsetpType::S32;
 /// 64-bit integer compare type (SM120): bit 73 signed.
 ///
-/// Spec: isa-spec/spec/enums/isetp_type64.toml (enum `isetp_type64`).
+/// Spec: isa-spec/spec/enums/isetp_type64.toml:1 (enum `isetp_type64`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum IsetpType64 {
     #[default]
@@ -1441,7 +1441,7 @@ impl IsetpType64 {
 const _: IsetpType64 = IsetpType64::U64;
 /// Maxwell two-input logic op (LOP, LOP32I).
 ///
-/// Spec: isa-spec/spec/enums/lop_op.toml (enum `lop_op`).
+/// Spec: isa-spec/spec/enums/lop_op.toml:1 (enum `lop_op`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum LopOp {
     #[default]
@@ -1508,7 +1508,7 @@ const _: LopOp = LopOp::And;
 /// (bits 84..87): .EF/.EL/.LU/.EU/.NA. Maxwell/Pascal (bits 46..48): loads
 /// .CG/.CI/.CV, stores .CG/.CS/.WT (codes set per encoding).
 ///
-/// Spec: isa-spec/spec/enums/mem_cache.toml (enum `mem_cache`).
+/// Spec: isa-spec/spec/enums/mem_cache.toml:1 (enum `mem_cache`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MemCache {
     #[default]
@@ -1620,7 +1620,7 @@ impl MemCache {
 const _: MemCache = MemCache::None;
 /// L2 prefetch size hint of a global load on SM70..SM75 (bits 68..70).
 ///
-/// Spec: isa-spec/spec/enums/mem_ltc.toml (enum `mem_ltc`).
+/// Spec: isa-spec/spec/enums/mem_ltc.toml:1 (enum `mem_ltc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MemLtc {
     #[default]
@@ -1682,7 +1682,7 @@ const _: MemLtc = MemLtc::None;
 /// (nothing printed), .CONSTANT (read-only data), .STRONG or .MMIO, then the
 /// scope .CTA/.SM/.GPU/.SYS; odd codes add .PRIVATE.
 ///
-/// Spec: isa-spec/spec/enums/mem_sem.toml (enum `mem_sem`).
+/// Spec: isa-spec/spec/enums/mem_sem.toml:1 (enum `mem_sem`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MemSem {
     #[default]
@@ -2000,7 +2000,7 @@ impl MemSem {
 const _: MemSem = MemSem::WeakSys;
 /// Access size of a global load/store (LDG/STG bits 73..76 on SM70+); 32-bit prints no suffix.
 ///
-/// Spec: isa-spec/spec/enums/mem_size.toml (enum `mem_size`).
+/// Spec: isa-spec/spec/enums/mem_size.toml:1 (enum `mem_size`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MemSize {
     #[default]
@@ -2094,7 +2094,7 @@ impl MemSize {
 const _: MemSize = MemSize::B32;
 /// MUFU operand format: F32, or a 16-bit float.
 ///
-/// Spec: isa-spec/spec/enums/mufu_fmt.toml (enum `mufu_fmt`).
+/// Spec: isa-spec/spec/enums/mufu_fmt.toml:1 (enum `mufu_fmt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MufuFmt {
     #[default]
@@ -2154,7 +2154,7 @@ impl MufuFmt {
 const _: MufuFmt = MufuFmt::F32;
 /// MUFU function.
 ///
-/// Spec: isa-spec/spec/enums/mufu_op.toml (enum `mufu_op`).
+/// Spec: isa-spec/spec/enums/mufu_op.toml:1 (enum `mufu_op`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MufuOp {
     #[default]
@@ -2260,7 +2260,7 @@ impl MufuOp {
 const _: MufuOp = MufuOp::Cos;
 /// Maxwell result-to-predicate op (LOP): false, true, result zero, result not zero.
 ///
-/// Spec: isa-spec/spec/enums/pred_op.toml (enum `pred_op`).
+/// Spec: isa-spec/spec/enums/pred_op.toml:1 (enum `pred_op`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum PredOp {
     #[default]
@@ -2325,7 +2325,7 @@ impl PredOp {
 const _: PredOp = PredOp::F;
 /// Byte-permute mode: index selects bytes by nibbles; the others use the low 2 selector bits.
 ///
-/// Spec: isa-spec/spec/enums/prmt_mode.toml (enum `prmt_mode`).
+/// Spec: isa-spec/spec/enums/prmt_mode.toml:1 (enum `prmt_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum PrmtMode {
     #[default]
@@ -2413,7 +2413,7 @@ impl PrmtMode {
 const _: PrmtMode = PrmtMode::Idx;
 /// Floating-point rounding mode.
 ///
-/// Spec: isa-spec/spec/enums/rnd.toml (enum `rnd`).
+/// Spec: isa-spec/spec/enums/rnd.toml:1 (enum `rnd`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Rnd {
     #[default]
@@ -2478,7 +2478,7 @@ impl Rnd {
 const _: Rnd = Rnd::Rn;
 /// How a comparison result combines with the accumulator predicate.
 ///
-/// Spec: isa-spec/spec/enums/setop.toml (enum `setop`).
+/// Spec: isa-spec/spec/enums/setop.toml:1 (enum `setop`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Setop {
     #[default]
@@ -2538,7 +2538,7 @@ impl Setop {
 const _: Setop = Setop::And;
 /// Funnel-shift direction.
 ///
-/// Spec: isa-spec/spec/enums/shf_dir.toml (enum `shf_dir`).
+/// Spec: isa-spec/spec/enums/shf_dir.toml:1 (enum `shf_dir`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ShfDir {
     #[default]
@@ -2593,7 +2593,7 @@ impl ShfDir {
 const _: ShfDir = ShfDir::L;
 /// Funnel-shift data type: signedness (sign fill of right shifts) and size (shift clamp or wrap).
 ///
-/// Spec: isa-spec/spec/enums/shf_type.toml (enum `shf_type`).
+/// Spec: isa-spec/spec/enums/shf_type.toml:1 (enum `shf_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ShfType {
     #[default]
@@ -2667,7 +2667,7 @@ impl ShfType {
 const _: ShfType = ShfType::S64;
 /// Maxwell SHR: signed (arithmetic) or unsigned (logical) right shift.
 ///
-/// Spec: isa-spec/spec/enums/shr_type.toml (enum `shr_type`).
+/// Spec: isa-spec/spec/enums/shr_type.toml:1 (enum `shr_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ShrType {
     #[default]
@@ -2722,7 +2722,7 @@ impl ShrType {
 const _: ShrType = ShrType::S32;
 /// Special register read by S2R/CS2R (8-bit code); texts from nvdisasm, per SM where they differ.
 ///
-/// Spec: isa-spec/spec/enums/sr.toml (enum `sr`).
+/// Spec: isa-spec/spec/enums/sr.toml:1 (enum `sr`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Sr {
     #[default]
@@ -6529,7 +6529,7 @@ impl Sr {
 const _: Sr = Sr::SrLaneid;
 /// VIMNMX lane type (SM90+ bits 72..75): 32-bit or packed 16x2 / 8x4 lanes. SM90/100 print signed 32-bit as nothing, SM120 as .S32.
 ///
-/// Spec: isa-spec/spec/enums/vimnmx_type.toml (enum `vimnmx_type`).
+/// Spec: isa-spec/spec/enums/vimnmx_type.toml:1 (enum `vimnmx_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum VimnmxType {
     #[default]
@@ -6613,7 +6613,7 @@ impl VimnmxType {
 const _: VimnmxType = VimnmxType::S32;
 /// A fixed .X suffix for ops whose extended form is its own op (one value, code 1).
 ///
-/// Spec: isa-spec/spec/enums/x_flag.toml (enum `x_flag`).
+/// Spec: isa-spec/spec/enums/x_flag.toml:1 (enum `x_flag`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum XFlag {
     #[default]
@@ -10639,6 +10639,7 @@ fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 ///Decode a sm50 instruction word.
+/// Spec: isa-spec/spec/families.toml:78.
 pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     DECODE_SM50[((w >> 56) & 0xff) as usize](w, sm)
 }
@@ -11414,6 +11415,7 @@ fn print_sm50_arm31(
     None
 }
 ///Decode a sm50 instruction word at byte address `addr` and print its text into `out` (`ctrl`: the scheduling bits from its bundle, where the family has bundles); `None`, with nothing printed, for a word no op of the spec matches.
+/// Spec: isa-spec/spec/families.toml:78.
 pub fn print_sm50(
     w: u128,
     sm: u32,
@@ -13291,6 +13293,7 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 ///Decode a sm70 instruction word.
+/// Spec: isa-spec/spec/families.toml:12.
 pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     DECODE_SM70[((w >> 0) & 0xfff) as usize](w, sm)
 }
@@ -16056,6 +16059,7 @@ fn print_sm70_arm149(
     None
 }
 ///Decode a sm70 instruction word at byte address `addr` and print its text into `out` (`ctrl`: the scheduling bits from its bundle, where the family has bundles); `None`, with nothing printed, for a word no op of the spec matches.
+/// Spec: isa-spec/spec/families.toml:12.
 pub fn print_sm70(
     w: u128,
     sm: u32,

@@ -4,20 +4,21 @@
 
 /// `BRA`: Relative branch, taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/bra.toml (op `bra`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/bra.toml:3 (op `bra`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBra {
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/bra.toml:8)
     pub cond: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/bra.toml:14)
     pub mode: BraMode,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/bra.toml:18)
     pub any: bool,
-    /// Modifier. Maxwell/Pascal condition-code test.
+    /// Modifier. Maxwell/Pascal condition-code test. (isa-spec/spec/ops/bra.toml:23)
     pub cc: Cc,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/bra.toml:28)
     pub target: i64,
 }
+/// Spec: isa-spec/spec/ops/bra.toml:3.
 impl OpBra {
     pub const NAME: &'static str = "bra";
     pub const MNEMONIC: &'static str = "BRA";
@@ -90,7 +91,7 @@ impl OpBra {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [70, 75, 80, 86, 89].
+    /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/bra.toml:41; form at isa-spec/spec/ops/bra.toml:41).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -134,7 +135,7 @@ impl OpBra {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [90, 100, 120].
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra.toml:57; form at isa-spec/spec/ops/bra.toml:57).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -181,7 +182,7 @@ impl OpBra {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bra.toml:73; form at isa-spec/spec/ops/bra.toml:73).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -238,6 +239,7 @@ impl OpBra {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:41; form at isa-spec/spec/ops/bra.toml:41).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -274,6 +276,7 @@ impl OpBra {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:57; form at isa-spec/spec/ops/bra.toml:57).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -313,6 +316,7 @@ impl OpBra {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:73; form at isa-spec/spec/ops/bra.toml:73).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -374,6 +378,7 @@ impl OpBra {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/bra.toml:31.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -442,6 +447,7 @@ impl OpBra {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:31).
     #[allow(
         unused_variables,
         unused_mut,
@@ -606,6 +612,7 @@ impl OpBra {
             )),
         )
     }
+    /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:36).
     #[allow(
         unused_variables,
         unused_mut,
@@ -820,6 +827,7 @@ impl OpBra {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/bra.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -848,6 +856,7 @@ impl OpBra {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/bra.toml:3.
 impl Encode for OpBra {
     const NAME: &'static str = "bra";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -867,6 +876,7 @@ impl Encode for OpBra {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/bra.toml:3.
 impl Forms for OpBra {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -882,6 +892,7 @@ impl Forms for OpBra {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/bra.toml:3.
 impl Legalize for OpBra {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,18 +4,19 @@
 
 /// `BRA.U`: Relative branch on a uniform predicate (BRA.U UPn).
 ///
-/// Spec: isa-spec/spec/ops/bra_up.toml (op `bra_up`). SMs: 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/bra_up.toml:4 (op `bra_up`). SMs: 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBraUp {
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/bra_up.toml:9)
     pub cond: Src,
-    /// Source (pred). Uniform predicate.
+    /// Source (pred). Uniform predicate. (isa-spec/spec/ops/bra_up.toml:15)
     pub ucond: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/bra_up.toml:21)
     pub any: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/bra_up.toml:26)
     pub target: i64,
 }
+/// Spec: isa-spec/spec/ops/bra_up.toml:4.
 impl OpBraUp {
     pub const NAME: &'static str = "bra_up";
     pub const MNEMONIC: &'static str = "BRA.U";
@@ -98,7 +99,7 @@ impl OpBraUp {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [80, 86, 89].
+    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/bra_up.toml:36; form at isa-spec/spec/ops/bra_up.toml:36).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -142,7 +143,7 @@ impl OpBraUp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [90, 100, 120].
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra_up.toml:55; form at isa-spec/spec/ops/bra_up.toml:55).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -182,6 +183,7 @@ impl OpBraUp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_up.toml:36; form at isa-spec/spec/ops/bra_up.toml:36).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -210,6 +212,7 @@ impl OpBraUp {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_up.toml:55; form at isa-spec/spec/ops/bra_up.toml:55).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -244,6 +247,7 @@ impl OpBraUp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/bra_up.toml:29.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -285,6 +289,7 @@ impl OpBraUp {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `BRA.U` (isa-spec/spec/ops/bra_up.toml:29).
     #[allow(
         unused_variables,
         unused_mut,
@@ -454,6 +459,7 @@ impl OpBraUp {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/bra_up.toml:4.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -485,6 +491,7 @@ impl OpBraUp {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/bra_up.toml:4.
 impl Encode for OpBraUp {
     const NAME: &'static str = "bra_up";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -505,6 +512,7 @@ impl Encode for OpBraUp {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/bra_up.toml:4.
 impl Forms for OpBraUp {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -519,6 +527,7 @@ impl Forms for OpBraUp {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/bra_up.toml:4.
 impl Legalize for OpBraUp {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

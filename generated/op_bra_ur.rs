@@ -4,18 +4,19 @@
 
 /// `BRA`: Relative branch with a uniform-register operand (.DIV/.CONV), taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/bra_ur.toml (op `bra_ur`). SMs: 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/bra_ur.toml:5 (op `bra_ur`). SMs: 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBraUr {
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/bra_ur.toml:10)
     pub cond: Src,
-    /// Source (b32). Uniform register (printed `~URn` when inverted).
+    /// Source (b32). Uniform register (printed `~URn` when inverted). (isa-spec/spec/ops/bra_ur.toml:16)
     pub ur: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/bra_ur.toml:22)
     pub mode: BraUrMode,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/bra_ur.toml:26)
     pub target: i64,
 }
+/// Spec: isa-spec/spec/ops/bra_ur.toml:5.
 impl OpBraUr {
     pub const NAME: &'static str = "bra_ur";
     pub const MNEMONIC: &'static str = "BRA";
@@ -102,7 +103,7 @@ impl OpBraUr {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [80, 86, 89].
+    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/bra_ur.toml:35; form at isa-spec/spec/ops/bra_ur.toml:35).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -140,7 +141,7 @@ impl OpBraUr {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [90].
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/bra_ur.toml:53; form at isa-spec/spec/ops/bra_ur.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -181,7 +182,7 @@ impl OpBraUr {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [100, 120].
+    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/bra_ur.toml:70; form at isa-spec/spec/ops/bra_ur.toml:70).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -222,6 +223,7 @@ impl OpBraUr {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:35; form at isa-spec/spec/ops/bra_ur.toml:35).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -254,6 +256,7 @@ impl OpBraUr {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:53; form at isa-spec/spec/ops/bra_ur.toml:53).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -289,6 +292,7 @@ impl OpBraUr {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:70; form at isa-spec/spec/ops/bra_ur.toml:70).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -327,6 +331,7 @@ impl OpBraUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/bra_ur.toml:29.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -369,6 +374,7 @@ impl OpBraUr {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `BRA` (isa-spec/spec/ops/bra_ur.toml:29).
     #[allow(
         unused_variables,
         unused_mut,
@@ -552,6 +558,7 @@ impl OpBraUr {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/bra_ur.toml:5.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -592,6 +599,7 @@ impl OpBraUr {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/bra_ur.toml:5.
 impl Encode for OpBraUr {
     const NAME: &'static str = "bra_ur";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -616,6 +624,7 @@ impl Encode for OpBraUr {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/bra_ur.toml:5.
 impl Forms for OpBraUr {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -631,6 +640,7 @@ impl Forms for OpBraUr {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/bra_ur.toml:5.
 impl Legalize for OpBraUr {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,14 +4,15 @@
 
 /// `BREV`: Bit reverse.
 ///
-/// Spec: isa-spec/spec/ops/brev.toml (op `brev`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/brev.toml:2 (op `brev`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBrev {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/brev.toml:7)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/brev.toml:11)
     pub b: Src,
 }
+/// Spec: isa-spec/spec/ops/brev.toml:2.
 impl OpBrev {
     pub const NAME: &'static str = "brev";
     pub const MNEMONIC: &'static str = "BREV";
@@ -95,7 +96,7 @@ impl OpBrev {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -111,7 +112,7 @@ impl OpBrev {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -127,7 +128,7 @@ impl OpBrev {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -181,7 +182,7 @@ impl OpBrev {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -197,6 +198,7 @@ impl OpBrev {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -217,6 +219,7 @@ impl OpBrev {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -239,6 +242,7 @@ impl OpBrev {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -263,6 +267,7 @@ impl OpBrev {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -286,6 +291,7 @@ impl OpBrev {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/brev.toml:14.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -316,6 +322,7 @@ impl OpBrev {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `BREV` (isa-spec/spec/ops/brev.toml:14).
     #[allow(
         unused_variables,
         unused_mut,
@@ -432,6 +439,7 @@ impl OpBrev {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/brev.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -469,6 +477,7 @@ impl OpBrev {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/brev.toml:2.
 impl Encode for OpBrev {
     const NAME: &'static str = "brev";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -489,6 +498,7 @@ impl Encode for OpBrev {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/brev.toml:2.
 impl Forms for OpBrev {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -505,6 +515,7 @@ impl Forms for OpBrev {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/brev.toml:2.
 impl Legalize for OpBrev {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

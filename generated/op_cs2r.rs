@@ -4,14 +4,15 @@
 
 /// `CS2R`: Move a 64-bit special register to an aligned register pair.
 ///
-/// Spec: isa-spec/spec/ops/cs2r.toml (op `cs2r`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/cs2r.toml:4 (op `cs2r`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCs2r {
-    /// Destination (u64).
+    /// Destination (u64). (isa-spec/spec/ops/cs2r.toml:9)
     pub d: Reg,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/cs2r.toml:13)
     pub sr: Sr,
 }
+/// Spec: isa-spec/spec/ops/cs2r.toml:4.
 impl OpCs2r {
     pub const NAME: &'static str = "cs2r";
     pub const MNEMONIC: &'static str = "CS2R";
@@ -78,7 +79,7 @@ impl OpCs2r {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/cs2r.toml:20; form at isa-spec/spec/ops/cs2r.toml:20).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -131,6 +132,7 @@ impl OpCs2r {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/cs2r.toml:20; form at isa-spec/spec/ops/cs2r.toml:20).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -407,6 +409,7 @@ impl OpCs2r {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/cs2r.toml:16.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -435,6 +438,7 @@ impl OpCs2r {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `CS2R` (isa-spec/spec/ops/cs2r.toml:16).
     #[allow(
         unused_variables,
         unused_mut,
@@ -820,6 +824,7 @@ impl OpCs2r {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/cs2r.toml:4.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -848,6 +853,7 @@ impl OpCs2r {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/cs2r.toml:4.
 impl Encode for OpCs2r {
     const NAME: &'static str = "cs2r";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -861,6 +867,7 @@ impl Encode for OpCs2r {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/cs2r.toml:4.
 impl Forms for OpCs2r {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -874,6 +881,7 @@ impl Forms for OpCs2r {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/cs2r.toml:4.
 impl Legalize for OpCs2r {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,14 +4,15 @@
 
 /// `CS2R.32`: Move a 32-bit special register to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/cs2r32.toml (op `cs2r32`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/cs2r32.toml:2 (op `cs2r32`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCs2r32 {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/cs2r32.toml:7)
     pub d: Reg,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/cs2r32.toml:11)
     pub sr: Sr,
 }
+/// Spec: isa-spec/spec/ops/cs2r32.toml:2.
 impl OpCs2r32 {
     pub const NAME: &'static str = "cs2r32";
     pub const MNEMONIC: &'static str = "CS2R.32";
@@ -78,7 +79,7 @@ impl OpCs2r32 {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/cs2r32.toml:18; form at isa-spec/spec/ops/cs2r32.toml:18).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -121,6 +122,7 @@ impl OpCs2r32 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/cs2r32.toml:18; form at isa-spec/spec/ops/cs2r32.toml:18).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -397,6 +399,7 @@ impl OpCs2r32 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/cs2r32.toml:14.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -425,6 +428,7 @@ impl OpCs2r32 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `CS2R.32` (isa-spec/spec/ops/cs2r32.toml:14).
     #[allow(
         unused_variables,
         unused_mut,
@@ -810,6 +814,7 @@ impl OpCs2r32 {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/cs2r32.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -838,6 +843,7 @@ impl OpCs2r32 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/cs2r32.toml:2.
 impl Encode for OpCs2r32 {
     const NAME: &'static str = "cs2r32";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -851,6 +857,7 @@ impl Encode for OpCs2r32 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/cs2r32.toml:2.
 impl Forms for OpCs2r32 {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -864,6 +871,7 @@ impl Forms for OpCs2r32 {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/cs2r32.toml:2.
 impl Legalize for OpCs2r32 {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,14 +4,15 @@
 
 /// `EXIT`: Terminate the thread.
 ///
-/// Spec: isa-spec/spec/ops/exit.toml (op `exit`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/exit.toml:2 (op `exit`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpExit {
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/exit.toml:7)
     pub cond: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/exit.toml:13)
     pub keeprefcount: bool,
 }
+/// Spec: isa-spec/spec/ops/exit.toml:2.
 impl OpExit {
     pub const NAME: &'static str = "exit";
     pub const MNEMONIC: &'static str = "EXIT";
@@ -81,7 +82,7 @@ impl OpExit {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/exit.toml:22; form at isa-spec/spec/ops/exit.toml:22).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -100,7 +101,7 @@ impl OpExit {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/exit.toml:34; form at isa-spec/spec/ops/exit.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -130,6 +131,7 @@ impl OpExit {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/exit.toml:22; form at isa-spec/spec/ops/exit.toml:22).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -150,6 +152,7 @@ impl OpExit {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/exit.toml:34; form at isa-spec/spec/ops/exit.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -168,6 +171,7 @@ impl OpExit {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/exit.toml:17.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -199,6 +203,7 @@ impl OpExit {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `EXIT` (isa-spec/spec/ops/exit.toml:17).
     #[allow(
         unused_variables,
         unused_mut,
@@ -308,6 +313,7 @@ impl OpExit {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/exit.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -333,6 +339,7 @@ impl OpExit {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/exit.toml:2.
 impl Encode for OpExit {
     const NAME: &'static str = "exit";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -349,6 +356,7 @@ impl Encode for OpExit {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/exit.toml:2.
 impl Forms for OpExit {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -363,6 +371,7 @@ impl Forms for OpExit {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/exit.toml:2.
 impl Legalize for OpExit {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,22 +4,23 @@
 
 /// `F2F`: Float to float conversion between F16, BF16 and F32.
 ///
-/// Spec: isa-spec/spec/ops/f2f.toml (op `f2f`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/f2f.toml:2 (op `f2f`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2f {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/f2f.toml:7)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/f2f.toml:11)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2f.toml:16)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2f.toml:21)
     pub dtype: CvtFtypeShown32,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2f.toml:25)
     pub stype: CvtFtypeShown32,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2f.toml:29)
     pub rnd: Rnd,
 }
+/// Spec: isa-spec/spec/ops/f2f.toml:2.
 impl OpF2f {
     pub const NAME: &'static str = "f2f";
     pub const MNEMONIC: &'static str = "F2F";
@@ -103,7 +104,7 @@ impl OpF2f {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f.toml:43; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -137,7 +138,7 @@ impl OpF2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f.toml:43; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -169,7 +170,7 @@ impl OpF2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2f.toml:43; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -241,7 +242,7 @@ impl OpF2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f.toml:43; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -275,6 +276,7 @@ impl OpF2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/f2f.toml:43; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -322,6 +324,7 @@ impl OpF2f {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/f2f.toml:43; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -371,6 +374,7 @@ impl OpF2f {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/f2f.toml:43; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -422,6 +426,7 @@ impl OpF2f {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/f2f.toml:43; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -472,6 +477,7 @@ impl OpF2f {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/f2f.toml:32.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -517,6 +523,7 @@ impl OpF2f {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `F2F` (isa-spec/spec/ops/f2f.toml:32).
     #[allow(
         unused_variables,
         unused_mut,
@@ -710,6 +717,7 @@ impl OpF2f {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/f2f.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -751,6 +759,7 @@ impl OpF2f {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/f2f.toml:2.
 impl Encode for OpF2f {
     const NAME: &'static str = "f2f";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -771,6 +780,7 @@ impl Encode for OpF2f {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/f2f.toml:2.
 impl Forms for OpF2f {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -787,6 +797,7 @@ impl Forms for OpF2f {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/f2f.toml:2.
 impl Legalize for OpF2f {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

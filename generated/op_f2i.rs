@@ -4,24 +4,25 @@
 
 /// `F2I`: Float to integer conversion (saturating; sources up to F32, results up to 32 bits).
 ///
-/// Spec: isa-spec/spec/ops/f2i.toml (op `f2i`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/f2i.toml:3 (op `f2i`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2i {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/f2i.toml:8)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/f2i.toml:12)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2i.toml:17)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2i.toml:22)
     pub dtype: CvtItype32,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2i.toml:26)
     pub stype: CvtFtype32,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2i.toml:30)
     pub rnd: F2iRnd,
-    /// Modifier. Bit 77; ptxas sets it on the 32-bit opcode.
+    /// Modifier. Bit 77; ptxas sets it on the 32-bit opcode. (isa-spec/spec/ops/f2i.toml:34)
     pub ntz: bool,
 }
+/// Spec: isa-spec/spec/ops/f2i.toml:3.
 impl OpF2i {
     pub const NAME: &'static str = "f2i";
     pub const MNEMONIC: &'static str = "F2I";
@@ -105,7 +106,7 @@ impl OpF2i {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i.toml:50; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -143,7 +144,7 @@ impl OpF2i {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i.toml:50; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -179,7 +180,7 @@ impl OpF2i {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2i.toml:50; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -255,7 +256,7 @@ impl OpF2i {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i.toml:50; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -293,6 +294,7 @@ impl OpF2i {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i.toml:50; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -345,6 +347,7 @@ impl OpF2i {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/f2i.toml:50; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -399,6 +402,7 @@ impl OpF2i {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/f2i.toml:50; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -455,6 +459,7 @@ impl OpF2i {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/f2i.toml:50; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -510,6 +515,7 @@ impl OpF2i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/f2i.toml:39.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -558,6 +564,7 @@ impl OpF2i {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `F2I` (isa-spec/spec/ops/f2i.toml:39).
     #[allow(
         unused_variables,
         unused_mut,
@@ -771,6 +778,7 @@ impl OpF2i {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/f2i.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -813,6 +821,7 @@ impl OpF2i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/f2i.toml:3.
 impl Encode for OpF2i {
     const NAME: &'static str = "f2i";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -833,6 +842,7 @@ impl Encode for OpF2i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/f2i.toml:3.
 impl Forms for OpF2i {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -849,6 +859,7 @@ impl Forms for OpF2i {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/f2i.toml:3.
 impl Legalize for OpF2i {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

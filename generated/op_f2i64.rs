@@ -4,24 +4,25 @@
 
 /// `F2I`: Float to integer conversion with an F64 source or a 64-bit result.
 ///
-/// Spec: isa-spec/spec/ops/f2i64.toml (op `f2i64`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/f2i64.toml:3 (op `f2i64`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2i64 {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/f2i64.toml:8)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/f2i64.toml:12)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:17)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:22)
     pub dtype: CvtItype,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:26)
     pub stype: CvtFtype,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:30)
     pub rnd: F2iRnd,
-    /// Modifier. Float to integer conversion with an F64 source or a 64-bit result.
+    /// Modifier. Float to integer conversion with an F64 source or a 64-bit result. (isa-spec/spec/ops/f2i64.toml:34)
     pub ntz: bool,
 }
+/// Spec: isa-spec/spec/ops/f2i64.toml:3.
 impl OpF2i64 {
     pub const NAME: &'static str = "f2i64";
     pub const MNEMONIC: &'static str = "F2I";
@@ -105,7 +106,7 @@ impl OpF2i64 {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:50; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -143,7 +144,7 @@ impl OpF2i64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:50; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -179,7 +180,7 @@ impl OpF2i64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2i64.toml:50; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -255,7 +256,7 @@ impl OpF2i64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:50; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -293,6 +294,7 @@ impl OpF2i64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i64.toml:50; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -348,6 +350,7 @@ impl OpF2i64 {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/f2i64.toml:50; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -405,6 +408,7 @@ impl OpF2i64 {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/f2i64.toml:50; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -464,6 +468,7 @@ impl OpF2i64 {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/f2i64.toml:50; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -522,6 +527,7 @@ impl OpF2i64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/f2i64.toml:39.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -570,6 +576,7 @@ impl OpF2i64 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `F2I` (isa-spec/spec/ops/f2i64.toml:39).
     #[allow(
         unused_variables,
         unused_mut,
@@ -801,6 +808,7 @@ impl OpF2i64 {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/f2i64.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -843,6 +851,7 @@ impl OpF2i64 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/f2i64.toml:3.
 impl Encode for OpF2i64 {
     const NAME: &'static str = "f2i64";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -863,6 +872,7 @@ impl Encode for OpF2i64 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/f2i64.toml:3.
 impl Forms for OpF2i64 {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -879,6 +889,7 @@ impl Forms for OpF2i64 {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/f2i64.toml:3.
 impl Legalize for OpF2i64 {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

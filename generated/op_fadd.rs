@@ -4,22 +4,23 @@
 
 /// `FADD`: 32-bit float add.
 ///
-/// Spec: isa-spec/spec/ops/fadd.toml (op `fadd`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/fadd.toml:2 (op `fadd`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFadd {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/fadd.toml:7)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fadd.toml:11)
     pub a: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fadd.toml:16)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fadd.toml:21)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fadd.toml:26)
     pub rnd: Rnd,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fadd.toml:30)
     pub sat: bool,
 }
+/// Spec: isa-spec/spec/ops/fadd.toml:2.
 impl OpFadd {
     pub const NAME: &'static str = "fadd";
     pub const MNEMONIC: &'static str = "FADD";
@@ -132,7 +133,7 @@ impl OpFadd {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fadd.toml:48; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -161,7 +162,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -188,7 +189,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -255,7 +256,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -284,7 +285,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -312,7 +313,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -346,7 +347,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -412,6 +413,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fadd.toml:48; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -447,6 +449,7 @@ impl OpFadd {
             },
         ))
     }
+    /// Form `rri`'s fields (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -484,6 +487,7 @@ impl OpFadd {
             },
         ))
     }
+    /// Form `rrc`'s fields (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -523,6 +527,7 @@ impl OpFadd {
             },
         ))
     }
+    /// Form `rru`'s fields (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -558,6 +563,7 @@ impl OpFadd {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -593,6 +599,7 @@ impl OpFadd {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -635,6 +642,7 @@ impl OpFadd {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -677,6 +685,7 @@ impl OpFadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/fadd.toml:34.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -723,6 +732,7 @@ impl OpFadd {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `FADD` (isa-spec/spec/ops/fadd.toml:34).
     #[allow(
         unused_variables,
         unused_mut,
@@ -905,6 +915,7 @@ impl OpFadd {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/fadd.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -959,6 +970,7 @@ impl OpFadd {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fadd.toml:2.
 impl Encode for OpFadd {
     const NAME: &'static str = "fadd";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -999,6 +1011,7 @@ impl Encode for OpFadd {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fadd.toml:2.
 impl Forms for OpFadd {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1018,6 +1031,7 @@ impl Forms for OpFadd {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/fadd.toml:2.
 impl Legalize for OpFadd {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,18 +4,19 @@
 
 /// `FADD32I`: 32-bit float add with a full 32-bit immediate (the wide form of FADD).
 ///
-/// Spec: isa-spec/spec/ops/fadd32i.toml (op `fadd32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/fadd32i.toml:2 (op `fadd32i`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFadd32i {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/fadd32i.toml:7)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fadd32i.toml:11)
     pub a: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fadd32i.toml:16)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fadd32i.toml:20)
     pub ftz: bool,
 }
+/// Spec: isa-spec/spec/ops/fadd32i.toml:2.
 impl OpFadd32i {
     pub const NAME: &'static str = "fadd32i";
     pub const MNEMONIC: &'static str = "FADD32I";
@@ -104,7 +105,7 @@ impl OpFadd32i {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/fadd32i.toml:32; form at isa-spec/spec/ops/fadd32i.toml:32).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -124,6 +125,7 @@ impl OpFadd32i {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/fadd32i.toml:32; form at isa-spec/spec/ops/fadd32i.toml:32).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -156,6 +158,7 @@ impl OpFadd32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/fadd32i.toml:24.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -188,6 +191,7 @@ impl OpFadd32i {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `FADD32I` (isa-spec/spec/ops/fadd32i.toml:24).
     #[allow(
         unused_variables,
         unused_mut,
@@ -335,6 +339,7 @@ impl OpFadd32i {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/fadd32i.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -387,6 +392,7 @@ impl OpFadd32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fadd32i.toml:2.
 impl Encode for OpFadd32i {
     const NAME: &'static str = "fadd32i";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -403,6 +409,7 @@ impl Encode for OpFadd32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fadd32i.toml:2.
 impl Forms for OpFadd32i {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -416,6 +423,7 @@ impl Forms for OpFadd32i {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/fadd32i.toml:2.
 impl Legalize for OpFadd32i {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

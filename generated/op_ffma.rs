@@ -4,24 +4,25 @@
 
 /// `FFMA`: 32-bit float fused multiply-add.
 ///
-/// Spec: isa-spec/spec/ops/ffma.toml (op `ffma`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/ffma.toml:2 (op `ffma`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFfma {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/ffma.toml:7)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/ffma.toml:11)
     pub a: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/ffma.toml:16)
     pub b: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/ffma.toml:21)
     pub c: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ffma.toml:26)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ffma.toml:31)
     pub rnd: Rnd,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ffma.toml:35)
     pub sat: bool,
 }
+/// Spec: isa-spec/spec/ops/ffma.toml:2.
 impl OpFfma {
     pub const NAME: &'static str = "ffma";
     pub const MNEMONIC: &'static str = "FFMA";
@@ -170,7 +171,7 @@ impl OpFfma {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -203,7 +204,7 @@ impl OpFfma {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -234,7 +235,7 @@ impl OpFfma {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -305,7 +306,7 @@ impl OpFfma {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -338,7 +339,7 @@ impl OpFfma {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -369,7 +370,7 @@ impl OpFfma {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -440,7 +441,7 @@ impl OpFfma {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -473,7 +474,7 @@ impl OpFfma {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -501,7 +502,7 @@ impl OpFfma {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -535,7 +536,7 @@ impl OpFfma {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -601,7 +602,7 @@ impl OpFfma {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c2` on SM [50, 52, 60].
+    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/families.toml:105).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -667,6 +668,7 @@ impl OpFfma {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -708,6 +710,7 @@ impl OpFfma {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -751,6 +754,7 @@ impl OpFfma {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -796,6 +800,7 @@ impl OpFfma {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -837,6 +842,7 @@ impl OpFfma {
             },
         ))
     }
+    /// Form `rri`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -880,6 +886,7 @@ impl OpFfma {
             },
         ))
     }
+    /// Form `rrc`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -925,6 +932,7 @@ impl OpFfma {
             },
         ))
     }
+    /// Form `rru`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -966,6 +974,7 @@ impl OpFfma {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1007,6 +1016,7 @@ impl OpFfma {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1055,6 +1065,7 @@ impl OpFfma {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1100,6 +1111,7 @@ impl OpFfma {
             },
         ))
     }
+    /// Form `c2`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/families.toml:105).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1148,6 +1160,7 @@ impl OpFfma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/ffma.toml:39.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1200,6 +1213,7 @@ impl OpFfma {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `FFMA` (isa-spec/spec/ops/ffma.toml:39).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1419,6 +1433,7 @@ impl OpFfma {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/ffma.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1487,6 +1502,7 @@ impl OpFfma {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/ffma.toml:2.
 impl Encode for OpFfma {
     const NAME: &'static str = "ffma";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1554,6 +1570,7 @@ impl Encode for OpFfma {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/ffma.toml:2.
 impl Forms for OpFfma {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1577,6 +1594,7 @@ impl Forms for OpFfma {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/ffma.toml:2.
 impl Legalize for OpFfma {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,22 +4,23 @@
 
 /// `FFMA32I`: 32-bit float fused multiply-add with a full 32-bit immediate; the addend is the destination register itself.
 ///
-/// Spec: isa-spec/spec/ops/ffma32i.toml (op `ffma32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/ffma32i.toml:2 (op `ffma32i`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFfma32i {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/ffma32i.toml:7)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/ffma32i.toml:11)
     pub a: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/ffma32i.toml:16)
     pub b: Src,
-    /// Source (f32). The addend: always the register of d.
+    /// Source (f32). The addend: always the register of d. (isa-spec/spec/ops/ffma32i.toml:20)
     pub c: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ffma32i.toml:26)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ffma32i.toml:31)
     pub sat: bool,
 }
+/// Spec: isa-spec/spec/ops/ffma32i.toml:2.
 impl OpFfma32i {
     pub const NAME: &'static str = "ffma32i";
     pub const MNEMONIC: &'static str = "FFMA32I";
@@ -118,7 +119,7 @@ impl OpFfma32i {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ffma32i.toml:45; form at isa-spec/spec/ops/ffma32i.toml:45).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -148,6 +149,7 @@ impl OpFfma32i {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ffma32i.toml:45; form at isa-spec/spec/ops/ffma32i.toml:45).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -187,6 +189,7 @@ impl OpFfma32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/ffma32i.toml:35.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -225,6 +228,7 @@ impl OpFfma32i {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `FFMA32I` (isa-spec/spec/ops/ffma32i.toml:35).
     #[allow(
         unused_variables,
         unused_mut,
@@ -401,6 +405,7 @@ impl OpFfma32i {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/ffma32i.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -468,6 +473,7 @@ impl OpFfma32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/ffma32i.toml:2.
 impl Encode for OpFfma32i {
     const NAME: &'static str = "ffma32i";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -485,6 +491,7 @@ impl Encode for OpFfma32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/ffma32i.toml:2.
 impl Forms for OpFfma32i {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -498,6 +505,7 @@ impl Forms for OpFfma32i {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/ffma32i.toml:2.
 impl Legalize for OpFfma32i {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,20 +4,21 @@
 
 /// `FLO`: Find leading one; 0xffffffff when there is none.
 ///
-/// Spec: isa-spec/spec/ops/flo.toml (op `flo`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/flo.toml:3 (op `flo`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFlo {
-    /// Destination (pred).
+    /// Destination (pred). (isa-spec/spec/ops/flo.toml:8)
     pub pd: Reg,
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/flo.toml:13)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/flo.toml:17)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/flo.toml:22)
     pub ty: FloType,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/flo.toml:26)
     pub sh: bool,
 }
+/// Spec: isa-spec/spec/ops/flo.toml:3.
 impl OpFlo {
     pub const NAME: &'static str = "flo";
     pub const MNEMONIC: &'static str = "FLO";
@@ -113,7 +114,7 @@ impl OpFlo {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -137,7 +138,7 @@ impl OpFlo {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -160,7 +161,7 @@ impl OpFlo {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -222,7 +223,7 @@ impl OpFlo {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -246,7 +247,7 @@ impl OpFlo {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/flo.toml:70; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -276,7 +277,7 @@ impl OpFlo {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/flo.toml:70; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -311,7 +312,7 @@ impl OpFlo {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/flo.toml:70; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -379,6 +380,7 @@ impl OpFlo {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -406,6 +408,7 @@ impl OpFlo {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -435,6 +438,7 @@ impl OpFlo {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -466,6 +470,7 @@ impl OpFlo {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -493,6 +498,7 @@ impl OpFlo {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/flo.toml:70; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -520,6 +526,7 @@ impl OpFlo {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/flo.toml:70; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -554,6 +561,7 @@ impl OpFlo {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/flo.toml:70; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -588,6 +596,7 @@ impl OpFlo {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/flo.toml:30.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -639,6 +648,7 @@ impl OpFlo {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `FLO` (isa-spec/spec/ops/flo.toml:30).
     #[allow(
         unused_variables,
         unused_mut,
@@ -808,6 +818,7 @@ impl OpFlo {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/flo.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -851,6 +862,7 @@ impl OpFlo {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/flo.toml:3.
 impl Encode for OpFlo {
     const NAME: &'static str = "flo";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -876,6 +888,7 @@ impl Encode for OpFlo {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/flo.toml:3.
 impl Forms for OpFlo {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -895,6 +908,7 @@ impl Forms for OpFlo {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/flo.toml:3.
 impl Legalize for OpFlo {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,24 +4,25 @@
 
 /// `FMNMX`: 32-bit float minimum/maximum, selected by a predicate (true: min).
 ///
-/// Spec: isa-spec/spec/ops/fmnmx.toml (op `fmnmx`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/fmnmx.toml:2 (op `fmnmx`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmnmx {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/fmnmx.toml:7)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fmnmx.toml:11)
     pub a: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fmnmx.toml:16)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/fmnmx.toml:21)
     pub p: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fmnmx.toml:26)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fmnmx.toml:31)
     pub nan: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fmnmx.toml:36)
     pub xorsign: bool,
 }
+/// Spec: isa-spec/spec/ops/fmnmx.toml:2.
 impl OpFmnmx {
     pub const NAME: &'static str = "fmnmx";
     pub const MNEMONIC: &'static str = "FMNMX";
@@ -190,7 +191,7 @@ impl OpFmnmx {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75].
+    /// Form `rrr` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:51; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -232,7 +233,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75].
+    /// Form `rir` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:51; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -272,7 +273,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75].
+    /// Form `rcr` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:51; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -352,7 +353,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75].
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/fmnmx.toml:51; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -394,7 +395,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrr` on SM [80].
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/fmnmx.toml:67; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -429,7 +430,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [80].
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/fmnmx.toml:67; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -462,7 +463,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [80].
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/fmnmx.toml:67; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -535,7 +536,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [80].
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/fmnmx.toml:67; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -570,7 +571,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrr` on SM [86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:84; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -598,7 +599,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [86, 89, 90, 100, 120].
+    /// Form `rir` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:84; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -624,7 +625,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [86, 89, 90].
+    /// Form `rcr` on SM [86, 89, 90] (isa-spec/spec/ops/fmnmx.toml:84; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -690,7 +691,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [86, 89, 90, 100, 120].
+    /// Form `rur` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:84; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -718,7 +719,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:101; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -759,7 +760,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:101; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -806,7 +807,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:101; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -885,6 +886,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:51; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -928,6 +930,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:51; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -973,6 +976,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:51; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1020,6 +1024,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:51; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1063,6 +1068,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:67; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1106,6 +1112,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:67; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1151,6 +1158,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:67; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1198,6 +1206,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:67; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1241,6 +1250,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:84; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1284,6 +1294,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:84; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1329,6 +1340,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:84; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1376,6 +1388,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:84; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1419,6 +1432,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/fmnmx.toml:101; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1462,6 +1476,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/fmnmx.toml:101; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1512,6 +1527,7 @@ impl OpFmnmx {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/fmnmx.toml:101; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1562,6 +1578,7 @@ impl OpFmnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/fmnmx.toml:40.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1612,6 +1629,7 @@ impl OpFmnmx {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `FMNMX` (isa-spec/spec/ops/fmnmx.toml:40).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1805,6 +1823,7 @@ impl OpFmnmx {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/fmnmx.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1864,6 +1883,7 @@ impl OpFmnmx {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fmnmx.toml:2.
 impl Encode for OpFmnmx {
     const NAME: &'static str = "fmnmx";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1951,6 +1971,7 @@ impl Encode for OpFmnmx {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fmnmx.toml:2.
 impl Forms for OpFmnmx {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1978,6 +1999,7 @@ impl Forms for OpFmnmx {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/fmnmx.toml:2.
 impl Legalize for OpFmnmx {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,22 +4,23 @@
 
 /// `FMUL`: 32-bit float multiply.
 ///
-/// Spec: isa-spec/spec/ops/fmul.toml (op `fmul`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/fmul.toml:2 (op `fmul`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmul {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/fmul.toml:7)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fmul.toml:11)
     pub a: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fmul.toml:16)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fmul.toml:21)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fmul.toml:26)
     pub rnd: Rnd,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fmul.toml:30)
     pub sat: bool,
 }
+/// Spec: isa-spec/spec/ops/fmul.toml:2.
 impl OpFmul {
     pub const NAME: &'static str = "fmul";
     pub const MNEMONIC: &'static str = "FMUL";
@@ -132,7 +133,7 @@ impl OpFmul {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -161,7 +162,7 @@ impl OpFmul {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -188,7 +189,7 @@ impl OpFmul {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -255,7 +256,7 @@ impl OpFmul {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -284,7 +285,7 @@ impl OpFmul {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -309,7 +310,7 @@ impl OpFmul {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -340,7 +341,7 @@ impl OpFmul {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -403,6 +404,7 @@ impl OpFmul {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -438,6 +440,7 @@ impl OpFmul {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -475,6 +478,7 @@ impl OpFmul {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -514,6 +518,7 @@ impl OpFmul {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -549,6 +554,7 @@ impl OpFmul {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -584,6 +590,7 @@ impl OpFmul {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -626,6 +633,7 @@ impl OpFmul {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -668,6 +676,7 @@ impl OpFmul {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/fmul.toml:34.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -714,6 +723,7 @@ impl OpFmul {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `FMUL` (isa-spec/spec/ops/fmul.toml:34).
     #[allow(
         unused_variables,
         unused_mut,
@@ -896,6 +906,7 @@ impl OpFmul {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/fmul.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -950,6 +961,7 @@ impl OpFmul {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fmul.toml:2.
 impl Encode for OpFmul {
     const NAME: &'static str = "fmul";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -990,6 +1002,7 @@ impl Encode for OpFmul {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fmul.toml:2.
 impl Forms for OpFmul {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1009,6 +1022,7 @@ impl Forms for OpFmul {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/fmul.toml:2.
 impl Legalize for OpFmul {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

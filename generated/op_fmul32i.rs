@@ -4,20 +4,21 @@
 
 /// `FMUL32I`: 32-bit float multiply with a full 32-bit immediate (the wide form of FMUL).
 ///
-/// Spec: isa-spec/spec/ops/fmul32i.toml (op `fmul32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/fmul32i.toml:3 (op `fmul32i`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmul32i {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/fmul32i.toml:8)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fmul32i.toml:12)
     pub a: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fmul32i.toml:16)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fmul32i.toml:20)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fmul32i.toml:25)
     pub sat: bool,
 }
+/// Spec: isa-spec/spec/ops/fmul32i.toml:3.
 impl OpFmul32i {
     pub const NAME: &'static str = "fmul32i";
     pub const MNEMONIC: &'static str = "FMUL32I";
@@ -106,7 +107,7 @@ impl OpFmul32i {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/fmul32i.toml:37; form at isa-spec/spec/ops/fmul32i.toml:37).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -125,6 +126,7 @@ impl OpFmul32i {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/fmul32i.toml:37; form at isa-spec/spec/ops/fmul32i.toml:37).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -158,6 +160,7 @@ impl OpFmul32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/fmul32i.toml:29.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -193,6 +196,7 @@ impl OpFmul32i {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `FMUL32I` (isa-spec/spec/ops/fmul32i.toml:29).
     #[allow(
         unused_variables,
         unused_mut,
@@ -342,6 +346,7 @@ impl OpFmul32i {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/fmul32i.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -395,6 +400,7 @@ impl OpFmul32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fmul32i.toml:3.
 impl Encode for OpFmul32i {
     const NAME: &'static str = "fmul32i";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -411,6 +417,7 @@ impl Encode for OpFmul32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fmul32i.toml:3.
 impl Forms for OpFmul32i {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -424,6 +431,7 @@ impl Forms for OpFmul32i {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/fmul32i.toml:3.
 impl Legalize for OpFmul32i {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,18 +4,19 @@
 
 /// `FSEL`: 32-bit float select by a predicate.
 ///
-/// Spec: isa-spec/spec/ops/fsel.toml (op `fsel`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/fsel.toml:2 (op `fsel`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFsel {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/fsel.toml:7)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fsel.toml:11)
     pub a: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fsel.toml:15)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/fsel.toml:19)
     pub cond: Src,
 }
+/// Spec: isa-spec/spec/ops/fsel.toml:2.
 impl OpFsel {
     pub const NAME: &'static str = "fsel";
     pub const MNEMONIC: &'static str = "FSEL";
@@ -129,7 +130,7 @@ impl OpFsel {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsel.toml:34; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -152,7 +153,7 @@ impl OpFsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsel.toml:34; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -175,7 +176,7 @@ impl OpFsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/fsel.toml:34; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -236,7 +237,7 @@ impl OpFsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsel.toml:34; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -259,6 +260,7 @@ impl OpFsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fsel.toml:34; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -291,6 +293,7 @@ impl OpFsel {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/fsel.toml:34; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -325,6 +328,7 @@ impl OpFsel {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/fsel.toml:34; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -361,6 +365,7 @@ impl OpFsel {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/fsel.toml:34; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -396,6 +401,7 @@ impl OpFsel {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/fsel.toml:23.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -435,6 +441,7 @@ impl OpFsel {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `FSEL` (isa-spec/spec/ops/fsel.toml:23).
     #[allow(
         unused_variables,
         unused_mut,
@@ -612,6 +619,7 @@ impl OpFsel {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/fsel.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -668,6 +676,7 @@ impl OpFsel {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fsel.toml:2.
 impl Encode for OpFsel {
     const NAME: &'static str = "fsel";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -700,6 +709,7 @@ impl Encode for OpFsel {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fsel.toml:2.
 impl Forms for OpFsel {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -716,6 +726,7 @@ impl Forms for OpFsel {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/fsel.toml:2.
 impl Legalize for OpFsel {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,26 +4,27 @@
 
 /// `FSETP`: 32-bit float compare to predicates, combined with an accumulator predicate.
 ///
-/// Spec: isa-spec/spec/ops/fsetp.toml (op `fsetp`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/fsetp.toml:2 (op `fsetp`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFsetp {
-    /// Destination (pred).
+    /// Destination (pred). (isa-spec/spec/ops/fsetp.toml:7)
     pub p: Reg,
-    /// Destination (pred).
+    /// Destination (pred). (isa-spec/spec/ops/fsetp.toml:11)
     pub q: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fsetp.toml:16)
     pub a: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fsetp.toml:21)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/fsetp.toml:26)
     pub acc: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fsetp.toml:31)
     pub cmp: Fcmp,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fsetp.toml:35)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fsetp.toml:40)
     pub setop: Setop,
 }
+/// Spec: isa-spec/spec/ops/fsetp.toml:2.
 impl OpFsetp {
     pub const NAME: &'static str = "fsetp";
     pub const MNEMONIC: &'static str = "FSETP";
@@ -161,7 +162,7 @@ impl OpFsetp {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -202,7 +203,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -241,7 +242,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -320,7 +321,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -361,7 +362,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -401,7 +402,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -447,7 +448,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -525,6 +526,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -593,6 +595,7 @@ impl OpFsetp {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -663,6 +666,7 @@ impl OpFsetp {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -735,6 +739,7 @@ impl OpFsetp {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -803,6 +808,7 @@ impl OpFsetp {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -871,6 +877,7 @@ impl OpFsetp {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -946,6 +953,7 @@ impl OpFsetp {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1021,6 +1029,7 @@ impl OpFsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/fsetp.toml:43.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1073,6 +1082,7 @@ impl OpFsetp {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `FSETP` (isa-spec/spec/ops/fsetp.toml:43).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1395,6 +1405,7 @@ impl OpFsetp {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/fsetp.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1456,6 +1467,7 @@ impl OpFsetp {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fsetp.toml:2.
 impl Encode for OpFsetp {
     const NAME: &'static str = "fsetp";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1503,6 +1515,7 @@ impl Encode for OpFsetp {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/fsetp.toml:2.
 impl Forms for OpFsetp {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1522,6 +1535,7 @@ impl Forms for OpFsetp {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/fsetp.toml:2.
 impl Legalize for OpFsetp {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

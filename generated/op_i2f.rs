@@ -4,20 +4,21 @@
 
 /// `I2F`: Integer to float conversion (sources up to 32 bits, results up to F32).
 ///
-/// Spec: isa-spec/spec/ops/i2f.toml (op `i2f`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/i2f.toml:3 (op `i2f`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2f {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/i2f.toml:8)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/i2f.toml:12)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/i2f.toml:16)
     pub dtype: CvtFtype32,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/i2f.toml:20)
     pub stype: CvtItype32,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/i2f.toml:24)
     pub rnd: Rnd,
 }
+/// Spec: isa-spec/spec/ops/i2f.toml:3.
 impl OpI2f {
     pub const NAME: &'static str = "i2f";
     pub const MNEMONIC: &'static str = "I2F";
@@ -101,7 +102,7 @@ impl OpI2f {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:38; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -135,7 +136,7 @@ impl OpI2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:38; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -169,7 +170,7 @@ impl OpI2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/i2f.toml:38; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -241,7 +242,7 @@ impl OpI2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:38; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -275,6 +276,7 @@ impl OpI2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/i2f.toml:38; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -317,6 +319,7 @@ impl OpI2f {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/i2f.toml:38; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -361,6 +364,7 @@ impl OpI2f {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/i2f.toml:38; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -407,6 +411,7 @@ impl OpI2f {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/i2f.toml:38; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -452,6 +457,7 @@ impl OpI2f {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/i2f.toml:27.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -494,6 +500,7 @@ impl OpI2f {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `I2F` (isa-spec/spec/ops/i2f.toml:27).
     #[allow(
         unused_variables,
         unused_mut,
@@ -703,6 +710,7 @@ impl OpI2f {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/i2f.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -743,6 +751,7 @@ impl OpI2f {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/i2f.toml:3.
 impl Encode for OpI2f {
     const NAME: &'static str = "i2f";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -763,6 +772,7 @@ impl Encode for OpI2f {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/i2f.toml:3.
 impl Forms for OpI2f {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -779,6 +789,7 @@ impl Forms for OpI2f {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/i2f.toml:3.
 impl Legalize for OpI2f {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

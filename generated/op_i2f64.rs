@@ -4,20 +4,21 @@
 
 /// `I2F`: Integer to float conversion with an F64 result or a 64-bit source.
 ///
-/// Spec: isa-spec/spec/ops/i2f64.toml (op `i2f64`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/i2f64.toml:3 (op `i2f64`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2f64 {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/i2f64.toml:8)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/i2f64.toml:12)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/i2f64.toml:16)
     pub dtype: CvtFtype,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/i2f64.toml:20)
     pub stype: CvtItype,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/i2f64.toml:24)
     pub rnd: Rnd,
 }
+/// Spec: isa-spec/spec/ops/i2f64.toml:3.
 impl OpI2f64 {
     pub const NAME: &'static str = "i2f64";
     pub const MNEMONIC: &'static str = "I2F";
@@ -101,7 +102,7 @@ impl OpI2f64 {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f64.toml:38; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -135,7 +136,7 @@ impl OpI2f64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f64.toml:38; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -169,7 +170,7 @@ impl OpI2f64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/i2f64.toml:38; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -241,7 +242,7 @@ impl OpI2f64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f64.toml:38; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -275,6 +276,7 @@ impl OpI2f64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/i2f64.toml:38; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -320,6 +322,7 @@ impl OpI2f64 {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/i2f64.toml:38; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -367,6 +370,7 @@ impl OpI2f64 {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/i2f64.toml:38; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -416,6 +420,7 @@ impl OpI2f64 {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/i2f64.toml:38; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -464,6 +469,7 @@ impl OpI2f64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/i2f64.toml:27.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -506,6 +512,7 @@ impl OpI2f64 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `I2F` (isa-spec/spec/ops/i2f64.toml:27).
     #[allow(
         unused_variables,
         unused_mut,
@@ -733,6 +740,7 @@ impl OpI2f64 {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/i2f64.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -773,6 +781,7 @@ impl OpI2f64 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/i2f64.toml:3.
 impl Encode for OpI2f64 {
     const NAME: &'static str = "i2f64";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -793,6 +802,7 @@ impl Encode for OpI2f64 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/i2f64.toml:3.
 impl Forms for OpI2f64 {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -809,6 +819,7 @@ impl Forms for OpI2f64 {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/i2f64.toml:3.
 impl Legalize for OpI2f64 {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,20 +4,21 @@
 
 /// `IADD`: Two-input 32-bit integer add; either source may be negated.
 ///
-/// Spec: isa-spec/spec/ops/iadd.toml (op `iadd`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/iadd.toml:2 (op `iadd`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/iadd.toml:8)
     pub d: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iadd.toml:12)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iadd.toml:17)
     pub b: Src,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iadd.toml:22)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register.
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/iadd.toml:28)
     pub x: bool,
 }
+/// Spec: isa-spec/spec/ops/iadd.toml:2.
 impl OpIadd {
     pub const NAME: &'static str = "iadd";
     pub const MNEMONIC: &'static str = "IADD";
@@ -114,7 +115,7 @@ impl OpIadd {
             _ => None,
         }
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -145,7 +146,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -181,7 +182,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -250,6 +251,7 @@ impl OpIadd {
         }
         Ok(w)
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -281,6 +283,7 @@ impl OpIadd {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -319,6 +322,7 @@ impl OpIadd {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -357,6 +361,7 @@ impl OpIadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/iadd.toml:33.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -394,6 +399,7 @@ impl OpIadd {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `IADD` (isa-spec/spec/ops/iadd.toml:33).
     #[allow(
         unused_variables,
         unused_mut,
@@ -556,6 +562,7 @@ impl OpIadd {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/iadd.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -627,6 +634,7 @@ impl OpIadd {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iadd.toml:2.
 impl Encode for OpIadd {
     const NAME: &'static str = "iadd";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -651,6 +659,7 @@ impl Encode for OpIadd {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iadd.toml:2.
 impl Forms for OpIadd {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -666,6 +675,7 @@ impl Forms for OpIadd {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/iadd.toml:2.
 impl Legalize for OpIadd {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,22 +4,23 @@
 
 /// `IADD3`: Three-input 32-bit integer add; carries out to predicates for 64-bit chains (see iadd3x).
 ///
-/// Spec: isa-spec/spec/ops/iadd3.toml (op `iadd3`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/iadd3.toml:2 (op `iadd3`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd3 {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/iadd3.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31 (sum >= 2^32).
+    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/iadd3.toml:12)
     pub co0: Reg,
-    /// Destination (pred). Second carry (sum >= 2^33).
+    /// Destination (pred). Second carry (sum >= 2^33). (isa-spec/spec/ops/iadd3.toml:18)
     pub co1: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iadd3.toml:24)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iadd3.toml:29)
     pub b: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iadd3.toml:34)
     pub c: Src,
 }
+/// Spec: isa-spec/spec/ops/iadd3.toml:2.
 impl OpIadd3 {
     pub const NAME: &'static str = "iadd3";
     pub const MNEMONIC: &'static str = "IADD3";
@@ -151,7 +152,7 @@ impl OpIadd3 {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -176,7 +177,7 @@ impl OpIadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -200,7 +201,7 @@ impl OpIadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -263,7 +264,7 @@ impl OpIadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -288,6 +289,7 @@ impl OpIadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -322,6 +324,7 @@ impl OpIadd3 {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -358,6 +361,7 @@ impl OpIadd3 {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -396,6 +400,7 @@ impl OpIadd3 {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -433,6 +438,7 @@ impl OpIadd3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/iadd3.toml:38.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -499,6 +505,7 @@ impl OpIadd3 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:38).
     #[allow(
         unused_variables,
         unused_mut,
@@ -737,6 +744,7 @@ impl OpIadd3 {
             )),
         )
     }
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:43).
     #[allow(
         unused_variables,
         unused_mut,
@@ -960,6 +968,7 @@ impl OpIadd3 {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/iadd3.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1036,6 +1045,7 @@ impl OpIadd3 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iadd3.toml:2.
 impl Encode for OpIadd3 {
     const NAME: &'static str = "iadd3";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1068,6 +1078,7 @@ impl Encode for OpIadd3 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iadd3.toml:2.
 impl Forms for OpIadd3 {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1084,6 +1095,7 @@ impl Forms for OpIadd3 {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/iadd3.toml:2.
 impl Legalize for OpIadd3 {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

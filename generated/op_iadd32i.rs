@@ -4,20 +4,21 @@
 
 /// `IADD32I`: 32-bit integer add with a full 32-bit immediate; a may be negated.
 ///
-/// Spec: isa-spec/spec/ops/iadd32i.toml (op `iadd32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/iadd32i.toml:2 (op `iadd32i`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd32i {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/iadd32i.toml:8)
     pub d: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iadd32i.toml:12)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iadd32i.toml:17)
     pub b: Src,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iadd32i.toml:21)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register.
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/iadd32i.toml:27)
     pub x: bool,
 }
+/// Spec: isa-spec/spec/ops/iadd32i.toml:2.
 impl OpIadd32i {
     pub const NAME: &'static str = "iadd32i";
     pub const MNEMONIC: &'static str = "IADD32I";
@@ -106,7 +107,7 @@ impl OpIadd32i {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/iadd32i.toml:50; form at isa-spec/spec/ops/iadd32i.toml:50).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -126,6 +127,7 @@ impl OpIadd32i {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/iadd32i.toml:50; form at isa-spec/spec/ops/iadd32i.toml:50).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -159,6 +161,7 @@ impl OpIadd32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/iadd32i.toml:32.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -196,6 +199,7 @@ impl OpIadd32i {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `IADD32I` (isa-spec/spec/ops/iadd32i.toml:32).
     #[allow(
         unused_variables,
         unused_mut,
@@ -358,6 +362,7 @@ impl OpIadd32i {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/iadd32i.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -428,6 +433,7 @@ impl OpIadd32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iadd32i.toml:2.
 impl Encode for OpIadd32i {
     const NAME: &'static str = "iadd32i";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -444,6 +450,7 @@ impl Encode for OpIadd32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iadd32i.toml:2.
 impl Forms for OpIadd32i {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -457,6 +464,7 @@ impl Forms for OpIadd32i {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/iadd32i.toml:2.
 impl Legalize for OpIadd32i {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,26 +4,27 @@
 
 /// `IADD3.X`: Three-input 32-bit add with two carry-in predicates; sources take bitwise not (~) instead of negation.
 ///
-/// Spec: isa-spec/spec/ops/iadd3x.toml (op `iadd3x`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/iadd3x.toml:2 (op `iadd3x`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd3x {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/iadd3x.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31 (sum >= 2^32).
+    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/iadd3x.toml:12)
     pub co0: Reg,
-    /// Destination (pred). Second carry (sum >= 2^33).
+    /// Destination (pred). Second carry (sum >= 2^33). (isa-spec/spec/ops/iadd3x.toml:18)
     pub co1: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iadd3x.toml:24)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iadd3x.toml:29)
     pub b: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iadd3x.toml:34)
     pub c: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/iadd3x.toml:39)
     pub ci0: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/iadd3x.toml:44)
     pub ci1: Src,
 }
+/// Spec: isa-spec/spec/ops/iadd3x.toml:2.
 impl OpIadd3x {
     pub const NAME: &'static str = "iadd3x";
     pub const MNEMONIC: &'static str = "IADD3.X";
@@ -181,7 +182,7 @@ impl OpIadd3x {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -216,7 +217,7 @@ impl OpIadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -250,7 +251,7 @@ impl OpIadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -323,7 +324,7 @@ impl OpIadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -358,6 +359,7 @@ impl OpIadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -413,6 +415,7 @@ impl OpIadd3x {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -470,6 +473,7 @@ impl OpIadd3x {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -529,6 +533,7 @@ impl OpIadd3x {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -587,6 +592,7 @@ impl OpIadd3x {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/iadd3x.toml:48.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -663,6 +669,7 @@ impl OpIadd3x {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:48).
     #[allow(
         unused_variables,
         unused_mut,
@@ -955,6 +962,7 @@ impl OpIadd3x {
             )),
         )
     }
+    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:52).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1233,6 +1241,7 @@ impl OpIadd3x {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/iadd3x.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1316,6 +1325,7 @@ impl OpIadd3x {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iadd3x.toml:2.
 impl Encode for OpIadd3x {
     const NAME: &'static str = "iadd3x";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1365,6 +1375,7 @@ impl Encode for OpIadd3x {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iadd3x.toml:2.
 impl Forms for OpIadd3x {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1381,6 +1392,7 @@ impl Forms for OpIadd3x {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/iadd3x.toml:2.
 impl Legalize for OpIadd3x {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

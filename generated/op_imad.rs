@@ -4,20 +4,21 @@
 
 /// `IMAD`: 32-bit integer multiply-add, low word; signedness does not change the result.
 ///
-/// Spec: isa-spec/spec/ops/imad.toml (op `imad`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/imad.toml:2 (op `imad`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImad {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/imad.toml:8)
     pub d: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/imad.toml:12)
     pub a: Src,
-    /// Source (i32).
+    /// Source (i32). (isa-spec/spec/ops/imad.toml:16)
     pub b: Src,
-    /// Source (i32).
+    /// Source (i32). (isa-spec/spec/ops/imad.toml:20)
     pub c: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/imad.toml:25)
     pub ty: IntType,
 }
+/// Spec: isa-spec/spec/ops/imad.toml:2.
 impl OpImad {
     pub const NAME: &'static str = "imad";
     pub const MNEMONIC: &'static str = "IMAD";
@@ -146,7 +147,7 @@ impl OpImad {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -172,7 +173,7 @@ impl OpImad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -198,7 +199,7 @@ impl OpImad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -262,7 +263,7 @@ impl OpImad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -288,7 +289,7 @@ impl OpImad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -313,7 +314,7 @@ impl OpImad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -377,7 +378,7 @@ impl OpImad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -403,6 +404,7 @@ impl OpImad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -440,6 +442,7 @@ impl OpImad {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -479,6 +482,7 @@ impl OpImad {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -520,6 +524,7 @@ impl OpImad {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -557,6 +562,7 @@ impl OpImad {
             },
         ))
     }
+    /// Form `rri`'s fields (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -596,6 +602,7 @@ impl OpImad {
             },
         ))
     }
+    /// Form `rrc`'s fields (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -637,6 +644,7 @@ impl OpImad {
             },
         ))
     }
+    /// Form `rru`'s fields (isa-spec/spec/ops/imad.toml:69; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -677,6 +685,7 @@ impl OpImad {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/imad.toml:28.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -765,6 +774,7 @@ impl OpImad {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `IMAD` (isa-spec/spec/ops/imad.toml:28).
     #[allow(
         unused_variables,
         unused_mut,
@@ -973,6 +983,7 @@ impl OpImad {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/imad.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1039,6 +1050,7 @@ impl OpImad {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imad.toml:2.
 impl Encode for OpImad {
     const NAME: &'static str = "imad";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1086,6 +1098,7 @@ impl Encode for OpImad {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imad.toml:2.
 impl Forms for OpImad {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1105,6 +1118,7 @@ impl Forms for OpImad {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/imad.toml:2.
 impl Legalize for OpImad {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,22 +4,23 @@
 
 /// `IMAD.HI`: High word of the 32x32->64-bit product plus c (PTX mad.hi).
 ///
-/// Spec: isa-spec/spec/ops/imad_hi.toml (op `imad_hi`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/imad_hi.toml:2 (op `imad_hi`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadHi {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/imad_hi.toml:7)
     pub d: Reg,
-    /// Destination (pred). Carry out of hi(a * b) + c (unsigned sum >= 2^32).
+    /// Destination (pred). Carry out of hi(a * b) + c (unsigned sum >= 2^32). (isa-spec/spec/ops/imad_hi.toml:11)
     pub co: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/imad_hi.toml:17)
     pub a: Src,
-    /// Source (i32).
+    /// Source (i32). (isa-spec/spec/ops/imad_hi.toml:21)
     pub b: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/imad_hi.toml:25)
     pub c: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/imad_hi.toml:30)
     pub ty: IntType,
 }
+/// Spec: isa-spec/spec/ops/imad_hi.toml:2.
 impl OpImadHi {
     pub const NAME: &'static str = "imad_hi";
     pub const MNEMONIC: &'static str = "IMAD.HI";
@@ -152,7 +153,7 @@ impl OpImadHi {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -179,7 +180,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -206,7 +207,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -271,7 +272,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -298,7 +299,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -363,7 +364,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -390,6 +391,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -428,6 +430,7 @@ impl OpImadHi {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -468,6 +471,7 @@ impl OpImadHi {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -510,6 +514,7 @@ impl OpImadHi {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -548,6 +553,7 @@ impl OpImadHi {
             },
         ))
     }
+    /// Form `rrc`'s fields (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -590,6 +596,7 @@ impl OpImadHi {
             },
         ))
     }
+    /// Form `rru`'s fields (isa-spec/spec/ops/imad_hi.toml:52; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -631,6 +638,7 @@ impl OpImadHi {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/imad_hi.toml:33.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -681,6 +689,7 @@ impl OpImadHi {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `IMAD.HI` (isa-spec/spec/ops/imad_hi.toml:33).
     #[allow(
         unused_variables,
         unused_mut,
@@ -914,6 +923,7 @@ impl OpImadHi {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/imad_hi.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -988,6 +998,7 @@ impl OpImadHi {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imad_hi.toml:2.
 impl Encode for OpImadHi {
     const NAME: &'static str = "imad_hi";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1030,6 +1041,7 @@ impl Encode for OpImadHi {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imad_hi.toml:2.
 impl Forms for OpImadHi {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1048,6 +1060,7 @@ impl Forms for OpImadHi {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/imad_hi.toml:2.
 impl Legalize for OpImadHi {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

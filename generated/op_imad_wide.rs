@@ -4,22 +4,23 @@
 
 /// `IMAD.WIDE`: 32x32->64-bit integer multiply-add into an aligned register pair.
 ///
-/// Spec: isa-spec/spec/ops/imad_wide.toml (op `imad_wide`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/imad_wide.toml:2 (op `imad_wide`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadWide {
-    /// Destination (u64).
+    /// Destination (u64). (isa-spec/spec/ops/imad_wide.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64).
+    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64). (isa-spec/spec/ops/imad_wide.toml:12)
     pub co: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/imad_wide.toml:18)
     pub a: Src,
-    /// Source (i32).
+    /// Source (i32). (isa-spec/spec/ops/imad_wide.toml:22)
     pub b: Src,
-    /// Source (u64).
+    /// Source (u64). (isa-spec/spec/ops/imad_wide.toml:26)
     pub c: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/imad_wide.toml:31)
     pub ty: IntType,
 }
+/// Spec: isa-spec/spec/ops/imad_wide.toml:2.
 impl OpImadWide {
     pub const NAME: &'static str = "imad_wide";
     pub const MNEMONIC: &'static str = "IMAD.WIDE";
@@ -152,7 +153,7 @@ impl OpImadWide {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -201,7 +202,7 @@ impl OpImadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -250,7 +251,7 @@ impl OpImadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -337,7 +338,7 @@ impl OpImadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -386,7 +387,7 @@ impl OpImadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -473,7 +474,7 @@ impl OpImadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -522,6 +523,7 @@ impl OpImadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -560,6 +562,7 @@ impl OpImadWide {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -600,6 +603,7 @@ impl OpImadWide {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -642,6 +646,7 @@ impl OpImadWide {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -680,6 +685,7 @@ impl OpImadWide {
             },
         ))
     }
+    /// Form `rrc`'s fields (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -722,6 +728,7 @@ impl OpImadWide {
             },
         ))
     }
+    /// Form `rru`'s fields (isa-spec/spec/ops/imad_wide.toml:53; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -763,6 +770,7 @@ impl OpImadWide {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/imad_wide.toml:34.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -813,6 +821,7 @@ impl OpImadWide {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `IMAD.WIDE` (isa-spec/spec/ops/imad_wide.toml:34).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1046,6 +1055,7 @@ impl OpImadWide {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/imad_wide.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1122,6 +1132,7 @@ impl OpImadWide {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imad_wide.toml:2.
 impl Encode for OpImadWide {
     const NAME: &'static str = "imad_wide";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1164,6 +1175,7 @@ impl Encode for OpImadWide {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imad_wide.toml:2.
 impl Forms for OpImadWide {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1182,6 +1194,7 @@ impl Forms for OpImadWide {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/imad_wide.toml:2.
 impl Legalize for OpImadWide {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

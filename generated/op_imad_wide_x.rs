@@ -4,26 +4,27 @@
 
 /// `IMAD.WIDE`: 64-bit multiply-add with a carry-in predicate (high part of a wide multiply chain).
 ///
-/// Spec: isa-spec/spec/ops/imad_wide_x.toml (op `imad_wide_x`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/imad_wide_x.toml:2 (op `imad_wide_x`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadWideX {
-    /// Destination (u64).
+    /// Destination (u64). (isa-spec/spec/ops/imad_wide_x.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64).
+    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64). (isa-spec/spec/ops/imad_wide_x.toml:12)
     pub co: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/imad_wide_x.toml:18)
     pub a: Src,
-    /// Source (i32).
+    /// Source (i32). (isa-spec/spec/ops/imad_wide_x.toml:22)
     pub b: Src,
-    /// Source (u64).
+    /// Source (u64). (isa-spec/spec/ops/imad_wide_x.toml:26)
     pub c: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/imad_wide_x.toml:31)
     pub ci: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/imad_wide_x.toml:36)
     pub ty: IntType,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/imad_wide_x.toml:40)
     pub x: XFlag,
 }
+/// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
 impl OpImadWideX {
     pub const NAME: &'static str = "imad_wide_x";
     pub const MNEMONIC: &'static str = "IMAD.WIDE";
@@ -171,7 +172,7 @@ impl OpImadWideX {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -231,7 +232,7 @@ impl OpImadWideX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -291,7 +292,7 @@ impl OpImadWideX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -389,7 +390,7 @@ impl OpImadWideX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -449,7 +450,7 @@ impl OpImadWideX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -547,7 +548,7 @@ impl OpImadWideX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -607,6 +608,7 @@ impl OpImadWideX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -652,6 +654,7 @@ impl OpImadWideX {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -699,6 +702,7 @@ impl OpImadWideX {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -748,6 +752,7 @@ impl OpImadWideX {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -793,6 +798,7 @@ impl OpImadWideX {
             },
         ))
     }
+    /// Form `rrc`'s fields (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -842,6 +848,7 @@ impl OpImadWideX {
             },
         ))
     }
+    /// Form `rru`'s fields (isa-spec/spec/ops/imad_wide_x.toml:59; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -890,6 +897,7 @@ impl OpImadWideX {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/imad_wide_x.toml:43.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -947,6 +955,7 @@ impl OpImadWideX {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `IMAD.WIDE` (isa-spec/spec/ops/imad_wide_x.toml:43).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1217,6 +1226,7 @@ impl OpImadWideX {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1298,6 +1308,7 @@ impl OpImadWideX {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
 impl Encode for OpImadWideX {
     const NAME: &'static str = "imad_wide_x";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1355,6 +1366,7 @@ impl Encode for OpImadWideX {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
 impl Forms for OpImadWideX {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1373,6 +1385,7 @@ impl Forms for OpImadWideX {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
 impl Legalize for OpImadWideX {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,24 +4,25 @@
 
 /// `IMAD`: 32-bit integer multiply-add with a carry-in predicate; c takes bitwise not (~).
 ///
-/// Spec: isa-spec/spec/ops/imadx.toml (op `imadx`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/imadx.toml:2 (op `imadx`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadx {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/imadx.toml:8)
     pub d: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/imadx.toml:12)
     pub a: Src,
-    /// Source (i32).
+    /// Source (i32). (isa-spec/spec/ops/imadx.toml:16)
     pub b: Src,
-    /// Source (i32).
+    /// Source (i32). (isa-spec/spec/ops/imadx.toml:20)
     pub c: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/imadx.toml:25)
     pub ci: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/imadx.toml:30)
     pub ty: IntType,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/imadx.toml:34)
     pub x: XFlag,
 }
+/// Spec: isa-spec/spec/ops/imadx.toml:2.
 impl OpImadx {
     pub const NAME: &'static str = "imadx";
     pub const MNEMONIC: &'static str = "IMAD";
@@ -166,7 +167,7 @@ impl OpImadx {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -203,7 +204,7 @@ impl OpImadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -240,7 +241,7 @@ impl OpImadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -315,7 +316,7 @@ impl OpImadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -352,7 +353,7 @@ impl OpImadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -388,7 +389,7 @@ impl OpImadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -463,7 +464,7 @@ impl OpImadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -500,6 +501,7 @@ impl OpImadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -544,6 +546,7 @@ impl OpImadx {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -590,6 +593,7 @@ impl OpImadx {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -638,6 +642,7 @@ impl OpImadx {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -682,6 +687,7 @@ impl OpImadx {
             },
         ))
     }
+    /// Form `rri`'s fields (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -728,6 +734,7 @@ impl OpImadx {
             },
         ))
     }
+    /// Form `rrc`'s fields (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -776,6 +783,7 @@ impl OpImadx {
             },
         ))
     }
+    /// Form `rru`'s fields (isa-spec/spec/ops/imadx.toml:48; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -823,6 +831,7 @@ impl OpImadx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/imadx.toml:37.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -876,6 +885,7 @@ impl OpImadx {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `IMAD` (isa-spec/spec/ops/imadx.toml:37).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1116,6 +1126,7 @@ impl OpImadx {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/imadx.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1191,6 +1202,7 @@ impl OpImadx {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imadx.toml:2.
 impl Encode for OpImadx {
     const NAME: &'static str = "imadx";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1254,6 +1266,7 @@ impl Encode for OpImadx {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imadx.toml:2.
 impl Forms for OpImadx {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1273,6 +1286,7 @@ impl Forms for OpImadx {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/imadx.toml:2.
 impl Legalize for OpImadx {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

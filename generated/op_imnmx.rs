@@ -4,24 +4,25 @@
 
 /// `IMNMX`: 32-bit integer minimum/maximum, selected by a predicate (true: min). Maxwell/Pascal, and SM75..SM100; ptxas emits VIMNMX from SM90 on, and SM120's IMNMX (two predicate results, a second predicate source, a 64-bit flag at 74) is not modelled.
 ///
-/// Spec: isa-spec/spec/ops/imnmx.toml (op `imnmx`). SMs: 50, 52, 60, 75, 80, 86, 89, 90, 100.
+/// Spec: isa-spec/spec/ops/imnmx.toml:2 (op `imnmx`). SMs: 50, 52, 60, 75, 80, 86, 89, 90, 100.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImnmx {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/imnmx.toml:7)
     pub d: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/imnmx.toml:11)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/imnmx.toml:15)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/imnmx.toml:19)
     pub p: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/imnmx.toml:24)
     pub ty: IntType,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/imnmx.toml:28)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: step of a 64-bit min/max chained through the CC register.
+    /// Modifier. Maxwell/Pascal: step of a 64-bit min/max chained through the CC register. (isa-spec/spec/ops/imnmx.toml:34)
     pub xmode: ImnmxX,
 }
+/// Spec: isa-spec/spec/ops/imnmx.toml:2.
 impl OpImnmx {
     pub const NAME: &'static str = "imnmx";
     pub const MNEMONIC: &'static str = "IMNMX";
@@ -150,7 +151,7 @@ impl OpImnmx {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [75, 80, 86, 89, 90, 100].
+    /// Form `rrr` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:56; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -192,7 +193,7 @@ impl OpImnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [75, 80, 86, 89, 90, 100].
+    /// Form `rir` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:56; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -234,7 +235,7 @@ impl OpImnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/imnmx.toml:56; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -314,7 +315,7 @@ impl OpImnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:56; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -356,7 +357,7 @@ impl OpImnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:74; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -387,7 +388,7 @@ impl OpImnmx {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:74; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -424,7 +425,7 @@ impl OpImnmx {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:74; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -493,6 +494,7 @@ impl OpImnmx {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:56; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -532,6 +534,7 @@ impl OpImnmx {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:56; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -573,6 +576,7 @@ impl OpImnmx {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/imnmx.toml:56; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -616,6 +620,7 @@ impl OpImnmx {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:56; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -655,6 +660,7 @@ impl OpImnmx {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/imnmx.toml:74; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -700,6 +706,7 @@ impl OpImnmx {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/imnmx.toml:74; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -752,6 +759,7 @@ impl OpImnmx {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/imnmx.toml:74; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -804,6 +812,7 @@ impl OpImnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/imnmx.toml:38.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -856,6 +865,7 @@ impl OpImnmx {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `IMNMX` (isa-spec/spec/ops/imnmx.toml:38).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1092,6 +1102,7 @@ impl OpImnmx {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/imnmx.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1166,6 +1177,7 @@ impl OpImnmx {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imnmx.toml:2.
 impl Encode for OpImnmx {
     const NAME: &'static str = "imnmx";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1213,6 +1225,7 @@ impl Encode for OpImnmx {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/imnmx.toml:2.
 impl Forms for OpImnmx {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1232,6 +1245,7 @@ impl Forms for OpImnmx {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/imnmx.toml:2.
 impl Legalize for OpImnmx {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,20 +4,21 @@
 
 /// `ISCADD`: Scaled integer add: a shifted left by a constant, plus b; either source may be negated.
 ///
-/// Spec: isa-spec/spec/ops/iscadd.toml (op `iscadd`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/iscadd.toml:2 (op `iscadd`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIscadd {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/iscadd.toml:8)
     pub d: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iscadd.toml:12)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iscadd.toml:17)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/iscadd.toml:22)
     pub shift: u32,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iscadd.toml:26)
     pub cc: bool,
 }
+/// Spec: isa-spec/spec/ops/iscadd.toml:2.
 impl OpIscadd {
     pub const NAME: &'static str = "iscadd";
     pub const MNEMONIC: &'static str = "ISCADD";
@@ -114,7 +115,7 @@ impl OpIscadd {
             _ => None,
         }
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -145,7 +146,7 @@ impl OpIscadd {
         }
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -181,7 +182,7 @@ impl OpIscadd {
         }
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -250,6 +251,7 @@ impl OpIscadd {
         }
         Ok(w)
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -281,6 +283,7 @@ impl OpIscadd {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -319,6 +322,7 @@ impl OpIscadd {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -357,6 +361,7 @@ impl OpIscadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/iscadd.toml:31.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -393,6 +398,7 @@ impl OpIscadd {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `ISCADD` (isa-spec/spec/ops/iscadd.toml:31).
     #[allow(
         unused_variables,
         unused_mut,
@@ -586,6 +592,7 @@ impl OpIscadd {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/iscadd.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -648,6 +655,7 @@ impl OpIscadd {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iscadd.toml:2.
 impl Encode for OpIscadd {
     const NAME: &'static str = "iscadd";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -672,6 +680,7 @@ impl Encode for OpIscadd {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iscadd.toml:2.
 impl Forms for OpIscadd {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -687,6 +696,7 @@ impl Forms for OpIscadd {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/iscadd.toml:2.
 impl Legalize for OpIscadd {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,20 +4,21 @@
 
 /// `ISCADD32I`: Scaled integer add with a full 32-bit immediate.
 ///
-/// Spec: isa-spec/spec/ops/iscadd32i.toml (op `iscadd32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/iscadd32i.toml:2 (op `iscadd32i`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIscadd32i {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/iscadd32i.toml:8)
     pub d: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iscadd32i.toml:12)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/iscadd32i.toml:16)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/iscadd32i.toml:20)
     pub shift: u32,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iscadd32i.toml:24)
     pub cc: bool,
 }
+/// Spec: isa-spec/spec/ops/iscadd32i.toml:2.
 impl OpIscadd32i {
     pub const NAME: &'static str = "iscadd32i";
     pub const MNEMONIC: &'static str = "ISCADD32I";
@@ -106,7 +107,7 @@ impl OpIscadd32i {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/iscadd32i.toml:39; form at isa-spec/spec/ops/iscadd32i.toml:39).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -125,6 +126,7 @@ impl OpIscadd32i {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/iscadd32i.toml:39; form at isa-spec/spec/ops/iscadd32i.toml:39).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -158,6 +160,7 @@ impl OpIscadd32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/iscadd32i.toml:29.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -194,6 +197,7 @@ impl OpIscadd32i {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `ISCADD32I` (isa-spec/spec/ops/iscadd32i.toml:29).
     #[allow(
         unused_variables,
         unused_mut,
@@ -387,6 +391,7 @@ impl OpIscadd32i {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/iscadd32i.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -451,6 +456,7 @@ impl OpIscadd32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iscadd32i.toml:2.
 impl Encode for OpIscadd32i {
     const NAME: &'static str = "iscadd32i";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -467,6 +473,7 @@ impl Encode for OpIscadd32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/iscadd32i.toml:2.
 impl Forms for OpIscadd32i {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -480,6 +487,7 @@ impl Forms for OpIscadd32i {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/iscadd32i.toml:2.
 impl Legalize for OpIscadd32i {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

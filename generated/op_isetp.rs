@@ -4,32 +4,33 @@
 
 /// `ISETP`: Integer compare to predicate; .EX compares the high words and falls back to lc when they are equal.
 ///
-/// Spec: isa-spec/spec/ops/isetp.toml (op `isetp`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/isetp.toml:3 (op `isetp`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsetp {
-    /// Destination (pred).
+    /// Destination (pred). (isa-spec/spec/ops/isetp.toml:8)
     pub d: Reg,
-    /// Destination (pred). Second result: the inverted compare combined with acc.
+    /// Destination (pred). Second result: the inverted compare combined with acc. (isa-spec/spec/ops/isetp.toml:12)
     pub d2: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/isetp.toml:18)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/isetp.toml:22)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/isetp.toml:26)
     pub acc: Src,
-    /// Source (pred). Low-word compare result (read with .EX); nvdisasm prints it when not PT (SM70/75) or with .EX (SM80+).
+    /// Source (pred). Low-word compare result (read with .EX); nvdisasm prints it when not PT (SM70/75) or with .EX (SM80+). (isa-spec/spec/ops/isetp.toml:31)
     pub lc: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp.toml:38)
     pub cmp: Icmp,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp.toml:42)
     pub ty: IsetpType,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp.toml:46)
     pub setop: Setop,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp.toml:50)
     pub ex: bool,
-    /// Modifier. Maxwell/Pascal: extended (64-bit) compare: the high words, with the low words' carry from the CC register.
+    /// Modifier. Maxwell/Pascal: extended (64-bit) compare: the high words, with the low words' carry from the CC register. (isa-spec/spec/ops/isetp.toml:55)
     pub x: bool,
 }
+/// Spec: isa-spec/spec/ops/isetp.toml:3.
 impl OpIsetp {
     pub const NAME: &'static str = "isetp";
     pub const MNEMONIC: &'static str = "ISETP";
@@ -183,7 +184,7 @@ impl OpIsetp {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:102; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -234,7 +235,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:102; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -285,7 +286,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/isetp.toml:102; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -374,7 +375,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:102; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -425,7 +426,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:125; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -480,7 +481,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:125; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -541,7 +542,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:125; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -634,6 +635,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:102; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -709,6 +711,7 @@ impl OpIsetp {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:102; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -786,6 +789,7 @@ impl OpIsetp {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:102; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -865,6 +869,7 @@ impl OpIsetp {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:102; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -940,6 +945,7 @@ impl OpIsetp {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:125; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1010,6 +1016,7 @@ impl OpIsetp {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:125; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1087,6 +1094,7 @@ impl OpIsetp {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:125; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1164,6 +1172,7 @@ impl OpIsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/isetp.toml:60.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1291,6 +1300,7 @@ impl OpIsetp {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:60).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1612,6 +1622,7 @@ impl OpIsetp {
             )),
         )
     }
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:66).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1933,6 +1944,7 @@ impl OpIsetp {
             )),
         )
     }
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:71).
     #[allow(
         unused_variables,
         unused_mut,
@@ -2256,6 +2268,7 @@ impl OpIsetp {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/isetp.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -2354,6 +2367,7 @@ impl OpIsetp {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/isetp.toml:3.
 impl Encode for OpIsetp {
     const NAME: &'static str = "isetp";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -2417,6 +2431,7 @@ impl Encode for OpIsetp {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/isetp.toml:3.
 impl Forms for OpIsetp {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -2436,6 +2451,7 @@ impl Forms for OpIsetp {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/isetp.toml:3.
 impl Legalize for OpIsetp {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,30 +4,31 @@
 
 /// `ISETP`: 64-bit integer compare to predicate (register pairs); .EX compares and falls back to lc when equal.
 ///
-/// Spec: isa-spec/spec/ops/isetp64.toml (op `isetp64`). SMs: 120.
+/// Spec: isa-spec/spec/ops/isetp64.toml:3 (op `isetp64`). SMs: 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsetp64 {
-    /// Destination (pred).
+    /// Destination (pred). (isa-spec/spec/ops/isetp64.toml:8)
     pub d: Reg,
-    /// Destination (pred). Second result: the inverted compare combined with acc.
+    /// Destination (pred). Second result: the inverted compare combined with acc. (isa-spec/spec/ops/isetp64.toml:12)
     pub d2: Reg,
-    /// Source (i64).
+    /// Source (i64). (isa-spec/spec/ops/isetp64.toml:18)
     pub a: Src,
-    /// Source (i64).
+    /// Source (i64). (isa-spec/spec/ops/isetp64.toml:25)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/isetp64.toml:29)
     pub acc: Src,
-    /// Source (pred). Lower compare result, read with .EX (printed exactly then).
+    /// Source (pred). Lower compare result, read with .EX (printed exactly then). (isa-spec/spec/ops/isetp64.toml:34)
     pub lc: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp64.toml:41)
     pub cmp: Icmp,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp64.toml:45)
     pub ty: IsetpType64,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp64.toml:49)
     pub setop: Setop,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp64.toml:53)
     pub ex: bool,
 }
+/// Spec: isa-spec/spec/ops/isetp64.toml:3.
 impl OpIsetp64 {
     pub const NAME: &'static str = "isetp64";
     pub const MNEMONIC: &'static str = "ISETP";
@@ -157,7 +158,7 @@ impl OpIsetp64 {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [120].
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -224,7 +225,7 @@ impl OpIsetp64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [120].
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -291,7 +292,7 @@ impl OpIsetp64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [120].
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -358,6 +359,7 @@ impl OpIsetp64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -431,6 +433,7 @@ impl OpIsetp64 {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -506,6 +509,7 @@ impl OpIsetp64 {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -582,6 +586,7 @@ impl OpIsetp64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/isetp64.toml:57.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -643,6 +648,7 @@ impl OpIsetp64 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp64.toml:57).
     #[allow(
         unused_variables,
         unused_mut,
@@ -964,6 +970,7 @@ impl OpIsetp64 {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/isetp64.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1057,6 +1064,7 @@ impl OpIsetp64 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/isetp64.toml:3.
 impl Encode for OpIsetp64 {
     const NAME: &'static str = "isetp64";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1096,6 +1104,7 @@ impl Encode for OpIsetp64 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/isetp64.toml:3.
 impl Forms for OpIsetp64 {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1111,6 +1120,7 @@ impl Forms for OpIsetp64 {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/isetp64.toml:3.
 impl Legalize for OpIsetp64 {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

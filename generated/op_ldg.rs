@@ -4,24 +4,25 @@
 
 /// `LDG.E`: Load 1..16 bytes from global memory at a + off into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/ldg.toml (op `ldg`). SMs: 50, 52, 60, 70, 75.
+/// Spec: isa-spec/spec/ops/ldg.toml:3 (op `ldg`). SMs: 50, 52, 60, 70, 75.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdg {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/ldg.toml:8)
     pub d: Reg,
-    /// Source (u64). 64-bit address register pair.
+    /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/ldg.toml:12)
     pub a: Src,
-    /// Modifier. Signed byte offset added to the address.
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/ldg.toml:17)
     pub off: i32,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:22)
     pub size: MemSize,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:26)
     pub cache: MemCache,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:30)
     pub ltc: MemLtc,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:34)
     pub sem: MemSem,
 }
+/// Spec: isa-spec/spec/ops/ldg.toml:3.
 impl OpLdg {
     pub const NAME: &'static str = "ldg";
     pub const MNEMONIC: &'static str = "LDG.E";
@@ -130,7 +131,7 @@ impl OpLdg {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [75].
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:55; form at isa-spec/spec/ops/ldg.toml:55).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -208,7 +209,7 @@ impl OpLdg {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [70].
+    /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:84; form at isa-spec/spec/ops/ldg.toml:84).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -289,7 +290,7 @@ impl OpLdg {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ldg.toml:112; form at isa-spec/spec/ops/ldg.toml:112).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -368,6 +369,7 @@ impl OpLdg {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:55; form at isa-spec/spec/ops/ldg.toml:55).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -458,6 +460,7 @@ impl OpLdg {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:84; form at isa-spec/spec/ops/ldg.toml:84).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -543,6 +546,7 @@ impl OpLdg {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:112; form at isa-spec/spec/ops/ldg.toml:112).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -595,6 +599,7 @@ impl OpLdg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/ldg.toml:37.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -637,6 +642,7 @@ impl OpLdg {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:37).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1131,6 +1137,7 @@ impl OpLdg {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/ldg.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1177,6 +1184,7 @@ impl OpLdg {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/ldg.toml:3.
 impl Encode for OpLdg {
     const NAME: &'static str = "ldg";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1198,6 +1206,7 @@ impl Encode for OpLdg {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/ldg.toml:3.
 impl Forms for OpLdg {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1213,6 +1222,7 @@ impl Forms for OpLdg {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/ldg.toml:3.
 impl Legalize for OpLdg {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

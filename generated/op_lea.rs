@@ -4,20 +4,21 @@
 
 /// `LEA`: Shift-and-add (address arithmetic): d = (±(a << shift)) + ±b; co is the carry out of bit 31. See lea_hi for the high word of a 64-bit shift, lea_x / lea_hi_x for the carry-in forms.
 ///
-/// Spec: isa-spec/spec/ops/lea.toml (op `lea`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/lea.toml:2 (op `lea`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLea {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/lea.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31.
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/lea.toml:12)
     pub co: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lea.toml:18)
     pub a: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lea.toml:22)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/lea.toml:27)
     pub shift: u32,
 }
+/// Spec: isa-spec/spec/ops/lea.toml:2.
 impl OpLea {
     pub const NAME: &'static str = "lea";
     pub const MNEMONIC: &'static str = "LEA";
@@ -127,7 +128,7 @@ impl OpLea {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -148,7 +149,7 @@ impl OpLea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -168,7 +169,7 @@ impl OpLea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -227,7 +228,7 @@ impl OpLea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -248,6 +249,7 @@ impl OpLea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -276,6 +278,7 @@ impl OpLea {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -306,6 +309,7 @@ impl OpLea {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -338,6 +342,7 @@ impl OpLea {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -369,6 +374,7 @@ impl OpLea {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/lea.toml:30.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -411,6 +417,7 @@ impl OpLea {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `LEA` (isa-spec/spec/ops/lea.toml:30).
     #[allow(
         unused_variables,
         unused_mut,
@@ -626,6 +633,7 @@ impl OpLea {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/lea.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -683,6 +691,7 @@ impl OpLea {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lea.toml:2.
 impl Encode for OpLea {
     const NAME: &'static str = "lea";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -711,6 +720,7 @@ impl Encode for OpLea {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lea.toml:2.
 impl Forms for OpLea {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -727,6 +737,7 @@ impl Forms for OpLea {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/lea.toml:2.
 impl Legalize for OpLea {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

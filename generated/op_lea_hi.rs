@@ -4,24 +4,25 @@
 
 /// `LEA.HI`: Shift-and-add of a 64-bit value's high word: d = hi32((c:a) << shift) ± b, with c replaced by a's sign with .SX32; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/lea_hi.toml (op `lea_hi`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/lea_hi.toml:2 (op `lea_hi`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLeaHi {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/lea_hi.toml:7)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31.
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/lea_hi.toml:11)
     pub co: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lea_hi.toml:17)
     pub a: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lea_hi.toml:21)
     pub b: Src,
-    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed).
+    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed). (isa-spec/spec/ops/lea_hi.toml:26)
     pub c: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/lea_hi.toml:32)
     pub sx32: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/lea_hi.toml:37)
     pub shift: u32,
 }
+/// Spec: isa-spec/spec/ops/lea_hi.toml:2.
 impl OpLeaHi {
     pub const NAME: &'static str = "lea_hi";
     pub const MNEMONIC: &'static str = "LEA.HI";
@@ -149,7 +150,7 @@ impl OpLeaHi {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -173,7 +174,7 @@ impl OpLeaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -196,7 +197,7 @@ impl OpLeaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -258,7 +259,7 @@ impl OpLeaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -282,7 +283,7 @@ impl OpLeaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -312,6 +313,7 @@ impl OpLeaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -355,6 +357,7 @@ impl OpLeaHi {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -400,6 +403,7 @@ impl OpLeaHi {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -447,6 +451,7 @@ impl OpLeaHi {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -490,6 +495,7 @@ impl OpLeaHi {
             },
         ))
     }
+    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -538,6 +544,7 @@ impl OpLeaHi {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/lea_hi.toml:40.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -591,6 +598,7 @@ impl OpLeaHi {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `LEA.HI` (isa-spec/spec/ops/lea_hi.toml:40).
     #[allow(
         unused_variables,
         unused_mut,
@@ -846,6 +854,7 @@ impl OpLeaHi {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/lea_hi.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -921,6 +930,7 @@ impl OpLeaHi {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lea_hi.toml:2.
 impl Encode for OpLeaHi {
     const NAME: &'static str = "lea_hi";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -958,6 +968,7 @@ impl Encode for OpLeaHi {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lea_hi.toml:2.
 impl Forms for OpLeaHi {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -975,6 +986,7 @@ impl Forms for OpLeaHi {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/lea_hi.toml:2.
 impl Legalize for OpLeaHi {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

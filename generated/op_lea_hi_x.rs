@@ -4,26 +4,27 @@
 
 /// `LEA.HI.X`: Shift-and-add of a 64-bit value's high word with carry in: d = ~?hi32((c:a) << shift) + ~?b + ci, with c replaced by a's sign with .SX32; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/lea_hi_x.toml (op `lea_hi_x`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/lea_hi_x.toml:2 (op `lea_hi_x`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLeaHiX {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/lea_hi_x.toml:7)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31.
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/lea_hi_x.toml:11)
     pub co: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lea_hi_x.toml:17)
     pub a: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lea_hi_x.toml:21)
     pub b: Src,
-    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed).
+    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed). (isa-spec/spec/ops/lea_hi_x.toml:26)
     pub c: Src,
-    /// Source (pred). Carry in.
+    /// Source (pred). Carry in. (isa-spec/spec/ops/lea_hi_x.toml:32)
     pub ci: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/lea_hi_x.toml:38)
     pub sx32: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/lea_hi_x.toml:43)
     pub shift: u32,
 }
+/// Spec: isa-spec/spec/ops/lea_hi_x.toml:2.
 impl OpLeaHiX {
     pub const NAME: &'static str = "lea_hi_x";
     pub const MNEMONIC: &'static str = "LEA.HI.X";
@@ -165,7 +166,7 @@ impl OpLeaHiX {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -192,7 +193,7 @@ impl OpLeaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -218,7 +219,7 @@ impl OpLeaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -283,7 +284,7 @@ impl OpLeaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -310,7 +311,7 @@ impl OpLeaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -343,6 +344,7 @@ impl OpLeaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -393,6 +395,7 @@ impl OpLeaHiX {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -445,6 +448,7 @@ impl OpLeaHiX {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -499,6 +503,7 @@ impl OpLeaHiX {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -549,6 +554,7 @@ impl OpLeaHiX {
             },
         ))
     }
+    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -604,6 +610,7 @@ impl OpLeaHiX {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/lea_hi_x.toml:46.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -660,6 +667,7 @@ impl OpLeaHiX {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `LEA.HI.X` (isa-spec/spec/ops/lea_hi_x.toml:46).
     #[allow(
         unused_variables,
         unused_mut,
@@ -942,6 +950,7 @@ impl OpLeaHiX {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/lea_hi_x.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1021,6 +1030,7 @@ impl OpLeaHiX {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lea_hi_x.toml:2.
 impl Encode for OpLeaHiX {
     const NAME: &'static str = "lea_hi_x";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1072,6 +1082,7 @@ impl Encode for OpLeaHiX {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lea_hi_x.toml:2.
 impl Forms for OpLeaHiX {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1089,6 +1100,7 @@ impl Forms for OpLeaHiX {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/lea_hi_x.toml:2.
 impl Legalize for OpLeaHiX {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

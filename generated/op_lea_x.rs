@@ -4,22 +4,23 @@
 
 /// `LEA.X`: Shift-and-add with carry in: d = (~?(a << shift)) + ~?b + ci; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/lea_x.toml (op `lea_x`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/lea_x.toml:2 (op `lea_x`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLeaX {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/lea_x.toml:7)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31.
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/lea_x.toml:11)
     pub co: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lea_x.toml:17)
     pub a: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lea_x.toml:21)
     pub b: Src,
-    /// Source (pred). Carry in.
+    /// Source (pred). Carry in. (isa-spec/spec/ops/lea_x.toml:26)
     pub ci: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/lea_x.toml:32)
     pub shift: u32,
 }
+/// Spec: isa-spec/spec/ops/lea_x.toml:2.
 impl OpLeaX {
     pub const NAME: &'static str = "lea_x";
     pub const MNEMONIC: &'static str = "LEA.X";
@@ -142,7 +143,7 @@ impl OpLeaX {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -166,7 +167,7 @@ impl OpLeaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -189,7 +190,7 @@ impl OpLeaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -251,7 +252,7 @@ impl OpLeaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -275,6 +276,7 @@ impl OpLeaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -309,6 +311,7 @@ impl OpLeaX {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -345,6 +348,7 @@ impl OpLeaX {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -383,6 +387,7 @@ impl OpLeaX {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -420,6 +425,7 @@ impl OpLeaX {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/lea_x.toml:35.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -465,6 +471,7 @@ impl OpLeaX {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `LEA.X` (isa-spec/spec/ops/lea_x.toml:35).
     #[allow(
         unused_variables,
         unused_mut,
@@ -707,6 +714,7 @@ impl OpLeaX {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/lea_x.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -767,6 +775,7 @@ impl OpLeaX {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lea_x.toml:2.
 impl Encode for OpLeaX {
     const NAME: &'static str = "lea_x";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -799,6 +808,7 @@ impl Encode for OpLeaX {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lea_x.toml:2.
 impl Forms for OpLeaX {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -815,6 +825,7 @@ impl Forms for OpLeaX {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/lea_x.toml:2.
 impl Legalize for OpLeaX {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

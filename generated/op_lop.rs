@@ -4,26 +4,27 @@
 
 /// `LOP`: Two-input bitwise logic op (AND, OR, XOR, PASS_B) with inverted sources and a predicate result.
 ///
-/// Spec: isa-spec/spec/ops/lop.toml (op `lop`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/lop.toml:2 (op `lop`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLop {
-    /// Destination (pred). Set from the result by pop (F: false, T: true, Z: d == 0, NZ: d != 0).
+    /// Destination (pred). Set from the result by pop (F: false, T: true, Z: d == 0, NZ: d != 0). (isa-spec/spec/ops/lop.toml:8)
     pub pd: Reg,
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/lop.toml:14)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lop.toml:18)
     pub a: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lop.toml:23)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/lop.toml:28)
     pub op: LopOp,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/lop.toml:32)
     pub pop: PredOp,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/lop.toml:36)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register.
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/lop.toml:42)
     pub x: bool,
 }
+/// Spec: isa-spec/spec/ops/lop.toml:2.
 impl OpLop {
     pub const NAME: &'static str = "lop";
     pub const MNEMONIC: &'static str = "LOP";
@@ -129,7 +130,7 @@ impl OpLop {
             _ => None,
         }
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -161,7 +162,7 @@ impl OpLop {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -198,7 +199,7 @@ impl OpLop {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -268,6 +269,7 @@ impl OpLop {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -320,6 +322,7 @@ impl OpLop {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -379,6 +382,7 @@ impl OpLop {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -438,6 +442,7 @@ impl OpLop {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/lop.toml:47.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -500,6 +505,7 @@ impl OpLop {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `LOP` (isa-spec/spec/ops/lop.toml:47).
     #[allow(
         unused_variables,
         unused_mut,
@@ -750,6 +756,7 @@ impl OpLop {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/lop.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -826,6 +833,7 @@ impl OpLop {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lop.toml:2.
 impl Encode for OpLop {
     const NAME: &'static str = "lop";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -850,6 +858,7 @@ impl Encode for OpLop {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lop.toml:2.
 impl Forms for OpLop {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -865,6 +874,7 @@ impl Forms for OpLop {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/lop.toml:2.
 impl Legalize for OpLop {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,32 +4,33 @@
 
 /// `LOP3.LUT`: Three-input bitwise logic op given by an 8-bit truth table (a = 0xf0, b = 0xcc, c = 0xaa).
 ///
-/// Spec: isa-spec/spec/ops/lop3.toml (op `lop3`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/lop3.toml:2 (op `lop3`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLop3 {
-    /// Destination (pred). Set when the result is not zero (combined with pc).
+    /// Destination (pred). Set when the result is not zero (combined with pc). (isa-spec/spec/ops/lop3.toml:8)
     pub pd: Reg,
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/lop3.toml:14)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lop3.toml:18)
     pub a: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lop3.toml:22)
     pub b: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lop3.toml:26)
     pub c: Src,
-    /// Source (pred). Predicate combined into pd (OR, or AND with .PAND); ptxas writes !PT.
+    /// Source (pred). Predicate combined into pd (OR, or AND with .PAND); ptxas writes !PT. (isa-spec/spec/ops/lop3.toml:30)
     pub pc: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/lop3.toml:37)
     pub lut: u32,
-    /// Modifier. Maxwell/Pascal: how pd is set from the result (nothing else there).
+    /// Modifier. Maxwell/Pascal: how pd is set from the result (nothing else there). (isa-spec/spec/ops/lop3.toml:41)
     pub pop: PredOp,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/lop3.toml:46)
     pub pand: bool,
-    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d.
+    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d. (isa-spec/spec/ops/lop3.toml:51)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal, register form only: extended (reads the CC register).
+    /// Modifier. Maxwell/Pascal, register form only: extended (reads the CC register). (isa-spec/spec/ops/lop3.toml:57)
     pub x: bool,
 }
+/// Spec: isa-spec/spec/ops/lop3.toml:2.
 impl OpLop3 {
     pub const NAME: &'static str = "lop3";
     pub const MNEMONIC: &'static str = "LOP3.LUT";
@@ -183,7 +184,7 @@ impl OpLop3 {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:90; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -233,7 +234,7 @@ impl OpLop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:90; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -283,7 +284,7 @@ impl OpLop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lop3.toml:90; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -371,7 +372,7 @@ impl OpLop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:90; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -421,7 +422,7 @@ impl OpLop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:109; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -465,7 +466,7 @@ impl OpLop3 {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:109; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -532,7 +533,7 @@ impl OpLop3 {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:109; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -631,6 +632,7 @@ impl OpLop3 {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lop3.toml:90; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -687,6 +689,7 @@ impl OpLop3 {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/lop3.toml:90; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -745,6 +748,7 @@ impl OpLop3 {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/lop3.toml:90; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -805,6 +809,7 @@ impl OpLop3 {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/lop3.toml:90; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -861,6 +866,7 @@ impl OpLop3 {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/lop3.toml:109; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -918,6 +924,7 @@ impl OpLop3 {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/lop3.toml:109; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -976,6 +983,7 @@ impl OpLop3 {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/lop3.toml:109; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1034,6 +1042,7 @@ impl OpLop3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/lop3.toml:62.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1144,6 +1153,7 @@ impl OpLop3 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/lop3.toml:62).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1415,6 +1425,7 @@ impl OpLop3 {
             )),
         )
     }
+    /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/lop3.toml:68).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1712,6 +1723,7 @@ impl OpLop3 {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/lop3.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1810,6 +1822,7 @@ impl OpLop3 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lop3.toml:2.
 impl Encode for OpLop3 {
     const NAME: &'static str = "lop3";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1873,6 +1886,7 @@ impl Encode for OpLop3 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lop3.toml:2.
 impl Forms for OpLop3 {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1892,6 +1906,7 @@ impl Forms for OpLop3 {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/lop3.toml:2.
 impl Legalize for OpLop3 {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,22 +4,23 @@
 
 /// `LOP32I`: Two-input bitwise logic op with a full 32-bit immediate.
 ///
-/// Spec: isa-spec/spec/ops/lop32i.toml (op `lop32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/lop32i.toml:2 (op `lop32i`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLop32i {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/lop32i.toml:8)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lop32i.toml:12)
     pub a: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/lop32i.toml:17)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/lop32i.toml:21)
     pub op: LopOp,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d.
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/lop32i.toml:25)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register.
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/lop32i.toml:31)
     pub x: bool,
 }
+/// Spec: isa-spec/spec/ops/lop32i.toml:2.
 impl OpLop32i {
     pub const NAME: &'static str = "lop32i";
     pub const MNEMONIC: &'static str = "LOP32I";
@@ -108,7 +109,7 @@ impl OpLop32i {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/lop32i.toml:47; form at isa-spec/spec/ops/lop32i.toml:47).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -133,6 +134,7 @@ impl OpLop32i {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/lop32i.toml:47; form at isa-spec/spec/ops/lop32i.toml:47).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -173,6 +175,7 @@ impl OpLop32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/lop32i.toml:36.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -214,6 +217,7 @@ impl OpLop32i {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `LOP32I` (isa-spec/spec/ops/lop32i.toml:36).
     #[allow(
         unused_variables,
         unused_mut,
@@ -404,6 +408,7 @@ impl OpLop32i {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/lop32i.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -472,6 +477,7 @@ impl OpLop32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lop32i.toml:2.
 impl Encode for OpLop32i {
     const NAME: &'static str = "lop32i";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -488,6 +494,7 @@ impl Encode for OpLop32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/lop32i.toml:2.
 impl Forms for OpLop32i {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -501,6 +508,7 @@ impl Forms for OpLop32i {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/lop32i.toml:2.
 impl Legalize for OpLop32i {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,16 +4,17 @@
 
 /// `MOV`: Copy a register, immediate, constant or uniform register to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/mov.toml (op `mov`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/mov.toml:3 (op `mov`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMov {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/mov.toml:9)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/mov.toml:13)
     pub b: Src,
-    /// Modifier. Quad-lane mask: which lanes of each quad take the value.
+    /// Modifier. Quad-lane mask: which lanes of each quad take the value. (isa-spec/spec/ops/mov.toml:17)
     pub mask: u32,
 }
+/// Spec: isa-spec/spec/ops/mov.toml:3.
 impl OpMov {
     pub const NAME: &'static str = "mov";
     pub const MNEMONIC: &'static str = "MOV";
@@ -99,7 +100,7 @@ impl OpMov {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -116,7 +117,7 @@ impl OpMov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -133,7 +134,7 @@ impl OpMov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -188,7 +189,7 @@ impl OpMov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -205,7 +206,7 @@ impl OpMov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -221,7 +222,7 @@ impl OpMov {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -275,6 +276,7 @@ impl OpMov {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -296,6 +298,7 @@ impl OpMov {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -319,6 +322,7 @@ impl OpMov {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -344,6 +348,7 @@ impl OpMov {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -365,6 +370,7 @@ impl OpMov {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -386,6 +392,7 @@ impl OpMov {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -414,6 +421,7 @@ impl OpMov {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/mov.toml:22.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -448,6 +456,7 @@ impl OpMov {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `MOV` (isa-spec/spec/ops/mov.toml:22).
     #[allow(
         unused_variables,
         unused_mut,
@@ -610,6 +619,7 @@ impl OpMov {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/mov.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -648,6 +658,7 @@ impl OpMov {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/mov.toml:3.
 impl Encode for OpMov {
     const NAME: &'static str = "mov";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -672,6 +683,7 @@ impl Encode for OpMov {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/mov.toml:3.
 impl Forms for OpMov {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -690,6 +702,7 @@ impl Forms for OpMov {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/mov.toml:3.
 impl Legalize for OpMov {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,16 +4,17 @@
 
 /// `MOV32I`: Move a 32-bit immediate to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/mov32i.toml (op `mov32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/mov32i.toml:2 (op `mov32i`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMov32i {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/mov32i.toml:8)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/mov32i.toml:12)
     pub b: Src,
-    /// Modifier. Quad-lane mask.
+    /// Modifier. Quad-lane mask. (isa-spec/spec/ops/mov32i.toml:16)
     pub mask: u32,
 }
+/// Spec: isa-spec/spec/ops/mov32i.toml:2.
 impl OpMov32i {
     pub const NAME: &'static str = "mov32i";
     pub const MNEMONIC: &'static str = "MOV32I";
@@ -90,7 +91,7 @@ impl OpMov32i {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/mov32i.toml:28; form at isa-spec/spec/ops/mov32i.toml:28).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -106,6 +107,7 @@ impl OpMov32i {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/mov32i.toml:28; form at isa-spec/spec/ops/mov32i.toml:28).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -132,6 +134,7 @@ impl OpMov32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/mov32i.toml:21.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -162,6 +165,7 @@ impl OpMov32i {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `MOV32I` (isa-spec/spec/ops/mov32i.toml:21).
     #[allow(
         unused_variables,
         unused_mut,
@@ -323,6 +327,7 @@ impl OpMov32i {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/mov32i.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -361,6 +366,7 @@ impl OpMov32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/mov32i.toml:2.
 impl Encode for OpMov32i {
     const NAME: &'static str = "mov32i";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -374,6 +380,7 @@ impl Encode for OpMov32i {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/mov32i.toml:2.
 impl Forms for OpMov32i {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -387,6 +394,7 @@ impl Forms for OpMov32i {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/mov32i.toml:2.
 impl Legalize for OpMov32i {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,14 +4,15 @@
 
 /// `MOV.64`: Copy a 64-bit register pair or uniform register pair to a GPR pair.
 ///
-/// Spec: isa-spec/spec/ops/mov64.toml (op `mov64`). SMs: 120.
+/// Spec: isa-spec/spec/ops/mov64.toml:4 (op `mov64`). SMs: 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMov64 {
-    /// Destination (u64).
+    /// Destination (u64). (isa-spec/spec/ops/mov64.toml:9)
     pub d: Reg,
-    /// Source (u64).
+    /// Source (u64). (isa-spec/spec/ops/mov64.toml:13)
     pub b: Src,
 }
+/// Spec: isa-spec/spec/ops/mov64.toml:4.
 impl OpMov64 {
     pub const NAME: &'static str = "mov64";
     pub const MNEMONIC: &'static str = "MOV.64";
@@ -94,7 +95,7 @@ impl OpMov64 {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [120].
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -132,7 +133,7 @@ impl OpMov64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [120].
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -170,7 +171,7 @@ impl OpMov64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [120].
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -208,6 +209,7 @@ impl OpMov64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -228,6 +230,7 @@ impl OpMov64 {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -250,6 +253,7 @@ impl OpMov64 {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -273,6 +277,7 @@ impl OpMov64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/mov64.toml:16.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -303,6 +308,7 @@ impl OpMov64 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `MOV.64` (isa-spec/spec/ops/mov64.toml:16).
     #[allow(
         unused_variables,
         unused_mut,
@@ -419,6 +425,7 @@ impl OpMov64 {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/mov64.toml:4.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -456,6 +463,7 @@ impl OpMov64 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/mov64.toml:4.
 impl Encode for OpMov64 {
     const NAME: &'static str = "mov64";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -475,6 +483,7 @@ impl Encode for OpMov64 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/mov64.toml:4.
 impl Forms for OpMov64 {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -490,6 +499,7 @@ impl Forms for OpMov64 {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/mov64.toml:4.
 impl Legalize for OpMov64 {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

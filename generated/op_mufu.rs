@@ -4,18 +4,19 @@
 
 /// `MUFU`: Transcendental approximation; SIN/COS take the angle in turns (radians / 2pi).
 ///
-/// Spec: isa-spec/spec/ops/mufu.toml (op `mufu`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/mufu.toml:2 (op `mufu`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMufu {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/mufu.toml:7)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/mufu.toml:11)
     pub a: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/mufu.toml:16)
     pub op: MufuOp,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/mufu.toml:20)
     pub fmt: MufuFmt,
 }
+/// Spec: isa-spec/spec/ops/mufu.toml:2.
 impl OpMufu {
     pub const NAME: &'static str = "mufu";
     pub const MNEMONIC: &'static str = "MUFU";
@@ -108,7 +109,7 @@ impl OpMufu {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70].
+    /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:34; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -139,7 +140,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70].
+    /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:34; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -168,7 +169,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70].
+    /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:34; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -237,7 +238,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrr` on SM [75, 80, 86, 89].
+    /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:51; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -277,7 +278,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [75, 80, 86, 89].
+    /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:51; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -315,7 +316,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [75, 80, 86, 89].
+    /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:51; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -393,7 +394,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89].
+    /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:51; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -433,7 +434,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrr` on SM [90, 100, 120].
+    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:72; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -461,7 +462,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [90, 100, 120].
+    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:72; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -487,7 +488,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [90].
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:72; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -553,7 +554,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [90, 100, 120].
+    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:72; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -581,6 +582,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:34; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -615,6 +617,7 @@ impl OpMufu {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:34; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -651,6 +654,7 @@ impl OpMufu {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:34; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -689,6 +693,7 @@ impl OpMufu {
             },
         ))
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:51; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -727,6 +732,7 @@ impl OpMufu {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:51; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -767,6 +773,7 @@ impl OpMufu {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:51; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -809,6 +816,7 @@ impl OpMufu {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:51; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -847,6 +855,7 @@ impl OpMufu {
             },
         ))
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:72; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -886,6 +895,7 @@ impl OpMufu {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:72; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -927,6 +937,7 @@ impl OpMufu {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:72; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -970,6 +981,7 @@ impl OpMufu {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:72; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1012,6 +1024,7 @@ impl OpMufu {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/mufu.toml:23.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1050,6 +1063,7 @@ impl OpMufu {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `MUFU` (isa-spec/spec/ops/mufu.toml:23).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1257,6 +1271,7 @@ impl OpMufu {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/mufu.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1296,6 +1311,7 @@ impl OpMufu {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/mufu.toml:2.
 impl Encode for OpMufu {
     const NAME: &'static str = "mufu";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1329,6 +1345,7 @@ impl Encode for OpMufu {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/mufu.toml:2.
 impl Forms for OpMufu {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1352,6 +1369,7 @@ impl Forms for OpMufu {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/mufu.toml:2.
 impl Legalize for OpMufu {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,14 +4,15 @@
 
 /// `NOP`: No operation.
 ///
-/// Spec: isa-spec/spec/ops/nop.toml (op `nop`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/nop.toml:2 (op `nop`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpNop {
-    /// Modifier. Maxwell/Pascal: raise a performance-monitor trigger with `code`.
+    /// Modifier. Maxwell/Pascal: raise a performance-monitor trigger with `code`. (isa-spec/spec/ops/nop.toml:7)
     pub trig: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/nop.toml:13)
     pub code: u32,
 }
+/// Spec: isa-spec/spec/ops/nop.toml:2.
 impl OpNop {
     pub const NAME: &'static str = "nop";
     pub const MNEMONIC: &'static str = "NOP";
@@ -69,7 +70,7 @@ impl OpNop {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/nop.toml:21; form at isa-spec/spec/ops/nop.toml:21).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -98,7 +99,7 @@ impl OpNop {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/nop.toml:28; form at isa-spec/spec/ops/nop.toml:28).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -112,6 +113,7 @@ impl OpNop {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/nop.toml:21; form at isa-spec/spec/ops/nop.toml:21).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -127,6 +129,7 @@ impl OpNop {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/nop.toml:28; form at isa-spec/spec/ops/nop.toml:28).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -145,6 +148,7 @@ impl OpNop {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/nop.toml:16.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -175,6 +179,7 @@ impl OpNop {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `NOP` (isa-spec/spec/ops/nop.toml:16).
     #[allow(
         unused_variables,
         unused_mut,
@@ -287,6 +292,7 @@ impl OpNop {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/nop.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -308,6 +314,7 @@ impl OpNop {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/nop.toml:2.
 impl Encode for OpNop {
     const NAME: &'static str = "nop";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -322,6 +329,7 @@ impl Encode for OpNop {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/nop.toml:2.
 impl Forms for OpNop {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -336,6 +344,7 @@ impl Forms for OpNop {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/nop.toml:2.
 impl Legalize for OpNop {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,24 +4,25 @@
 
 /// `PLOP3.LUT`: Predicate logic op: pd = lut0(a, b, c) and pq = lut1(a, b, c) (truth tables with a = 0xf0, b = 0xcc, c = 0xaa).
 ///
-/// Spec: isa-spec/spec/ops/plop3.toml (op `plop3`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/plop3.toml:2 (op `plop3`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPlop3 {
-    /// Destination (pred).
+    /// Destination (pred). (isa-spec/spec/ops/plop3.toml:7)
     pub pd: Reg,
-    /// Destination (pred).
+    /// Destination (pred). (isa-spec/spec/ops/plop3.toml:11)
     pub pq: Reg,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/plop3.toml:16)
     pub a: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/plop3.toml:21)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/plop3.toml:26)
     pub c: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/plop3.toml:31)
     pub lut0: u32,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/plop3.toml:35)
     pub lut1: u32,
 }
+/// Spec: isa-spec/spec/ops/plop3.toml:2.
 impl OpPlop3 {
     pub const NAME: &'static str = "plop3";
     pub const MNEMONIC: &'static str = "PLOP3.LUT";
@@ -134,7 +135,7 @@ impl OpPlop3 {
             _ => None,
         }
     }
-    ///Form `p` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `p` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/families.toml:69).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -164,7 +165,7 @@ impl OpPlop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `u` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `u` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/families.toml:73).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -194,6 +195,7 @@ impl OpPlop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `p`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/families.toml:69).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -237,6 +239,7 @@ impl OpPlop3 {
             },
         ))
     }
+    /// Form `u`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/families.toml:73).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -283,6 +286,7 @@ impl OpPlop3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/plop3.toml:38.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -321,6 +325,7 @@ impl OpPlop3 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `PLOP3.LUT` (isa-spec/spec/ops/plop3.toml:38).
     #[allow(
         unused_variables,
         unused_mut,
@@ -581,6 +586,7 @@ impl OpPlop3 {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/plop3.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -623,6 +629,7 @@ impl OpPlop3 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/plop3.toml:2.
 impl Encode for OpPlop3 {
     const NAME: &'static str = "plop3";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -645,6 +652,7 @@ impl Encode for OpPlop3 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/plop3.toml:2.
 impl Forms for OpPlop3 {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -659,6 +667,7 @@ impl Forms for OpPlop3 {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/plop3.toml:2.
 impl Legalize for OpPlop3 {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,20 +4,21 @@
 
 /// `PRMT`: Byte permute of the pair (c:a) (a holds bytes 0..3); b is the selector.
 ///
-/// Spec: isa-spec/spec/ops/prmt.toml (op `prmt`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/prmt.toml:2 (op `prmt`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPrmt {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/prmt.toml:7)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/prmt.toml:11)
     pub a: Src,
-    /// Source (b32). Selector: 4 nibbles in index mode (bit 3 replicates the byte's sign), else bits 0..2.
+    /// Source (b32). Selector: 4 nibbles in index mode (bit 3 replicates the byte's sign), else bits 0..2. (isa-spec/spec/ops/prmt.toml:15)
     pub b: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/prmt.toml:20)
     pub c: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/prmt.toml:24)
     pub mode: PrmtMode,
 }
+/// Spec: isa-spec/spec/ops/prmt.toml:2.
 impl OpPrmt {
     pub const NAME: &'static str = "prmt";
     pub const MNEMONIC: &'static str = "PRMT";
@@ -166,7 +167,7 @@ impl OpPrmt {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -191,7 +192,7 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -216,7 +217,7 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -279,7 +280,7 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -304,7 +305,7 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -329,7 +330,7 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -392,7 +393,7 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -417,7 +418,7 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -441,7 +442,7 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -471,7 +472,7 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -533,7 +534,7 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c2` on SM [50, 52, 60].
+    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/families.toml:105).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -595,6 +596,7 @@ impl OpPrmt {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -637,6 +639,7 @@ impl OpPrmt {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -681,6 +684,7 @@ impl OpPrmt {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -727,6 +731,7 @@ impl OpPrmt {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -769,6 +774,7 @@ impl OpPrmt {
             },
         ))
     }
+    /// Form `rri`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -813,6 +819,7 @@ impl OpPrmt {
             },
         ))
     }
+    /// Form `rrc`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -859,6 +866,7 @@ impl OpPrmt {
             },
         ))
     }
+    /// Form `rru`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -901,6 +909,7 @@ impl OpPrmt {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -943,6 +952,7 @@ impl OpPrmt {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -992,6 +1002,7 @@ impl OpPrmt {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1038,6 +1049,7 @@ impl OpPrmt {
             },
         ))
     }
+    /// Form `c2`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/families.toml:105).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1087,6 +1099,7 @@ impl OpPrmt {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/prmt.toml:27.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1143,6 +1156,7 @@ impl OpPrmt {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `PRMT` (isa-spec/spec/ops/prmt.toml:27).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1376,6 +1390,7 @@ impl OpPrmt {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/prmt.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1468,6 +1483,7 @@ impl OpPrmt {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/prmt.toml:2.
 impl Encode for OpPrmt {
     const NAME: &'static str = "prmt";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1535,6 +1551,7 @@ impl Encode for OpPrmt {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/prmt.toml:2.
 impl Forms for OpPrmt {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1558,6 +1575,7 @@ impl Forms for OpPrmt {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/prmt.toml:2.
 impl Legalize for OpPrmt {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,14 +4,15 @@
 
 /// `S2R`: Move a special register to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/s2r.toml (op `s2r`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/s2r.toml:2 (op `s2r`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpS2r {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/s2r.toml:7)
     pub d: Reg,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/s2r.toml:11)
     pub sr: Sr,
 }
+/// Spec: isa-spec/spec/ops/s2r.toml:2.
 impl OpS2r {
     pub const NAME: &'static str = "s2r";
     pub const MNEMONIC: &'static str = "S2R";
@@ -79,7 +80,7 @@ impl OpS2r {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/s2r.toml:18; form at isa-spec/spec/ops/s2r.toml:18).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -122,7 +123,7 @@ impl OpS2r {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/s2r.toml:27; form at isa-spec/spec/ops/s2r.toml:27).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -164,6 +165,7 @@ impl OpS2r {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/s2r.toml:18; form at isa-spec/spec/ops/s2r.toml:18).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -437,6 +439,7 @@ impl OpS2r {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/s2r.toml:27; form at isa-spec/spec/ops/s2r.toml:27).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -713,6 +716,7 @@ impl OpS2r {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/s2r.toml:14.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -741,6 +745,7 @@ impl OpS2r {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `S2R` (isa-spec/spec/ops/s2r.toml:14).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1126,6 +1131,7 @@ impl OpS2r {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/s2r.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1154,6 +1160,7 @@ impl OpS2r {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/s2r.toml:2.
 impl Encode for OpS2r {
     const NAME: &'static str = "s2r";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1168,6 +1175,7 @@ impl Encode for OpS2r {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/s2r.toml:2.
 impl Forms for OpS2r {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1182,6 +1190,7 @@ impl Forms for OpS2r {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/s2r.toml:2.
 impl Legalize for OpS2r {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

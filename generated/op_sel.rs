@@ -4,18 +4,19 @@
 
 /// `SEL`: Select a or b by a predicate.
 ///
-/// Spec: isa-spec/spec/ops/sel.toml (op `sel`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/sel.toml:2 (op `sel`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSel {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/sel.toml:8)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/sel.toml:12)
     pub a: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/sel.toml:16)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/sel.toml:20)
     pub cond: Src,
 }
+/// Spec: isa-spec/spec/ops/sel.toml:2.
 impl OpSel {
     pub const NAME: &'static str = "sel";
     pub const MNEMONIC: &'static str = "SEL";
@@ -144,7 +145,7 @@ impl OpSel {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -167,7 +168,7 @@ impl OpSel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -190,7 +191,7 @@ impl OpSel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -251,7 +252,7 @@ impl OpSel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -274,7 +275,7 @@ impl OpSel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -296,7 +297,7 @@ impl OpSel {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -324,7 +325,7 @@ impl OpSel {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -384,6 +385,7 @@ impl OpSel {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -416,6 +418,7 @@ impl OpSel {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -450,6 +453,7 @@ impl OpSel {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -486,6 +490,7 @@ impl OpSel {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -518,6 +523,7 @@ impl OpSel {
             },
         ))
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -550,6 +556,7 @@ impl OpSel {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -589,6 +596,7 @@ impl OpSel {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -628,6 +636,7 @@ impl OpSel {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/sel.toml:24.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -677,6 +686,7 @@ impl OpSel {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `SEL` (isa-spec/spec/ops/sel.toml:24).
     #[allow(
         unused_variables,
         unused_mut,
@@ -854,6 +864,7 @@ impl OpSel {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/sel.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -910,6 +921,7 @@ impl OpSel {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/sel.toml:2.
 impl Encode for OpSel {
     const NAME: &'static str = "sel";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -957,6 +969,7 @@ impl Encode for OpSel {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/sel.toml:2.
 impl Forms for OpSel {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -976,6 +989,7 @@ impl Forms for OpSel {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/sel.toml:2.
 impl Legalize for OpSel {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

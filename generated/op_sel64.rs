@@ -4,18 +4,19 @@
 
 /// `SEL.64`: Select a or b (64-bit register pairs) by a predicate.
 ///
-/// Spec: isa-spec/spec/ops/sel64.toml (op `sel64`). SMs: 120.
+/// Spec: isa-spec/spec/ops/sel64.toml:2 (op `sel64`). SMs: 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSel64 {
-    /// Destination (u64).
+    /// Destination (u64). (isa-spec/spec/ops/sel64.toml:7)
     pub d: Reg,
-    /// Source (u64).
+    /// Source (u64). (isa-spec/spec/ops/sel64.toml:11)
     pub a: Src,
-    /// Source (u64).
+    /// Source (u64). (isa-spec/spec/ops/sel64.toml:15)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/sel64.toml:19)
     pub cond: Src,
 }
+/// Spec: isa-spec/spec/ops/sel64.toml:2.
 impl OpSel64 {
     pub const NAME: &'static str = "sel64";
     pub const MNEMONIC: &'static str = "SEL.64";
@@ -119,7 +120,7 @@ impl OpSel64 {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [120].
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -176,7 +177,7 @@ impl OpSel64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [120].
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -233,6 +234,7 @@ impl OpSel64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -265,6 +267,7 @@ impl OpSel64 {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -300,6 +303,7 @@ impl OpSel64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/sel64.toml:23.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -339,6 +343,7 @@ impl OpSel64 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `SEL.64` (isa-spec/spec/ops/sel64.toml:23).
     #[allow(
         unused_variables,
         unused_mut,
@@ -514,6 +519,7 @@ impl OpSel64 {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/sel64.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -570,6 +576,7 @@ impl OpSel64 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/sel64.toml:2.
 impl Encode for OpSel64 {
     const NAME: &'static str = "sel64";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -592,6 +599,7 @@ impl Encode for OpSel64 {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/sel64.toml:2.
 impl Forms for OpSel64 {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -606,6 +614,7 @@ impl Forms for OpSel64 {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/sel64.toml:2.
 impl Legalize for OpSel64 {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

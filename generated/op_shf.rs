@@ -4,26 +4,27 @@
 
 /// `SHF`: Funnel shift: shifts the pair (c:a) (a is the low word) left or right by b; returns the low word, or the high word with .HI.
 ///
-/// Spec: isa-spec/spec/ops/shf.toml (op `shf`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/shf.toml:2 (op `shf`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShf {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/shf.toml:7)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/shf.toml:11)
     pub a: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/shf.toml:15)
     pub b: Src,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/shf.toml:19)
     pub c: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/shf.toml:23)
     pub dir: ShfDir,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/shf.toml:27)
     pub wrap: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/shf.toml:32)
     pub ty: ShfType,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/shf.toml:36)
     pub hi: bool,
 }
+/// Spec: isa-spec/spec/ops/shf.toml:2.
 impl OpShf {
     pub const NAME: &'static str = "shf";
     pub const MNEMONIC: &'static str = "SHF";
@@ -162,7 +163,7 @@ impl OpShf {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -194,7 +195,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -226,7 +227,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -296,7 +297,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -328,7 +329,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -360,7 +361,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -430,7 +431,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -462,7 +463,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:99; form at isa-spec/spec/ops/shf.toml:99).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -505,7 +506,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:124; form at isa-spec/spec/ops/shf.toml:124).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -548,6 +549,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -603,6 +605,7 @@ impl OpShf {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -660,6 +663,7 @@ impl OpShf {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -719,6 +723,7 @@ impl OpShf {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -774,6 +779,7 @@ impl OpShf {
             },
         ))
     }
+    /// Form `rri`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:49).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -831,6 +837,7 @@ impl OpShf {
             },
         ))
     }
+    /// Form `rrc`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:53).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -890,6 +897,7 @@ impl OpShf {
             },
         ))
     }
+    /// Form `rru`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/families.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -945,6 +953,7 @@ impl OpShf {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:99; form at isa-spec/spec/ops/shf.toml:99).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -999,6 +1008,7 @@ impl OpShf {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:124; form at isa-spec/spec/ops/shf.toml:124).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1056,6 +1066,7 @@ impl OpShf {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/shf.toml:40.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1112,6 +1123,7 @@ impl OpShf {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `SHF` (isa-spec/spec/ops/shf.toml:40).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1350,6 +1362,7 @@ impl OpShf {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/shf.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1460,6 +1473,7 @@ impl OpShf {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/shf.toml:2.
 impl Encode for OpShf {
     const NAME: &'static str = "shf";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1517,6 +1531,7 @@ impl Encode for OpShf {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/shf.toml:2.
 impl Forms for OpShf {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1538,6 +1553,7 @@ impl Forms for OpShf {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/shf.toml:2.
 impl Legalize for OpShf {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,18 +4,19 @@
 
 /// `SHL`: 32-bit left shift; the amount is clamped to 32, or taken mod 32 with .W.
 ///
-/// Spec: isa-spec/spec/ops/shl.toml (op `shl`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/shl.toml:2 (op `shl`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShl {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/shl.toml:8)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/shl.toml:12)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/shl.toml:16)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/shl.toml:20)
     pub wrap: bool,
 }
+/// Spec: isa-spec/spec/ops/shl.toml:2.
 impl OpShl {
     pub const NAME: &'static str = "shl";
     pub const MNEMONIC: &'static str = "SHL";
@@ -112,7 +113,7 @@ impl OpShl {
             _ => None,
         }
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -130,7 +131,7 @@ impl OpShl {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -154,7 +155,7 @@ impl OpShl {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -210,6 +211,7 @@ impl OpShl {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -237,6 +239,7 @@ impl OpShl {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -271,6 +274,7 @@ impl OpShl {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -305,6 +309,7 @@ impl OpShl {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/shl.toml:24.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -337,6 +342,7 @@ impl OpShl {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `SHL` (isa-spec/spec/ops/shl.toml:24).
     #[allow(
         unused_variables,
         unused_mut,
@@ -484,6 +490,7 @@ impl OpShl {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/shl.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -536,6 +543,7 @@ impl OpShl {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/shl.toml:2.
 impl Encode for OpShl {
     const NAME: &'static str = "shl";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -560,6 +568,7 @@ impl Encode for OpShl {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/shl.toml:2.
 impl Forms for OpShl {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -575,6 +584,7 @@ impl Forms for OpShl {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/shl.toml:2.
 impl Legalize for OpShl {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

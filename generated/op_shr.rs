@@ -4,20 +4,21 @@
 
 /// `SHR`: 32-bit right shift; the amount is clamped to 32, or taken mod 32 with .W.
 ///
-/// Spec: isa-spec/spec/ops/shr.toml (op `shr`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/shr.toml:2 (op `shr`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShr {
-    /// Destination (b32).
+    /// Destination (b32). (isa-spec/spec/ops/shr.toml:7)
     pub d: Reg,
-    /// Source (b32).
+    /// Source (b32). (isa-spec/spec/ops/shr.toml:11)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/shr.toml:15)
     pub b: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/shr.toml:19)
     pub ty: ShrType,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/shr.toml:23)
     pub wrap: bool,
 }
+/// Spec: isa-spec/spec/ops/shr.toml:2.
 impl OpShr {
     pub const NAME: &'static str = "shr";
     pub const MNEMONIC: &'static str = "SHR";
@@ -114,7 +115,7 @@ impl OpShr {
             _ => None,
         }
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -137,7 +138,7 @@ impl OpShr {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -166,7 +167,7 @@ impl OpShr {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -227,6 +228,7 @@ impl OpShr {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `r`'s fields (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/families.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -259,6 +261,7 @@ impl OpShr {
             },
         ))
     }
+    /// Form `i`'s fields (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/families.toml:97).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -298,6 +301,7 @@ impl OpShr {
             },
         ))
     }
+    /// Form `c`'s fields (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/families.toml:101).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -337,6 +341,7 @@ impl OpShr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/shr.toml:27.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -373,6 +378,7 @@ impl OpShr {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `SHR` (isa-spec/spec/ops/shr.toml:27).
     #[allow(
         unused_variables,
         unused_mut,
@@ -536,6 +542,7 @@ impl OpShr {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/shr.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -593,6 +600,7 @@ impl OpShr {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/shr.toml:2.
 impl Encode for OpShr {
     const NAME: &'static str = "shr";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -617,6 +625,7 @@ impl Encode for OpShr {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/shr.toml:2.
 impl Forms for OpShr {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -632,6 +641,7 @@ impl Forms for OpShr {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/shr.toml:2.
 impl Legalize for OpShr {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

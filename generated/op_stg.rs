@@ -4,22 +4,23 @@
 
 /// `STG.E`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off.
 ///
-/// Spec: isa-spec/spec/ops/stg.toml (op `stg`). SMs: 50, 52, 60, 70, 75.
+/// Spec: isa-spec/spec/ops/stg.toml:3 (op `stg`). SMs: 50, 52, 60, 70, 75.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStg {
-    /// Source (u64). 64-bit address register pair.
+    /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/stg.toml:8)
     pub a: Src,
-    /// Source (u32). Data; RZ stores zeros.
+    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/stg.toml:13)
     pub b: Src,
-    /// Modifier. Signed byte offset added to the address.
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/stg.toml:18)
     pub off: i32,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:23)
     pub size: MemSize,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:27)
     pub cache: MemCache,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:31)
     pub sem: MemSem,
 }
+/// Spec: isa-spec/spec/ops/stg.toml:3.
 impl OpStg {
     pub const NAME: &'static str = "stg";
     pub const MNEMONIC: &'static str = "STG.E";
@@ -132,7 +133,7 @@ impl OpStg {
             _ => None,
         }
     }
-    ///Form `fixed` on SM [70, 75].
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/stg.toml:49; form at isa-spec/spec/ops/stg.toml:49).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -247,7 +248,7 @@ impl OpStg {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/stg.toml:86; form at isa-spec/spec/ops/stg.toml:86).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -341,6 +342,7 @@ impl OpStg {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:49; form at isa-spec/spec/ops/stg.toml:49).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -421,6 +423,7 @@ impl OpStg {
             },
         ))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:86; form at isa-spec/spec/ops/stg.toml:86).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -475,6 +478,7 @@ impl OpStg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/stg.toml:34.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -514,6 +518,7 @@ impl OpStg {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `STG.E` (isa-spec/spec/ops/stg.toml:34).
     #[allow(
         unused_variables,
         unused_mut,
@@ -992,6 +997,7 @@ impl OpStg {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/stg.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1043,6 +1049,7 @@ impl OpStg {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/stg.toml:3.
 impl Encode for OpStg {
     const NAME: &'static str = "stg";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1063,6 +1070,7 @@ impl Encode for OpStg {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/stg.toml:3.
 impl Forms for OpStg {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1077,6 +1085,7 @@ impl Forms for OpStg {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/stg.toml:3.
 impl Legalize for OpStg {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -4,22 +4,23 @@
 
 /// `VIMNMX`: Integer minimum/maximum over 32-bit values or packed 16x2 (SM90+) / 8x4 (SM120) lanes, selected by a predicate (true: min); .RELU clamps each lane at 0. The successor of IMNMX from SM90 on.
 ///
-/// Spec: isa-spec/spec/ops/vimnmx.toml (op `vimnmx`). SMs: 90, 120.
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2 (op `vimnmx`). SMs: 90, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVimnmx {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/vimnmx.toml:7)
     pub d: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/vimnmx.toml:11)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/vimnmx.toml:15)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/vimnmx.toml:19)
     pub p: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/vimnmx.toml:24)
     pub ty: VimnmxType,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/vimnmx.toml:28)
     pub relu: bool,
 }
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl OpVimnmx {
     pub const NAME: &'static str = "vimnmx";
     pub const MNEMONIC: &'static str = "VIMNMX";
@@ -148,7 +149,7 @@ impl OpVimnmx {
             _ => None,
         }
     }
-    ///Form `rrr` on SM [90].
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -194,7 +195,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [90].
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -240,7 +241,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [90].
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -324,7 +325,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [90].
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -370,7 +371,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrr` on SM [120].
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -397,7 +398,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [120].
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -424,7 +425,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [120].
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -451,6 +452,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -491,6 +493,7 @@ impl OpVimnmx {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -533,6 +536,7 @@ impl OpVimnmx {
             },
         ))
     }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/families.toml:38).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -577,6 +581,7 @@ impl OpVimnmx {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -617,6 +622,7 @@ impl OpVimnmx {
             },
         ))
     }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/families.toml:30).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -659,6 +665,7 @@ impl OpVimnmx {
             },
         ))
     }
+    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/families.toml:34).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -703,6 +710,7 @@ impl OpVimnmx {
             },
         ))
     }
+    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/families.toml:44).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -748,6 +756,7 @@ impl OpVimnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/vimnmx.toml:32.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -794,6 +803,7 @@ impl OpVimnmx {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/vimnmx.toml:32).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1017,6 +1027,7 @@ impl OpVimnmx {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1099,6 +1110,7 @@ impl OpVimnmx {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl Encode for OpVimnmx {
     const NAME: &'static str = "vimnmx";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -1146,6 +1158,7 @@ impl Encode for OpVimnmx {
         }
     }
 }
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl Forms for OpVimnmx {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1165,6 +1178,7 @@ impl Forms for OpVimnmx {
         self.print_body(c, sm, addr, out)
     }
 }
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl Legalize for OpVimnmx {
     const SMS: &'static [u32] = Self::SMS;
     const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -5,7 +5,7 @@
 use crate::Error;
 use crate::encode::{file_tokens, forms, sm_pattern, u128_lit};
 use crate::names::{enum_type, enum_variant, field, ident, op_type};
-use crate::ops::{dst_default, mod_default, src_default};
+use crate::shared::{dst_default, mod_default, src_default};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -190,7 +190,7 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
                 }
             }
         };
-        let t = crate::ops::mod_type(spec, m);
+        let t = crate::shared::mod_type(spec, m);
         lets.push(quote!(let #fld: #t = #v;));
         inits.push(quote!(#fld));
     }
@@ -219,7 +219,14 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         let m = u128_lit(m);
         quote!(if w & #m == #m { return None; })
     });
+    let form_doc = format!(
+        " Form `{}`'s fields ({}; form at {}).",
+        form.name,
+        crate::shared::spec_line(spec, &f.enc.loc),
+        crate::shared::spec_line(spec, &form.loc)
+    );
     quote! {
+        #[doc = #form_doc]
         #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
         #[inline(always)]
         fn #parts(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -243,7 +250,9 @@ pub fn op_decode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         quote!(#id => Self::#parts(w, sm))
     });
     let ty = op_type(&op.name);
+    let impl_doc = crate::shared::spec_doc(spec, &op.loc);
     let forms_impl = quote! {
+        #impl_doc
         impl Forms for #ty {
             #[inline(always)]
             fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -406,6 +415,7 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
         let lo_l = Literal::u32_unsuffixed(lo);
         let km = u128_lit((1u128 << (hi - lo)) - 1);
         let size = Literal::usize_unsuffixed(1usize << (hi - lo));
+        let fam_doc = crate::shared::spec_doc(spec, &fam.loc);
         for d in &dispatches() {
             let fname = ident(&format!("{}_{}", d.prefix, fam.name));
             let arm_name = |i: usize| ident(&format!("{}_arm{}", fname, i + 1));
@@ -464,6 +474,7 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                 static #table: [#arm_type; #size] = dense_arms(&[#(#entries),*], #none_fn);
                 #(#arm_fns)*
                 #[doc = #doc]
+                #fam_doc
                 pub fn #fname(#params) -> #ret {
                     #body
                 }

@@ -4,7 +4,7 @@
 
 use crate::Error;
 use crate::names::{field, ident};
-use crate::ops::{dst_default, mod_default, src_default};
+use crate::shared::{dst_default, mod_default, src_default};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -349,7 +349,13 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         let m = u128_lit(m);
         quote!(if w & #m == #m { return Err(E::fail(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
     });
-    let form_name = format!("Form `{}` on SM {:?}.", f.form.name, f.form.sms);
+    let form_name = format!(
+        " Form `{}` on SM {:?} ({}; form at {}).",
+        f.form.name,
+        f.form.sms,
+        crate::shared::spec_line(spec, &f.enc.loc),
+        crate::shared::spec_line(spec, &f.form.loc)
+    );
     quote! {
         #[doc = #form_name]
         #[allow(clippy::identity_op, unused_variables)]
@@ -398,7 +404,9 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         #(#fns)*
     };
     let name = &op.name;
+    let impl_doc = crate::shared::spec_doc(spec, &op.loc);
     let trait_impl = quote! {
+        #impl_doc
         impl Encode for #ty {
             const NAME: &'static str = #name;
             /// The form match of [`Self::form_id`], each arm packing its form.

@@ -158,6 +158,7 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     } else {
         quote!(match family_of(sm) { #(#has_arms,)* _ => #default_has })
     };
+    let spec_doc = crate::shared::spec_doc(spec, &op.loc);
     Ok(quote! {
         /// Whether this op has fold semantics on `sm`.
         #[allow(unused_variables)]
@@ -167,6 +168,7 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
 
         /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
         /// may read (`None`: unknown); also returns the carry it writes.
+        #spec_doc
         #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
         pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> Result<(FoldOut, Option<bool>), FoldError> {
             if srcs.len() != #nsrc {

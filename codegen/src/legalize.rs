@@ -7,7 +7,7 @@
 
 use crate::Error;
 use crate::names::{field, op_type, op_variant};
-use crate::ops::{dst_default, mod_default, src_default};
+use crate::shared::{dst_default, mod_default, src_default};
 use isa_spec::model::*;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -117,7 +117,9 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     });
     let narrow_fn = narrow.map(|n| to_wide(spec, op, n, "to_narrow"));
     let cc_use = crate::fold::op_cc_use(spec, op)?;
+    let impl_doc = crate::shared::spec_doc(spec, &op.loc);
     Ok(quote! {
+        #impl_doc
         impl Legalize for #ty {
             const SMS: &'static [u32] = Self::SMS;
             const SRCS: &'static [OperandInfo] = Self::SRCS;

@@ -1,71 +1,15 @@
-//! The op structs, the `Op` enum and the shared `isa.rs` file.
+//! The top-level generator: one op's file (its struct and everything the
+//! per-artifact generators emit for it) and the shared `isa.rs` file. It
+//! calls the generators (encode, decode, print, parse, fold, legalize);
+//! they call only `shared` and `names`, never back up here.
 
+use crate::Error;
 use crate::names::{enum_type, enum_variant, field, ident, op_type, op_variant};
-use crate::{Error, doc};
+use crate::shared::doc;
+use crate::shared::{dst_default, enum_chunk_size, mod_type, spec_line, src_default, value_type};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-
-/// Rust type of a modifier value.
-pub(crate) fn mod_type(spec: &Spec, m: &Modifier) -> TokenStream {
-    match &m.ty {
-        ModType::Bool => quote!(bool),
-        ModType::Int { signed: false, .. } => quote!(u32),
-        ModType::Int { signed: true, .. } => quote!(i32),
-        ModType::Rel => quote!(i64),
-        ModType::Enum(e) => {
-            let t = enum_type(&spec.enums[*e].name);
-            quote!(#t)
-        }
-    }
-}
-
-/// Expression for a modifier's default value.
-pub(crate) fn mod_default(spec: &Spec, m: &Modifier) -> TokenStream {
-    match &m.ty {
-        ModType::Bool => {
-            let b = m.default != 0;
-            quote!(#b)
-        }
-        ModType::Int { signed: false, .. } => {
-            let v = Literal::u32_suffixed(m.default as u32);
-            quote!(#v)
-        }
-        ModType::Int { signed: true, .. } => {
-            let v = Literal::i32_suffixed(m.default as i32);
-            quote!(#v)
-        }
-        ModType::Rel => {
-            let v = Literal::i64_suffixed(m.default);
-            quote!(#v)
-        }
-        ModType::Enum(e) => {
-            let en = &spec.enums[*e];
-            let t = enum_type(&en.name);
-            let v = enum_variant(&en.values[m.default as usize].name);
-            quote!(#t::#v)
-        }
-    }
-}
-
-/// Expression for an operand's default value.
-pub(crate) fn src_default(o: &Operand) -> Option<TokenStream> {
-    o.default.map(|d| match (d, o.ty.is_pred()) {
-        (DefaultValue::Zero, true) => quote!(Src::PT),
-        (DefaultValue::Zero, false) => quote!(Src::RZ),
-        (DefaultValue::False, _) => quote!(Src::FALSE),
-    })
-}
-
-pub(crate) fn dst_default(o: &Operand) -> Option<TokenStream> {
-    o.default.map(|_| {
-        if o.ty.is_pred() {
-            quote!(Reg::PT)
-        } else {
-            quote!(Reg::RZ)
-        }
-    })
-}
 
 /// `low_bits_srcs()`: the `low_bits` list as source indices.
 fn low_bits_srcs(op: &Op) -> TokenStream {
@@ -233,20 +177,6 @@ fn mem_access(op: &Op) -> TokenStream {
     }
 }
 
-fn value_type(t: ValueType) -> TokenStream {
-    let v = match t {
-        ValueType::U32 => quote!(U32),
-        ValueType::I32 => quote!(I32),
-        ValueType::B32 => quote!(B32),
-        ValueType::F32 => quote!(F32),
-        ValueType::U64 => quote!(U64),
-        ValueType::I64 => quote!(I64),
-        ValueType::F64 => quote!(F64),
-        ValueType::Pred => quote!(Pred),
-    };
-    quote!(ValueType::#v)
-}
-
 fn operand_infos(ops: &[Operand], is_src: bool) -> TokenStream {
     let items = ops.iter().map(|o| {
         let name = &o.name;
@@ -286,7 +216,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         } else {
             op.doc.trim()
         },
-        op.path,
+        spec_line(spec, &op.loc),
         op.name,
         op.sms()
             .iter()
@@ -295,21 +225,38 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             .join(", ")
     );
     let header = doc(&header);
+    let impl_doc = crate::shared::spec_doc(spec, &op.loc);
     let mut fields = Vec::new();
     for d in &op.dsts {
         let f = field(&d.name);
-        let dd = doc(&format!("Destination ({}). {}", d.ty.name(), d.doc));
+        let dd = doc(&format!(
+            "Destination ({}). {} ({})",
+            d.ty.name(),
+            d.doc,
+            spec_line(spec, &d.loc)
+        )
+        .replace(".  (", ". ("));
         fields.push(quote!(#dd pub #f: Reg));
     }
     for s in &op.srcs {
         let f = field(&s.name);
-        let dd = doc(&format!("Source ({}). {}", s.ty.name(), s.doc));
+        let dd = doc(&format!(
+            "Source ({}). {} ({})",
+            s.ty.name(),
+            s.doc,
+            spec_line(spec, &s.loc)
+        )
+        .replace(".  (", ". ("));
         fields.push(quote!(#dd pub #f: Src));
     }
     for m in &op.modifiers {
         let f = field(&m.name);
         let t = mod_type(spec, m);
-        let dd = doc(&format!("Modifier. {}", m.doc));
+        let dd = doc(&format!(
+            "Modifier. {} ({})",
+            m.doc,
+            spec_line(spec, &m.loc)
+        ));
         fields.push(quote!(#dd pub #f: #t));
     }
     let src_infos = operand_infos(&op.srcs, true);
@@ -369,6 +316,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             #(#fields,)*
         }
 
+        #impl_doc
         impl #ty {
             pub const NAME: &'static str = #name;
             pub const MNEMONIC: &'static str = #mnemonic;
@@ -400,28 +348,13 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     })
 }
 
-/// The size every text of `e` is padded to for `chunk_sm` (a printer then
-/// writes it as one fixed-size store instead of a copy of run-time length),
-/// or `None` when some text is not ASCII or longer than 64 bytes.
-pub(crate) fn enum_chunk_size(e: &Enum) -> Option<usize> {
-    let mut texts = e
-        .values
-        .iter()
-        .flat_map(|v| std::iter::once(&v.text).chain(v.sm_texts.iter().map(|(_, t)| t)));
-    if !texts.clone().all(|t| t.is_ascii()) {
-        return None;
-    }
-    let longest = texts.by_ref().map(|t| t.len()).max().unwrap_or(0);
-    [8usize, 16, 32, 64].into_iter().find(|&n| n >= longest)
-}
-
 fn enum_items(spec: &Spec) -> TokenStream {
     let items = spec.enums.iter().map(|e| {
         let t = enum_type(&e.name);
         let d = doc(&format!(
             "{}\n\nSpec: {} (enum `{}`).",
             e.doc,
-            spec.files.get(e.loc.file).path,
+            spec_line(spec, &e.loc),
             e.name
         ));
         let vars: Vec<_> = e.values.iter().map(|v| enum_variant(&v.name)).collect();

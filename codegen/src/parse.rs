@@ -5,8 +5,8 @@
 use crate::Error;
 use crate::encode::forms;
 use crate::names::{enum_type, enum_variant, field, ident};
-use crate::ops::{dst_default, mod_default, src_default};
 use crate::print::imm_style;
+use crate::shared::{dst_default, mod_default, src_default};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -38,6 +38,11 @@ pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
 
 fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Error> {
     let fname = ident(&format!("parse_syntax{n}"));
+    let syntax_doc = format!(
+        " Parse syntax `{}` ({}).",
+        asm.mnemonic,
+        crate::shared::spec_line(spec, &asm.loc)
+    );
     // Mnemonic candidates: the base and each alias.
     let mut cands = vec![parts(&asm.mnemonic)];
     for a in &op.aliases {
@@ -383,6 +388,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
         .collect();
     let n_items = item_names.len();
     Ok(quote! {
+        #[doc = #syntax_doc]
         #[allow(unused_variables, unused_mut, unused_assignments, unused_parens, clippy::nonminimal_bool, clippy::needless_late_init)]
         fn #fname(line: &Line, sm: u32, addr: u64) -> Option<Result<(Self, Common), AsmError>> {
             const CANDS: &[&[&str]] = &[#(#cand_arrays),*];
