@@ -24,24 +24,8 @@ impl OpBraUp {
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "cond",
-            ty: ValueType::Pred,
-            neg: false,
-            abs: false,
-            not: true,
-            default: Some(Src::PT),
-            align: 1,
-        },
-        OperandInfo {
-            name: "ucond",
-            ty: ValueType::Pred,
-            neg: false,
-            abs: false,
-            not: true,
-            default: None,
-            align: 1,
-        },
+        OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
+        OperandInfo::new("ucond", ValueType::Pred).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
     pub fn srcs(&self) -> [&Src; 2usize] {
@@ -56,30 +40,9 @@ impl OpBraUp {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
         []
     }
-    /// Not a memory op.
-    pub fn mem_access(&self) -> Option<MemAccess> {
-        None
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
-    }
-    /// The same access with `bytes` bytes (a zero-extending size), if
-    /// the op has such a size.
-    #[allow(unused_variables)]
-    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
-        None
-    }
-    /// The same access at another offset with another data register
-    /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
-    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
-        None
-    }
-    /// Whether this access may be combined with another: a memory op
-    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
-    pub fn mem_combinable(&self) -> bool {
-        false
     }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -313,19 +276,7 @@ impl OpBraUp {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize;
         let optional: usize = 0 + 1usize;
-        if ops.len() < required || ops.len() > required + optional {
-            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-            return Some(
-                Err(AsmError {
-                    col,
-                    message: format!(
-                        "`{}` takes {} operands, found {}", line.parts.join("."), if
-                        optional == 0 { required.to_string() } else { format!("{} to {}",
-                        required, required + optional) }, ops.len()
-                    ),
-                }),
-            );
-        }
+        asm_try!(check_operand_count(line, required, optional));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut extra = ops.len() - required;
         let mut it = 0usize;
@@ -341,86 +292,27 @@ impl OpBraUp {
         {
             extra -= 1;
             {
-                let tok = &ops[it];
-                it += 1;
-                match to_src(tok, ImmStyle::Hex) {
-                    Some(s) => s,
-                    None => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad operand for {}", "cond"),
-                            }),
-                        );
-                    }
-                }
+                let tok = next_operand(ops, &mut it);
+                asm_try!(src_operand(tok, "cond", ImmStyle::Hex))
             }
         } else {
             Src::PT
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_ucond = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::Hex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "ucond"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "ucond", ImmStyle::Hex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_target = {
-            let tok = &ops[it];
-            it += 1;
-            match &tok.base {
-                Base::Num(t) => {
-                    match parse_i64(t) {
-                        Some(v) => v.wrapping_sub(addr as i64).wrapping_sub(next),
-                        None => {
-                            return Some(
-                                Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("bad target for {}", "target"),
-                                }),
-                            );
-                        }
-                    }
-                }
-                _ => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be an address", "target"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(rel_operand(tok, "target", addr, next))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let _ = (&mut taken, &mut k);
-        let reuse_marks: Vec<&str> = names
-            .iter()
-            .zip(taken.iter())
-            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-            .map(|(n, _)| *n)
-            .collect();
+        let reuse_marks = reuse_marks(&names, &taken, ops);
         let op = Self {
             cond: v_cond,
             ucond: v_ucond,
@@ -491,6 +383,7 @@ impl OpBraUp {
         }
     }
 }
+impl MemOp for OpBraUp {}
 /// Spec: isa-spec/spec/ops/bra_up.toml:4.
 impl Encode for OpBraUp {
     const NAME: &'static str = "bra_up";

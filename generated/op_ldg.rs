@@ -30,27 +30,9 @@ impl OpLdg {
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75];
     pub const SRCS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "a",
-            ty: ValueType::U64,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 2,
-        },
+        OperandInfo::new("a", ValueType::U64).with_align(2),
     ];
-    pub const DSTS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "d",
-            ty: ValueType::U32,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 1,
-        },
-    ];
+    pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     pub fn srcs(&self) -> [&Src; 1usize] {
         [&self.a]
     }
@@ -63,60 +45,9 @@ impl OpLdg {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
         [&mut self.d]
     }
-    /// The memory access (`[memory]` in isa-spec/spec/ops/ldg.toml).
-    pub fn mem_access(&self) -> Option<MemAccess> {
-        let bytes: u32 = {
-            const BYTES: &[u32] = &[4u32, 1u32, 1u32, 2u32, 2u32, 8u32, 16u32, 16u32];
-            BYTES[self.size.index()]
-        };
-        Some(MemAccess {
-            kind: MemKind::Load,
-            bytes,
-            signed: {
-                const SIGNED: &[bool] = &[
-                    false, false, true, false, true, false, false, false,
-                ];
-                SIGNED[self.size.index()]
-            },
-            align: bytes,
-            addr: self.a,
-            offset: self.off as i64,
-            data: self.d,
-        })
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
-    }
-    /// The same access with `bytes` bytes (a zero-extending size), if
-    /// the op has such a size.
-    #[allow(unused_variables)]
-    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
-        let k = match bytes {
-            4u32 => 0usize,
-            1u32 => 1usize,
-            2u32 => 3usize,
-            8u32 => 5usize,
-            16u32 => 6usize,
-            _ => return None,
-        };
-        let mut o = *self;
-        o.size = MemSize::from_index(k)?;
-        Some(o)
-    }
-    /// The same access at another offset with another data register
-    /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
-    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
-        let mut o = *self;
-        o.off = offset.try_into().ok()?;
-        o.d = data;
-        Some(o)
-    }
-    /// Whether this access may be combined with another: a memory op
-    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
-    pub fn mem_combinable(&self) -> bool {
-        self.sem == Default::default()
     }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -1001,19 +932,7 @@ impl OpLdg {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize;
         let optional: usize = 0;
-        if ops.len() < required || ops.len() > required + optional {
-            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-            return Some(
-                Err(AsmError {
-                    col,
-                    message: format!(
-                        "`{}` takes {} operands, found {}", line.parts.join("."), if
-                        optional == 0 { required.to_string() } else { format!("{} to {}",
-                        required, required + optional) }, ops.len()
-                    ),
-                }),
-            );
-        }
+        asm_try!(check_operand_count(line, required, optional));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut extra = ops.len() - required;
         let mut it = 0usize;
@@ -1022,86 +941,18 @@ impl OpLdg {
         let mut k = 0usize;
         let before = it;
         let v_d = {
-            let tok = &ops[it];
-            it += 1;
-            match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
-                Some(r) => r,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be a register", "d"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(dst_operand(tok, "d", false))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_a = {
-            let tok = &ops[it];
-            it += 1;
-            match &tok.base {
-                Base::Mem(r, off) if (true && !r.file.is_pred()) => {
-                    match i32::try_from(
-                        if r.is_zero() && sm < 70 && *off >= 1i64 << (24u32 - 1)
-                            && *off < 1i64 << 24u32
-                        {
-                            *off - (1i64 << 24u32)
-                        } else {
-                            *off
-                        },
-                    ) {
-                        Ok(off) => (Src::reg(*r), off),
-                        Err(_) => {
-                            return Some(
-                                Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("offset of {} out of range", "a"),
-                                }),
-                            );
-                        }
-                    }
-                }
-                Base::MemOther(inner, off) => {
-                    match (to_src(inner, ImmStyle::Hex), i32::try_from(*off)) {
-                        (Some(s), Ok(off)) => (s, off),
-                        _ => {
-                            return Some(
-                                Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("bad address for {}", "a"),
-                                }),
-                            );
-                        }
-                    }
-                }
-                _ => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!(
-                                "{} must be a memory address [R+offset]", "a"
-                            ),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(mem_operand(tok, "a", true, 24u32, sm))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let _ = (&mut taken, &mut k);
-        let reuse_marks: Vec<&str> = names
-            .iter()
-            .zip(taken.iter())
-            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-            .map(|(n, _)| *n)
-            .collect();
+        let reuse_marks = reuse_marks(&names, &taken, ops);
         let op = Self {
             d: v_d,
             a: v_a.0,
@@ -1182,6 +1033,60 @@ impl OpLdg {
                 )
             }
         }
+    }
+}
+/// Spec: isa-spec/spec/ops/ldg.toml:42.
+impl MemOp for OpLdg {
+    /// The memory access (`[memory]` in isa-spec/spec/ops/ldg.toml).
+    fn mem_access(&self) -> Option<MemAccess> {
+        let bytes: u32 = {
+            const BYTES: &[u32] = &[4u32, 1u32, 1u32, 2u32, 2u32, 8u32, 16u32, 16u32];
+            BYTES[self.size.index()]
+        };
+        Some(MemAccess {
+            kind: MemKind::Load,
+            bytes,
+            signed: {
+                const SIGNED: &[bool] = &[
+                    false, false, true, false, true, false, false, false,
+                ];
+                SIGNED[self.size.index()]
+            },
+            align: bytes,
+            addr: self.a,
+            offset: self.off as i64,
+            data: self.d,
+        })
+    }
+    /// The same access with `bytes` bytes (a zero-extending size), if
+    /// the op has such a size.
+    #[allow(unused_variables)]
+    fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
+        let k = match bytes {
+            4u32 => 0usize,
+            1u32 => 1usize,
+            2u32 => 3usize,
+            8u32 => 5usize,
+            16u32 => 6usize,
+            _ => return None,
+        };
+        let mut o = *self;
+        o.size = MemSize::from_index(k)?;
+        Some(o)
+    }
+    /// The same access at another offset with another data register
+    /// (`None` when the offset does not fit the modifier's type).
+    #[allow(unused_variables)]
+    fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
+        let mut o = *self;
+        o.off = offset.try_into().ok()?;
+        o.d = data;
+        Some(o)
+    }
+    /// Whether this access may be combined with another: a memory op
+    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
+    fn mem_combinable(&self) -> bool {
+        self.sem == Default::default()
     }
 }
 /// Spec: isa-spec/spec/ops/ldg.toml:3.

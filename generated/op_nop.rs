@@ -33,30 +33,9 @@ impl OpNop {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
         []
     }
-    /// Not a memory op.
-    pub fn mem_access(&self) -> Option<MemAccess> {
-        None
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
-    }
-    /// The same access with `bytes` bytes (a zero-extending size), if
-    /// the op has such a size.
-    #[allow(unused_variables)]
-    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
-        None
-    }
-    /// The same access at another offset with another data register
-    /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
-    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
-        None
-    }
-    /// Whether this access may be combined with another: a memory op
-    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
-    pub fn mem_combinable(&self) -> bool {
-        false
     }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -203,19 +182,7 @@ impl OpNop {
         let ops = &line.operands;
         let required: usize = 0;
         let optional: usize = 0 + 1usize;
-        if ops.len() < required || ops.len() > required + optional {
-            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-            return Some(
-                Err(AsmError {
-                    col,
-                    message: format!(
-                        "`{}` takes {} operands, found {}", line.parts.join("."), if
-                        optional == 0 { required.to_string() } else { format!("{} to {}",
-                        required, required + optional) }, ops.len()
-                    ),
-                }),
-            );
-        }
+        asm_try!(check_operand_count(line, required, optional));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut extra = ops.len() - required;
         let mut it = 0usize;
@@ -231,46 +198,15 @@ impl OpNop {
         {
             extra -= 1;
             {
-                let tok = &ops[it];
-                it += 1;
-                match &tok.base {
-                    Base::Num(t) => {
-                        match parse_u64(t).and_then(|v| u32::try_from(v).ok()) {
-                            Some(v) => v,
-                            None => {
-                                return Some(
-                                    Err(AsmError {
-                                        col: tok.col,
-                                        message: format!("bad number for {}", "code"),
-                                    }),
-                                );
-                            }
-                        }
-                    }
-                    _ => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("{} must be a number", "code"),
-                            }),
-                        );
-                    }
-                }
+                let tok = next_operand(ops, &mut it);
+                asm_try!(uint_operand(tok, "code"))
             }
         } else {
             0u32
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let _ = (&mut taken, &mut k);
-        let reuse_marks: Vec<&str> = names
-            .iter()
-            .zip(taken.iter())
-            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-            .map(|(n, _)| *n)
-            .collect();
+        let reuse_marks = reuse_marks(&names, &taken, ops);
         let op = Self { trig: trig, code: v_code };
         let form = op.form_id(sm);
         let mut ctrl = 0u32;
@@ -314,6 +250,7 @@ impl OpNop {
         }
     }
 }
+impl MemOp for OpNop {}
 /// Spec: isa-spec/spec/ops/nop.toml:2.
 impl Encode for OpNop {
     const NAME: &'static str = "nop";

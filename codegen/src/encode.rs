@@ -246,27 +246,15 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let s = &op.srcs[*idx];
                 let fld = field(&s.name);
                 let sname = &s.name;
-                let get = match part {
-                    CbufPart::Index => quote!(fit::<E>(Self::NAME, #sname, c.index as u128, #wdt)?),
+                Some(match part {
+                    CbufPart::Index => {
+                        quote!(cbuf_index_field::<E>(Self::NAME, #sname, &self.#fld, #wdt)?)
+                    }
                     CbufPart::Offset { scale, signed } => {
                         let sc = *scale;
-                        let fit_call = if *signed {
-                            quote!(fit_signed::<E>(Self::NAME, #sname, (c.offset as i32 / #sc as i32) as i64, #wdt)?)
-                        } else {
-                            quote!(fit::<E>(Self::NAME, #sname, (c.offset / #sc) as u128, #wdt)?)
-                        };
-                        quote!({
-                            if c.offset % #sc != 0 {
-                                return Err(E::fail(Self::NAME, format_args!("{}: constant offset {:#x} is not a multiple of {}", #sname, { c.offset }, #sc)));
-                            }
-                            #fit_call
-                        })
+                        quote!(cbuf_offset_field::<E>(Self::NAME, #sname, &self.#fld, #sc, #wdt, #signed)?)
                     }
-                };
-                Some(quote!(match self.#fld.kind {
-                    SrcKind::CBuf(c) => #get,
-                    _ => return Err(E::fail(Self::NAME, format_args!("{} must be a constant buffer", #sname))),
-                }))
+                })
             }
             FieldTarget::SrcNeg(i) => {
                 let fld = field(&op.srcs[*i].name);

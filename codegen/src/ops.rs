@@ -72,7 +72,7 @@ fn with_mem_bytes(spec: &Spec, op: &Op) -> TokenStream {
         /// The same access with `bytes` bytes (a zero-extending size), if
         /// the op has such a size.
         #[allow(unused_variables)]
-        pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> { #body }
+        fn with_mem_bytes(&self, bytes: u32) -> Option<Self> { #body }
     }
 }
 
@@ -97,7 +97,7 @@ fn mem_combinable(op: &Op) -> TokenStream {
     quote! {
         /// Whether this access may be combined with another: a memory op
         /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
-        pub fn mem_combinable(&self) -> bool { #(#conds)&&* }
+        fn mem_combinable(&self) -> bool { #(#conds)&&* }
     }
 }
 
@@ -129,17 +129,15 @@ fn with_mem_at(op: &Op) -> TokenStream {
         /// The same access at another offset with another data register
         /// (`None` when the offset does not fit the modifier's type).
         #[allow(unused_variables)]
-        pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> { #body }
+        fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> { #body }
     }
 }
 
-/// `mem_access()`: the `[memory]` table, or `None` for ops without one.
+/// `mem_access()`: the `[memory]` table (nothing for ops without one: the
+/// trait's default).
 fn mem_access(op: &Op) -> TokenStream {
     let Some(m) = &op.memory else {
-        return quote! {
-            /// Not a memory op.
-            pub fn mem_access(&self) -> Option<MemAccess> { None }
-        };
+        return quote!();
     };
     let addr = field(&op.srcs[m.addr].name);
     let off = field(&op.modifiers[m.offset].name);
@@ -170,10 +168,34 @@ fn mem_access(op: &Op) -> TokenStream {
     let doc = format!(" The memory access (`[memory]` in {}).", op.path);
     quote! {
         #[doc = #doc]
-        pub fn mem_access(&self) -> Option<MemAccess> {
+        fn mem_access(&self) -> Option<MemAccess> {
             let bytes: u32 = #bytes;
             Some(MemAccess { kind: #kind, bytes, signed: #signed, align: #align, addr: self.#addr, offset: self.#off as i64, data: #data })
         }
+    }
+}
+
+/// The op's `MemOp` impl: its access and the rewrites that combine
+/// accesses, for an op with a `[memory]` table; the trait's defaults (not a
+/// memory op) for the others.
+fn mem_impl(spec: &Spec, op: &Op) -> TokenStream {
+    let ty = op_type(&op.name);
+    if op.memory.is_none() {
+        return quote!(impl MemOp for #ty {});
+    }
+    let impl_doc = crate::shared::spec_doc(
+        spec,
+        &op.memory.as_ref().map_or(op.loc.clone(), |m| m.loc.clone()),
+    );
+    let (access, bytes, at, combinable) = (
+        mem_access(op),
+        with_mem_bytes(spec, op),
+        with_mem_at(op),
+        mem_combinable(op),
+    );
+    quote! {
+        #impl_doc
+        impl MemOp for #ty { #access #bytes #at #combinable }
     }
 }
 
@@ -181,20 +203,30 @@ fn operand_infos(ops: &[Operand], is_src: bool) -> TokenStream {
     let items = ops.iter().map(|o| {
         let name = &o.name;
         let ty = value_type(o.ty);
-        let (neg, abs, not) = (o.mods.neg, o.mods.abs, o.mods.not);
+        let mut info = quote!(OperandInfo::new(#name, #ty));
+        for (has, with) in [
+            (o.mods.neg, "with_neg"),
+            (o.mods.abs, "with_abs"),
+            (o.mods.not, "with_not"),
+        ] {
+            let with = ident(with);
+            if has {
+                info = quote!(#info.#with());
+            }
+        }
         let default = if is_src {
-            match src_default(o) {
-                Some(d) => quote!(Some(#d)),
-                None => quote!(None),
-            }
+            src_default(o)
         } else {
-            match dst_default(o) {
-                Some(d) => quote!(Some(Src::reg(#d))),
-                None => quote!(None),
-            }
+            dst_default(o).map(|d| quote!(Src::reg(#d)))
         };
-        let align = Literal::u8_unsuffixed(o.align as u8);
-        quote!(OperandInfo { name: #name, ty: #ty, neg: #neg, abs: #abs, not: #not, default: #default, align: #align })
+        if let Some(d) = default {
+            info = quote!(#info.with_default(#d));
+        }
+        if o.align != 1 {
+            let align = Literal::u8_unsuffixed(o.align as u8);
+            info = quote!(#info.with_align(#align));
+        }
+        info
     });
     quote!(&[#(#items),*])
 }
@@ -296,11 +328,8 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         })
         .collect();
     let class = &op.class;
-    let mem_access = mem_access(op);
     let low_bits_srcs = low_bits_srcs(op);
-    let with_mem_bytes = with_mem_bytes(spec, op);
-    let with_mem_at = with_mem_at(op);
-    let mem_combinable = mem_combinable(op);
+    let mem_impl = mem_impl(spec, op);
 
     let (encode, encode_impl) = crate::encode::op_encode(spec, op)?;
     let (decode, forms_impl) = crate::decode::op_decode(spec, op)?;
@@ -330,11 +359,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             pub fn srcs_mut(&mut self) -> [&mut Src; #nsrc] { [#(#src_muts),*] }
             pub fn dsts(&self) -> [&Reg; #ndst] { [#(#dst_refs),*] }
             pub fn dsts_mut(&mut self) -> [&mut Reg; #ndst] { [#(#dst_muts),*] }
-            #mem_access
             #low_bits_srcs
-            #with_mem_bytes
-            #with_mem_at
-            #mem_combinable
 
             #encode
             #decode
@@ -342,6 +367,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             #parse
             #fold
         }
+        #mem_impl
         #encode_impl
         #forms_impl
         #legalize

@@ -97,18 +97,11 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
         let (name, conv, compatible) = match &o.item {
             AsmItem::Dst(i) => {
                 let d = &op.dsts[*i];
-                let (f1, f2) = if d.ty.is_pred() {
-                    (quote!(RegFile::Pred), quote!(RegFile::UPred))
-                } else {
-                    (quote!(RegFile::Gpr), quote!(RegFile::UGpr))
-                };
                 let n = &d.name;
+                let pred = d.ty.is_pred();
                 (
                     d.name.clone(),
-                    quote!(match to_dst(tok, #f1).or_else(|| to_dst(tok, #f2)) {
-                        Some(r) => r,
-                        None => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a register", #n) })),
-                    }),
+                    quote!(asm_try!(dst_operand(tok, #n, #pred))),
                     if d.ty.is_pred() {
                         quote!(is_pred_token(tok))
                     } else {
@@ -122,10 +115,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 let n = &s.name;
                 (
                     s.name.clone(),
-                    quote!(match to_src(tok, #style) {
-                        Some(s) => s,
-                        None => return Some(Err(AsmError { col: tok.col, message: format!("bad operand for {}", #n) })),
-                    }),
+                    quote!(asm_try!(src_operand(tok, #n, #style))),
                     if s.ty.is_pred() {
                         quote!(is_pred_token(tok))
                     } else {
@@ -137,51 +127,9 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 let m = &op.modifiers[*i];
                 let n = &m.name;
                 let conv = match &m.ty {
-                    ModType::Int { signed: false, .. } => quote!(match &tok.base {
-                        Base::Num(t) => match parse_u64(t).and_then(|v| u32::try_from(v).ok()) {
-                            Some(v) => v,
-                            None =>
-                                return Some(Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("bad number for {}", #n)
-                                })),
-                        },
-                        _ =>
-                            return Some(Err(AsmError {
-                                col: tok.col,
-                                message: format!("{} must be a number", #n)
-                            })),
-                    }),
-                    ModType::Int { signed: true, .. } => quote!(match &tok.base {
-                        Base::Num(t) => match parse_i64(t).and_then(|v| i32::try_from(v).ok()) {
-                            Some(v) => v,
-                            None =>
-                                return Some(Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("bad number for {}", #n)
-                                })),
-                        },
-                        _ =>
-                            return Some(Err(AsmError {
-                                col: tok.col,
-                                message: format!("{} must be a number", #n)
-                            })),
-                    }),
-                    ModType::Rel => quote!(match &tok.base {
-                        Base::Num(t) => match parse_i64(t) {
-                            Some(v) => v.wrapping_sub(addr as i64).wrapping_sub(next),
-                            None =>
-                                return Some(Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("bad target for {}", #n)
-                                })),
-                        },
-                        _ =>
-                            return Some(Err(AsmError {
-                                col: tok.col,
-                                message: format!("{} must be an address", #n)
-                            })),
-                    }),
+                    ModType::Int { signed: false, .. } => quote!(asm_try!(uint_operand(tok, #n))),
+                    ModType::Int { signed: true, .. } => quote!(asm_try!(int_operand(tok, #n))),
+                    ModType::Rel => quote!(asm_try!(rel_operand(tok, #n, addr, next))),
                     ModType::Enum(e) => {
                         let en = &spec.enums[*e];
                         let t = enum_type(&en.name);
@@ -192,15 +140,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                         });
                         quote!(match &tok.base { Base::Word(w) | Base::Num(w) => match w.as_str() { w if #t::ALL.iter().any(|v| v.text_sm(sm) == w && v.text() != w) => *#t::ALL.iter().find(|v| v.text_sm(sm) == w).unwrap(), #(#arms,)* _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) })
                     }
-                    ModType::Bool => quote!(match &tok.base {
-                        Base::Num(t) if t == "1" => true,
-                        Base::Num(t) if t == "0" => false,
-                        _ =>
-                            return Some(Err(AsmError {
-                                col: tok.col,
-                                message: format!("{} must be 0 or 1", #n)
-                            })),
-                    }),
+                    ModType::Bool => quote!(asm_try!(bool_operand(tok, #n))),
                 };
                 (m.name.clone(), conv, quote!(true))
             }
@@ -215,34 +155,17 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                     ModType::Int { bits, .. } => bits.min(63),
                     _ => 63,
                 };
+                let bits = bits as u32;
                 (
                     n.clone(),
-                    quote!(match &tok.base {
-                        // Maxwell prints an absolute address (RZ base) unsigned.
-                        Base::Mem(r, off) if (#reg && !r.file.is_pred()) => match i32::try_from(
-                            if r.is_zero() && sm < 70 && *off >= 1i64 << (#bits - 1) && *off < 1i64 << #bits {
-                                *off - (1i64 << #bits)
-                            } else {
-                                *off
-                            },
-                        ) {
-                            Ok(off) => (Src::reg(*r), off),
-                            Err(_) => return Some(Err(AsmError { col: tok.col, message: format!("offset of {} out of range", #n) })),
-                        },
-                        // Not a register: IR text before legalization.
-                        Base::MemOther(inner, off) => match (to_src(inner, ImmStyle::Hex), i32::try_from(*off)) {
-                            (Some(s), Ok(off)) => (s, off),
-                            _ => return Some(Err(AsmError { col: tok.col, message: format!("bad address for {}", #n) })),
-                        },
-                        _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a memory address [R+offset]", #n) })),
-                    }),
+                    quote!(asm_try!(mem_operand(tok, #n, #reg, #bits, sm))),
                     quote!(matches!(tok.base, Base::Mem(..) | Base::MemOther(..))),
                 )
             }
         };
         let v = ident(&format!("v_{name}"));
         let take = if o.suffixes.is_empty() {
-            quote!({ let tok = &ops[it]; it += 1; #conv })
+            quote!({ let tok = next_operand(ops, &mut it); #conv })
         } else {
             let sets = o.suffixes.iter().map(|&mi| {
                 let m = &op.modifiers[mi];
@@ -399,10 +322,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             let ops = &line.operands;
             let required: usize = 0 #(+ #required)*;
             let optional: usize = 0 #(+ #optional)*;
-            if ops.len() < required || ops.len() > required + optional {
-                let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-                return Some(Err(AsmError { col, message: format!("`{}` takes {} operands, found {}", line.parts.join("."), if optional == 0 { required.to_string() } else { format!("{} to {}", required, required + optional) }, ops.len()) }));
-            }
+            asm_try!(check_operand_count(line, required, optional));
             let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
             let mut extra = ops.len() - required;
             let mut it = 0usize;
@@ -412,11 +332,10 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             #(
                 let before = it;
                 #steps
-                if it > before { taken[k] = before; }
-                k += 1;
+                mark_taken(&mut taken, &mut k, before, it);
             )*
             let _ = (&mut taken, &mut k);
-            let reuse_marks: Vec<&str> = names.iter().zip(taken.iter()).filter(|(_, t)| **t != usize::MAX && ops[**t].reuse).map(|(n, _)| *n).collect();
+            let reuse_marks = reuse_marks(&names, &taken, ops);
             let op = Self { #(#inits),* };
             let form = op.form_id(sm);
             let mut ctrl = 0u32;

@@ -142,6 +142,60 @@ pub fn ugpr_max(sm: u32) -> Option<u8> {
     crate::isa::ugpr_max(sm)
 }
 
+/// The bank index of constant-buffer source `what` (`s`), fitted to
+/// `width` bits.
+#[inline(always)]
+pub fn cbuf_index_field<E: Fail>(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    width: u32,
+) -> Result<u128, E> {
+    match s.kind {
+        SrcKind::CBuf(c) => fit::<E>(op, what, c.index as u128, width),
+        _ => Err(E::fail(
+            op,
+            format_args!("{} must be a constant buffer", what),
+        )),
+    }
+}
+
+/// The byte offset of constant-buffer source `what` (`s`) in units of
+/// `scale` bytes (it must be a multiple), fitted to `width` bits (two's
+/// complement if `signed`).
+#[inline(always)]
+pub fn cbuf_offset_field<E: Fail>(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    scale: u32,
+    width: u32,
+    signed: bool,
+) -> Result<u128, E> {
+    let SrcKind::CBuf(c) = s.kind else {
+        return Err(E::fail(
+            op,
+            format_args!("{} must be a constant buffer", what),
+        ));
+    };
+    if c.offset % scale != 0 {
+        return Err(E::fail(
+            op,
+            format_args!(
+                "{}: constant offset {:#x} is not a multiple of {}",
+                what,
+                { c.offset },
+                scale
+            ),
+        ));
+    }
+    if signed {
+        fit_signed::<E>(op, what, (c.offset as i32 / scale as i32) as i64, width)
+    } else {
+        fit::<E>(op, what, (c.offset / scale) as u128, width)
+    }
+}
+
 /// Encoded index of a register of `file`, checked against the SM's limits.
 // Always inlined: its checks fold away against the constants of the
 // generated call site.
