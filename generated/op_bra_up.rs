@@ -349,6 +349,12 @@ impl OpBraUp {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/bra_up.toml:4.
@@ -370,12 +376,12 @@ impl OpBraUp {
         let cond_neg: bool = self.cond.neg;
         let cond_abs: bool = self.cond.abs;
         let cond_not: bool = self.cond.not;
-        let cond: bool = cond_raw ^ cond_not;
+        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let ucond_raw: bool = srcs[1usize].pred()?;
         let ucond_neg: bool = self.ucond.neg;
         let ucond_abs: bool = self.ucond.abs;
         let ucond_not: bool = self.ucond.not;
-        let ucond: bool = ucond_raw ^ ucond_not;
+        let ucond: bool = ucond_raw.with_mods(ucond_neg, ucond_abs, ucond_not);
         let any = self.any;
         let target = self.target;
         match family_of(sm) {

@@ -448,6 +448,12 @@ impl OpBraUr {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/bra_ur.toml:5.
@@ -469,21 +475,12 @@ impl OpBraUr {
         let cond_neg: bool = self.cond.neg;
         let cond_abs: bool = self.cond.abs;
         let cond_not: bool = self.cond.not;
-        let cond: bool = cond_raw ^ cond_not;
+        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let ur_raw: u32 = srcs[1usize].u32()?;
         let ur_neg: bool = self.ur.neg;
         let ur_abs: bool = self.ur.abs;
         let ur_not: bool = self.ur.not;
-        let ur: u32 = {
-            let mut v = ur_raw;
-            if ur_not {
-                v = !v;
-            }
-            if ur_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let ur: u32 = ur_raw.with_mods(ur_neg, ur_abs, ur_not);
         let mode = self.mode;
         let target = self.target;
         match family_of(sm) {

@@ -1155,6 +1155,12 @@ impl OpFfma {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/ffma.toml:2.
@@ -1176,44 +1182,17 @@ impl OpFfma {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: f32 = {
-            let mut v = a_raw;
-            if a_abs {
-                v = v.abs();
-            }
-            if a_neg {
-                v = -v;
-            }
-            v
-        };
+        let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: f32 = {
-            let mut v = b_raw;
-            if b_abs {
-                v = v.abs();
-            }
-            if b_neg {
-                v = -v;
-            }
-            v
-        };
+        let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: f32 = f32::from_bits(srcs[2usize].u32()?);
         let c_neg: bool = self.c.neg;
         let c_abs: bool = self.c.abs;
         let c_not: bool = self.c.not;
-        let c: f32 = {
-            let mut v = c_raw;
-            if c_abs {
-                v = v.abs();
-            }
-            if c_neg {
-                v = -v;
-            }
-            v
-        };
+        let c: f32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let ftz = self.ftz;
         let rnd = self.rnd;
         let sat = self.sat;

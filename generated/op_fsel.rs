@@ -452,6 +452,12 @@ impl OpFsel {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/fsel.toml:2.
@@ -473,35 +479,17 @@ impl OpFsel {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: f32 = {
-            let mut v = a_raw;
-            if a_abs {
-                v = v.abs();
-            }
-            if a_neg {
-                v = -v;
-            }
-            v
-        };
+        let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: f32 = {
-            let mut v = b_raw;
-            if b_abs {
-                v = v.abs();
-            }
-            if b_neg {
-                v = -v;
-            }
-            v
-        };
+        let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let cond_raw: bool = srcs[2usize].pred()?;
         let cond_neg: bool = self.cond.neg;
         let cond_abs: bool = self.cond.abs;
         let cond_not: bool = self.cond.not;
-        let cond: bool = cond_raw ^ cond_not;
+        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         match family_of(sm) {
             _ => {
                 let cc_in: bool = false;

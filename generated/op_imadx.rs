@@ -900,6 +900,12 @@ impl OpImadx {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/imadx.toml:2.
@@ -921,49 +927,22 @@ impl OpImadx {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: u32 = {
-            let mut v = a_raw;
-            if a_not {
-                v = !v;
-            }
-            if a_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: i32 = srcs[1usize].u32()? as i32;
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: i32 = {
-            let mut v = b_raw;
-            if b_not {
-                v = !v;
-            }
-            if b_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let b: i32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: i32 = srcs[2usize].u32()? as i32;
         let c_neg: bool = self.c.neg;
         let c_abs: bool = self.c.abs;
         let c_not: bool = self.c.not;
-        let c: i32 = {
-            let mut v = c_raw;
-            if c_not {
-                v = !v;
-            }
-            if c_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let c: i32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let ci_raw: bool = srcs[3usize].pred()?;
         let ci_neg: bool = self.ci.neg;
         let ci_abs: bool = self.ci.abs;
         let ci_not: bool = self.ci.not;
-        let ci: bool = ci_raw ^ ci_not;
+        let ci: bool = ci_raw.with_mods(ci_neg, ci_abs, ci_not);
         let ty = self.ty;
         let x = self.x;
         match family_of(sm) {

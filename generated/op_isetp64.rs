@@ -798,6 +798,12 @@ impl OpIsetp64 {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/isetp64.toml:3.
@@ -819,40 +825,22 @@ impl OpIsetp64 {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: i64 = {
-            let mut v = a_raw;
-            if a_not {
-                v = !v;
-            }
-            if a_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let a: i64 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: i64 = srcs[1usize].u64()? as i64;
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: i64 = {
-            let mut v = b_raw;
-            if b_not {
-                v = !v;
-            }
-            if b_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let b: i64 = b_raw.with_mods(b_neg, b_abs, b_not);
         let acc_raw: bool = srcs[2usize].pred()?;
         let acc_neg: bool = self.acc.neg;
         let acc_abs: bool = self.acc.abs;
         let acc_not: bool = self.acc.not;
-        let acc: bool = acc_raw ^ acc_not;
+        let acc: bool = acc_raw.with_mods(acc_neg, acc_abs, acc_not);
         let lc_raw: bool = srcs[3usize].pred()?;
         let lc_neg: bool = self.lc.neg;
         let lc_abs: bool = self.lc.abs;
         let lc_not: bool = self.lc.not;
-        let lc: bool = lc_raw ^ lc_not;
+        let lc: bool = lc_raw.with_mods(lc_neg, lc_abs, lc_not);
         let cmp = self.cmp;
         let ty = self.ty;
         let setop = self.setop;

@@ -986,6 +986,12 @@ impl OpLdg {
     pub fn has_fold(&self, sm: u32) -> bool {
         false
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/ldg.toml:3.
@@ -1007,16 +1013,7 @@ impl OpLdg {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: u64 = {
-            let mut v = a_raw;
-            if a_not {
-                v = !v;
-            }
-            if a_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let a: u64 = a_raw.with_mods(a_neg, a_abs, a_not);
         let off = self.off;
         let size = self.size;
         let cache = self.cache;

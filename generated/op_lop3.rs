@@ -1337,6 +1337,12 @@ impl OpLop3 {
             _ => true,
         }
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/lop3.toml:2.
@@ -1358,49 +1364,22 @@ impl OpLop3 {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: u32 = {
-            let mut v = a_raw;
-            if a_not {
-                v = !v;
-            }
-            if a_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: u32 = {
-            let mut v = b_raw;
-            if b_not {
-                v = !v;
-            }
-            if b_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: u32 = srcs[2usize].u32()?;
         let c_neg: bool = self.c.neg;
         let c_abs: bool = self.c.abs;
         let c_not: bool = self.c.not;
-        let c: u32 = {
-            let mut v = c_raw;
-            if c_not {
-                v = !v;
-            }
-            if c_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let pc_raw: bool = srcs[3usize].pred()?;
         let pc_neg: bool = self.pc.neg;
         let pc_abs: bool = self.pc.abs;
         let pc_not: bool = self.pc.not;
-        let pc: bool = pc_raw ^ pc_not;
+        let pc: bool = pc_raw.with_mods(pc_neg, pc_abs, pc_not);
         let lut = self.lut;
         let pop = self.pop;
         let pand = self.pand;

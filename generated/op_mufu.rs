@@ -1074,6 +1074,12 @@ impl OpMufu {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/mufu.toml:2.
@@ -1095,16 +1101,7 @@ impl OpMufu {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: f32 = {
-            let mut v = a_raw;
-            if a_abs {
-                v = v.abs();
-            }
-            if a_neg {
-                v = -v;
-            }
-            v
-        };
+        let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let op = self.op;
         let fmt = self.fmt;
         match family_of(sm) {

@@ -226,6 +226,12 @@ impl OpNop {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/nop.toml:2.

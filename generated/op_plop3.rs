@@ -384,6 +384,12 @@ impl OpPlop3 {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/plop3.toml:2.
@@ -405,17 +411,17 @@ impl OpPlop3 {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: bool = a_raw ^ a_not;
+        let a: bool = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: bool = srcs[1usize].pred()?;
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: bool = b_raw ^ b_not;
+        let b: bool = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: bool = srcs[2usize].pred()?;
         let c_neg: bool = self.c.neg;
         let c_abs: bool = self.c.abs;
         let c_not: bool = self.c.not;
-        let c: bool = c_raw ^ c_not;
+        let c: bool = c_raw.with_mods(c_neg, c_abs, c_not);
         let lut0 = self.lut0;
         let lut1 = self.lut1;
         match family_of(sm) {

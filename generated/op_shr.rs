@@ -397,6 +397,12 @@ impl OpShr {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/shr.toml:2.
@@ -418,30 +424,12 @@ impl OpShr {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: u32 = {
-            let mut v = a_raw;
-            if a_not {
-                v = !v;
-            }
-            if a_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: u32 = {
-            let mut v = b_raw;
-            if b_not {
-                v = !v;
-            }
-            if b_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let ty = self.ty;
         let wrap = self.wrap;
         match family_of(sm) {

@@ -121,15 +121,7 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             ValueType::F64 => quote!(f64::from_bits(srcs[#i].u64()?)),
             ValueType::Pred => quote!(srcs[#i].pred()?),
         };
-        let apply = match s.ty {
-            ValueType::Pred => quote!(#raw ^ #not),
-            ValueType::F32 | ValueType::F64 => {
-                quote!({ let mut v = #raw; if #abs { v = v.abs(); } if #neg { v = -v; } v })
-            }
-            _ => {
-                quote!({ let mut v = #raw; if #not { v = !v; } if #neg { v = v.wrapping_neg(); } v })
-            }
-        };
+        let apply = quote!(#raw.with_mods(#neg, #abs, #not));
         binds.push(quote! {
             let #raw: #t = #read;
             let #neg: bool = self.#f.neg;
@@ -164,6 +156,13 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         #[allow(unused_variables)]
         pub fn has_fold(&self, sm: u32) -> bool {
             #has_fold
+        }
+
+        /// Compute the destination values from source values (raw register
+        /// bits; the op's source modifiers are applied here). An op that
+        /// reads Maxwell's carry flag refuses: use `fold_cc`.
+        pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+            self.fold_cc(sm, srcs, None).map(|x| x.0)
         }
 
         /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -22,7 +22,7 @@ use crate::encode::{
     cbuf_offset_field, dst_field, fit, fit_signed, forbid_mods, imm_field, imm_from_field,
     imm_src_field, no_form, reg_from_index, reg_index, sext_field, src_field, src_reg,
 };
-use crate::fold::{FoldError, FoldOut, IntoValue, Value};
+use crate::fold::{FoldError, FoldOut, IntoValue, SrcMods, Value};
 use crate::fold_fns::*;
 use crate::instr::{Common, FormInfo, OperandInfo, ValueType, dense_arms};
 use crate::legalize_support::{
