@@ -155,7 +155,6 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                     ModType::Int { bits, .. } => bits.min(63),
                     _ => 63,
                 };
-                let bits = bits as u32;
                 (
                     n.clone(),
                     quote!(asm_try!(mem_operand(tok, #n, #reg, #bits, sm))),

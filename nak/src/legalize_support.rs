@@ -210,10 +210,10 @@ pub fn legalize<T: Legalize>(
         }
     }
     for cand in &cands {
-        if let Some(w) = cand.to_wide() {
-            if w.try_encode(sm, &c).is_some() {
-                return Ok(Some(w));
-            }
+        if let Some(w) = cand.to_wide()
+            && w.try_encode(sm, &c).is_some()
+        {
+            return Ok(Some(w));
         }
     }
     if let Some(out) = copy_fewest(&cands, sm, &c, cx)? {
