@@ -4,7 +4,7 @@
 
 /// SM70+ BRA variant (bits 32..34).
 ///
-/// Spec: isa-spec/spec/enums/bra_mode.toml (enum `bra_mode`).
+/// Spec: isa-spec/spec/enums/bra_mode.toml:1 (enum `bra_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum BraMode {
     #[default]
@@ -74,7 +74,7 @@ impl BraMode {
 const _: BraMode = BraMode::None;
 /// BRA with a uniform-register operand (bits 32..34): only .DIV and .CONV exist.
 ///
-/// Spec: isa-spec/spec/enums/bra_ur_mode.toml (enum `bra_ur_mode`).
+/// Spec: isa-spec/spec/enums/bra_ur_mode.toml:1 (enum `bra_ur_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum BraUrMode {
     #[default]
@@ -129,7 +129,7 @@ impl BraUrMode {
 const _: BraUrMode = BraUrMode::Div;
 /// Maxwell/Pascal condition-code test (5 bits); T (always) prints nothing.
 ///
-/// Spec: isa-spec/spec/enums/cc.toml (enum `cc`).
+/// Spec: isa-spec/spec/enums/cc.toml:1 (enum `cc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Cc {
     #[default]
@@ -367,7 +367,7 @@ impl Cc {
 const _: Cc = Cc::T;
 /// Conversion float type (F2F/I2F dst at 75..78, F2I/F2F src at 84..86); F32 prints nothing.
 ///
-/// Spec: isa-spec/spec/enums/cvt_ftype.toml (enum `cvt_ftype`).
+/// Spec: isa-spec/spec/enums/cvt_ftype.toml:1 (enum `cvt_ftype`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtype {
     #[default]
@@ -437,7 +437,7 @@ impl CvtFtype {
 const _: CvtFtype = CvtFtype::F32;
 /// cvt_ftype without F64 (the 32-bit conversion opcodes).
 ///
-/// Spec: isa-spec/spec/enums/cvt_ftype32.toml (enum `cvt_ftype32`).
+/// Spec: isa-spec/spec/enums/cvt_ftype32.toml:1 (enum `cvt_ftype32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtype32 {
     #[default]
@@ -501,7 +501,7 @@ impl CvtFtype32 {
 const _: CvtFtype32 = CvtFtype32::F32;
 /// F2F float type: nvdisasm always prints it.
 ///
-/// Spec: isa-spec/spec/enums/cvt_ftype_shown.toml (enum `cvt_ftype_shown`).
+/// Spec: isa-spec/spec/enums/cvt_ftype_shown.toml:1 (enum `cvt_ftype_shown`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtypeShown {
     #[default]
@@ -571,7 +571,7 @@ impl CvtFtypeShown {
 const _: CvtFtypeShown = CvtFtypeShown::F32;
 /// cvt_ftype_shown without F64 (F2F's 32-bit opcode).
 ///
-/// Spec: isa-spec/spec/enums/cvt_ftype_shown32.toml (enum `cvt_ftype_shown32`).
+/// Spec: isa-spec/spec/enums/cvt_ftype_shown32.toml:1 (enum `cvt_ftype_shown32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtFtypeShown32 {
     #[default]
@@ -635,7 +635,7 @@ impl CvtFtypeShown32 {
 const _: CvtFtypeShown32 = CvtFtypeShown32::F32;
 /// Conversion integer type: code is signed | log2(bytes) << 1; S32 prints nothing.
 ///
-/// Spec: isa-spec/spec/enums/cvt_itype.toml (enum `cvt_itype`).
+/// Spec: isa-spec/spec/enums/cvt_itype.toml:1 (enum `cvt_itype`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtItype {
     #[default]
@@ -729,7 +729,7 @@ impl CvtItype {
 const _: CvtItype = CvtItype::S32;
 /// cvt_itype without the 64-bit types (the 32-bit conversion opcodes).
 ///
-/// Spec: isa-spec/spec/enums/cvt_itype32.toml (enum `cvt_itype32`).
+/// Spec: isa-spec/spec/enums/cvt_itype32.toml:1 (enum `cvt_itype32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum CvtItype32 {
     #[default]
@@ -811,7 +811,7 @@ impl CvtItype32 {
 const _: CvtItype32 = CvtItype32::S32;
 /// F2I rounding: to nearest even (prints nothing), floor, ceil, truncate.
 ///
-/// Spec: isa-spec/spec/enums/f2i_rnd.toml (enum `f2i_rnd`).
+/// Spec: isa-spec/spec/enums/f2i_rnd.toml:1 (enum `f2i_rnd`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum F2iRnd {
     #[default]
@@ -881,7 +881,7 @@ impl F2iRnd {
 const _: F2iRnd = F2iRnd::Rn;
 /// Floating-point comparison; ...U variants are true on unordered inputs.
 ///
-/// Spec: isa-spec/spec/enums/fcmp.toml (enum `fcmp`).
+/// Spec: isa-spec/spec/enums/fcmp.toml:1 (enum `fcmp`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Fcmp {
     #[default]
@@ -1044,7 +1044,7 @@ impl Fcmp {
 const _: Fcmp = Fcmp::F;
 /// FLO source type: signed searches for the leading non-sign bit.
 ///
-/// Spec: isa-spec/spec/enums/flo_type.toml (enum `flo_type`).
+/// Spec: isa-spec/spec/enums/flo_type.toml:1 (enum `flo_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum FloType {
     #[default]
@@ -1099,7 +1099,7 @@ impl FloType {
 const _: FloType = FloType::U32;
 /// Integer comparison.
 ///
-/// Spec: isa-spec/spec/enums/icmp.toml (enum `icmp`).
+/// Spec: isa-spec/spec/enums/icmp.toml:1 (enum `icmp`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Icmp {
     #[default]
@@ -1206,7 +1206,7 @@ impl Icmp {
 const _: Icmp = Icmp::F;
 /// Maxwell/Pascal IMNMX 64-bit chain mode: which part of a wide min/max this step is (reads/writes the CC register).
 ///
-/// Spec: isa-spec/spec/enums/imnmx_x.toml (enum `imnmx_x`).
+/// Spec: isa-spec/spec/enums/imnmx_x.toml:1 (enum `imnmx_x`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ImnmxX {
     #[default]
@@ -1276,7 +1276,7 @@ impl ImnmxX {
 const _: ImnmxX = ImnmxX::None;
 /// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
 ///
-/// Spec: isa-spec/spec/enums/int_type.toml (enum `int_type`).
+/// Spec: isa-spec/spec/enums/int_type.toml:1 (enum `int_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum IntType {
     #[default]
@@ -1331,7 +1331,7 @@ impl IntType {
 const _: IntType = IntType::S32;
 /// Integer compare type: bit 73 signed (64-bit compares: isetp_type64).
 ///
-/// Spec: isa-spec/spec/enums/isetp_type.toml (enum `isetp_type`).
+/// Spec: isa-spec/spec/enums/isetp_type.toml:1 (enum `isetp_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum IsetpType {
     #[default]
@@ -1386,7 +1386,7 @@ impl IsetpType {
 const _: IsetpType = IsetpType::S32;
 /// 64-bit integer compare type (SM120): bit 73 signed.
 ///
-/// Spec: isa-spec/spec/enums/isetp_type64.toml (enum `isetp_type64`).
+/// Spec: isa-spec/spec/enums/isetp_type64.toml:1 (enum `isetp_type64`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum IsetpType64 {
     #[default]
@@ -1441,7 +1441,7 @@ impl IsetpType64 {
 const _: IsetpType64 = IsetpType64::U64;
 /// Maxwell two-input logic op (LOP, LOP32I).
 ///
-/// Spec: isa-spec/spec/enums/lop_op.toml (enum `lop_op`).
+/// Spec: isa-spec/spec/enums/lop_op.toml:1 (enum `lop_op`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum LopOp {
     #[default]
@@ -1508,7 +1508,7 @@ const _: LopOp = LopOp::And;
 /// (bits 84..87): .EF/.EL/.LU/.EU/.NA. Maxwell/Pascal (bits 46..48): loads
 /// .CG/.CI/.CV, stores .CG/.CS/.WT (codes set per encoding).
 ///
-/// Spec: isa-spec/spec/enums/mem_cache.toml (enum `mem_cache`).
+/// Spec: isa-spec/spec/enums/mem_cache.toml:1 (enum `mem_cache`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MemCache {
     #[default]
@@ -1620,7 +1620,7 @@ impl MemCache {
 const _: MemCache = MemCache::None;
 /// L2 prefetch size hint of a global load on SM70..SM75 (bits 68..70).
 ///
-/// Spec: isa-spec/spec/enums/mem_ltc.toml (enum `mem_ltc`).
+/// Spec: isa-spec/spec/enums/mem_ltc.toml:1 (enum `mem_ltc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MemLtc {
     #[default]
@@ -1682,7 +1682,7 @@ const _: MemLtc = MemLtc::None;
 /// (nothing printed), .CONSTANT (read-only data), .STRONG or .MMIO, then the
 /// scope .CTA/.SM/.GPU/.SYS; odd codes add .PRIVATE.
 ///
-/// Spec: isa-spec/spec/enums/mem_sem.toml (enum `mem_sem`).
+/// Spec: isa-spec/spec/enums/mem_sem.toml:1 (enum `mem_sem`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MemSem {
     #[default]
@@ -2000,7 +2000,7 @@ impl MemSem {
 const _: MemSem = MemSem::WeakSys;
 /// Access size of a global load/store (LDG/STG bits 73..76 on SM70+); 32-bit prints no suffix.
 ///
-/// Spec: isa-spec/spec/enums/mem_size.toml (enum `mem_size`).
+/// Spec: isa-spec/spec/enums/mem_size.toml:1 (enum `mem_size`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MemSize {
     #[default]
@@ -2094,7 +2094,7 @@ impl MemSize {
 const _: MemSize = MemSize::B32;
 /// MUFU operand format: F32 (the source type is then the function's: F64 high word for RCP64H/RSQ64H), or a 16-bit float.
 ///
-/// Spec: isa-spec/spec/enums/mufu_fmt.toml (enum `mufu_fmt`).
+/// Spec: isa-spec/spec/enums/mufu_fmt.toml:1 (enum `mufu_fmt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MufuFmt {
     #[default]
@@ -2154,7 +2154,7 @@ impl MufuFmt {
 const _: MufuFmt = MufuFmt::F32;
 /// MUFU function.
 ///
-/// Spec: isa-spec/spec/enums/mufu_op.toml (enum `mufu_op`).
+/// Spec: isa-spec/spec/enums/mufu_op.toml:1 (enum `mufu_op`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MufuOp {
     #[default]
@@ -2260,7 +2260,7 @@ impl MufuOp {
 const _: MufuOp = MufuOp::Cos;
 /// Maxwell result-to-predicate op (LOP): false, true, result zero, result not zero.
 ///
-/// Spec: isa-spec/spec/enums/pred_op.toml (enum `pred_op`).
+/// Spec: isa-spec/spec/enums/pred_op.toml:1 (enum `pred_op`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum PredOp {
     #[default]
@@ -2325,7 +2325,7 @@ impl PredOp {
 const _: PredOp = PredOp::F;
 /// Byte-permute mode: index selects bytes by nibbles; the others use the low 2 selector bits.
 ///
-/// Spec: isa-spec/spec/enums/prmt_mode.toml (enum `prmt_mode`).
+/// Spec: isa-spec/spec/enums/prmt_mode.toml:1 (enum `prmt_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum PrmtMode {
     #[default]
@@ -2413,7 +2413,7 @@ impl PrmtMode {
 const _: PrmtMode = PrmtMode::Idx;
 /// Floating-point rounding mode.
 ///
-/// Spec: isa-spec/spec/enums/rnd.toml (enum `rnd`).
+/// Spec: isa-spec/spec/enums/rnd.toml:1 (enum `rnd`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Rnd {
     #[default]
@@ -2478,7 +2478,7 @@ impl Rnd {
 const _: Rnd = Rnd::Rn;
 /// How a comparison result combines with the accumulator predicate.
 ///
-/// Spec: isa-spec/spec/enums/setop.toml (enum `setop`).
+/// Spec: isa-spec/spec/enums/setop.toml:1 (enum `setop`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Setop {
     #[default]
@@ -2538,7 +2538,7 @@ impl Setop {
 const _: Setop = Setop::And;
 /// Funnel-shift direction.
 ///
-/// Spec: isa-spec/spec/enums/shf_dir.toml (enum `shf_dir`).
+/// Spec: isa-spec/spec/enums/shf_dir.toml:1 (enum `shf_dir`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ShfDir {
     #[default]
@@ -2593,7 +2593,7 @@ impl ShfDir {
 const _: ShfDir = ShfDir::L;
 /// Funnel-shift data type: signedness (sign fill of right shifts) and size (shift clamp or wrap).
 ///
-/// Spec: isa-spec/spec/enums/shf_type.toml (enum `shf_type`).
+/// Spec: isa-spec/spec/enums/shf_type.toml:1 (enum `shf_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ShfType {
     #[default]
@@ -2667,7 +2667,7 @@ impl ShfType {
 const _: ShfType = ShfType::S64;
 /// Maxwell SHR: signed (arithmetic) or unsigned (logical) right shift.
 ///
-/// Spec: isa-spec/spec/enums/shr_type.toml (enum `shr_type`).
+/// Spec: isa-spec/spec/enums/shr_type.toml:1 (enum `shr_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ShrType {
     #[default]
@@ -2722,7 +2722,7 @@ impl ShrType {
 const _: ShrType = ShrType::S32;
 /// Special register read by S2R/CS2R (8-bit code); texts from nvdisasm, per SM where they differ.
 ///
-/// Spec: isa-spec/spec/enums/sr.toml (enum `sr`).
+/// Spec: isa-spec/spec/enums/sr.toml:1 (enum `sr`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Sr {
     #[default]
@@ -6529,7 +6529,7 @@ impl Sr {
 const _: Sr = Sr::SrLaneid;
 /// VIMNMX lane type (SM90+ bits 72..75): 32-bit or packed 16x2 / 8x4 lanes. SM90/100 print signed 32-bit as nothing, SM120 as .S32.
 ///
-/// Spec: isa-spec/spec/enums/vimnmx_type.toml (enum `vimnmx_type`).
+/// Spec: isa-spec/spec/enums/vimnmx_type.toml:1 (enum `vimnmx_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum VimnmxType {
     #[default]
@@ -6613,7 +6613,7 @@ impl VimnmxType {
 const _: VimnmxType = VimnmxType::S32;
 /// A fixed .X suffix for ops whose extended form is its own op (one value, code 1).
 ///
-/// Spec: isa-spec/spec/enums/x_flag.toml (enum `x_flag`).
+/// Spec: isa-spec/spec/enums/x_flag.toml:1 (enum `x_flag`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum XFlag {
     #[default]
@@ -9044,70 +9044,7 @@ impl Op {
     }
     /// Compute the destinations from source values (CPU semantics).
     pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        match self {
-            Op::Bra(o) => o.fold(sm, srcs),
-            Op::BraUp(o) => o.fold(sm, srcs),
-            Op::BraUr(o) => o.fold(sm, srcs),
-            Op::Brev(o) => o.fold(sm, srcs),
-            Op::Cs2r(o) => o.fold(sm, srcs),
-            Op::Cs2r32(o) => o.fold(sm, srcs),
-            Op::Exit(o) => o.fold(sm, srcs),
-            Op::F2f(o) => o.fold(sm, srcs),
-            Op::F2f64(o) => o.fold(sm, srcs),
-            Op::F2i(o) => o.fold(sm, srcs),
-            Op::F2i64(o) => o.fold(sm, srcs),
-            Op::Fadd(o) => o.fold(sm, srcs),
-            Op::Fadd32i(o) => o.fold(sm, srcs),
-            Op::Ffma(o) => o.fold(sm, srcs),
-            Op::Ffma32i(o) => o.fold(sm, srcs),
-            Op::Flo(o) => o.fold(sm, srcs),
-            Op::Fmnmx(o) => o.fold(sm, srcs),
-            Op::Fmul(o) => o.fold(sm, srcs),
-            Op::Fmul32i(o) => o.fold(sm, srcs),
-            Op::Fsel(o) => o.fold(sm, srcs),
-            Op::Fsetp(o) => o.fold(sm, srcs),
-            Op::I2f(o) => o.fold(sm, srcs),
-            Op::I2f64(o) => o.fold(sm, srcs),
-            Op::Iabs(o) => o.fold(sm, srcs),
-            Op::Iadd(o) => o.fold(sm, srcs),
-            Op::Iadd3(o) => o.fold(sm, srcs),
-            Op::Iadd32i(o) => o.fold(sm, srcs),
-            Op::Iadd3x(o) => o.fold(sm, srcs),
-            Op::Imad(o) => o.fold(sm, srcs),
-            Op::ImadHi(o) => o.fold(sm, srcs),
-            Op::ImadWide(o) => o.fold(sm, srcs),
-            Op::ImadWideX(o) => o.fold(sm, srcs),
-            Op::Imadx(o) => o.fold(sm, srcs),
-            Op::Imnmx(o) => o.fold(sm, srcs),
-            Op::Iscadd(o) => o.fold(sm, srcs),
-            Op::Iscadd32i(o) => o.fold(sm, srcs),
-            Op::Isetp(o) => o.fold(sm, srcs),
-            Op::Isetp64(o) => o.fold(sm, srcs),
-            Op::Ldg(o) => o.fold(sm, srcs),
-            Op::Lea(o) => o.fold(sm, srcs),
-            Op::LeaHi(o) => o.fold(sm, srcs),
-            Op::LeaHiX(o) => o.fold(sm, srcs),
-            Op::LeaX(o) => o.fold(sm, srcs),
-            Op::Lop(o) => o.fold(sm, srcs),
-            Op::Lop3(o) => o.fold(sm, srcs),
-            Op::Lop32i(o) => o.fold(sm, srcs),
-            Op::Mov(o) => o.fold(sm, srcs),
-            Op::Mov32i(o) => o.fold(sm, srcs),
-            Op::Mov64(o) => o.fold(sm, srcs),
-            Op::Mufu(o) => o.fold(sm, srcs),
-            Op::Nop(o) => o.fold(sm, srcs),
-            Op::Plop3(o) => o.fold(sm, srcs),
-            Op::Popc(o) => o.fold(sm, srcs),
-            Op::Prmt(o) => o.fold(sm, srcs),
-            Op::S2r(o) => o.fold(sm, srcs),
-            Op::Sel(o) => o.fold(sm, srcs),
-            Op::Sel64(o) => o.fold(sm, srcs),
-            Op::Shf(o) => o.fold(sm, srcs),
-            Op::Shl(o) => o.fold(sm, srcs),
-            Op::Shr(o) => o.fold(sm, srcs),
-            Op::Stg(o) => o.fold(sm, srcs),
-            Op::Vimnmx(o) => o.fold(sm, srcs),
-        }
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
     }
     /// `fold` with Maxwell's carry flag in (`None`: unknown) and out.
     pub fn fold_cc(
@@ -10246,536 +10183,537 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
 #[allow(unused_variables)]
 fn decode_sm50_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpMov32i::decode_f0(w, sm);
+        return decode_form::<OpMov32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::decode_f6(w, sm);
+        return decode_form::<OpLop3, 6>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop32i::decode_f0(w, sm);
+        return decode_form::<OpLop32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFadd32i::decode_f0(w, sm);
+        return decode_form::<OpFadd32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma32i::decode_f0(w, sm);
+        return decode_form::<OpFfma32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpIscadd32i::decode_f0(w, sm);
+        return decode_form::<OpIscadd32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpIadd32i::decode_f0(w, sm);
+        return decode_form::<OpIadd32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFmul32i::decode_f0(w, sm);
+        return decode_form::<OpFmul32i, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::decode_f8(w, sm);
+        return decode_form::<OpShf, 8>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::decode_f8(w, sm);
+        return decode_form::<OpFfma, 8>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::decode_f8(w, sm);
+        return decode_form::<OpFfma, 8>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpPrmt, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::decode_f5(w, sm);
+        return decode_form::<OpFsetp, 5>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpPrmt, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::decode_f5(w, sm);
+        return decode_form::<OpFsetp, 5>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFlo, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpShl, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpShr, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIadd, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpSel, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFmul, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIscadd, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFadd, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::decode_f13(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 13>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::decode_f1(w, sm);
+        return decode_form::<OpLop, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFlo, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpShl, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpShr, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIadd, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpSel, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFmul, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIscadd, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFadd, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::decode_f13(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 13>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::decode_f1(w, sm);
+        return decode_form::<OpLop, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::decode_f8(w, sm) {
+        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::decode_f5(w, sm);
+        return decode_form::<OpLop3, 5>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::decode_f5(w, sm);
+        return decode_form::<OpLop3, 5>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::decode_f9(w, sm);
+        return decode_form::<OpFfma, 9>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::decode_f9(w, sm) {
+        if let Some(x) = decode_form::<OpPrmt, 9>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::decode_f6(w, sm);
+        return decode_form::<OpFsetp, 6>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpPopc, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpFlo, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpMov::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpMov, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpShl, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpShr, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpIadd, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpSel, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpFmul, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpFadd, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpIscadd, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::decode_f14(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 14>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::decode_f2(w, sm);
+        return decode_form::<OpLop, 2>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
-        return OpNop::decode_f1(w, sm);
+        return decode_form::<OpNop, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::decode_f10(w, sm);
+        return decode_form::<OpFfma, 10>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpPrmt::decode_f10(w, sm);
+        return decode_form::<OpPrmt, 10>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::decode_f7(w, sm);
+        return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFfma::decode_f7(w, sm) {
+        if let Some(x) = decode_form::<OpFfma, 7>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::decode_f7(w, sm);
+        return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::decode_f7(w, sm) {
+        if let Some(x) = decode_form::<OpPrmt, 7>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFsetp::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpFsetp, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::decode_f7(w, sm) {
+        if let Some(x) = decode_form::<OpShf, 7>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::decode_f4(w, sm);
+        return decode_form::<OpLop3, 4>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpPopc, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpFlo, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpMov::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpMov, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpShl, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpShr, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpIadd, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpSel, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpFmul, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpFadd, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpIscadd, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::decode_f12(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 12>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpLop::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpLop, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::decode_f7(w, sm);
+        return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpBra::decode_f2(w, sm);
+        return decode_form::<OpBra, 2>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
-        return OpExit::decode_f1(w, sm);
+        return decode_form::<OpExit, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpLdg::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpLdg, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpStg::decode_f1(w, sm);
+        return decode_form::<OpStg, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpS2r::decode_f1(w, sm);
+        return decode_form::<OpS2r, 1>(w, sm);
     }
     None
 }
 ///Decode a sm50 instruction word.
+/// Spec: isa-spec/spec/families.toml:78.
 pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     DECODE_SM50[((w >> 56) & 0xff) as usize](w, sm)
 }
@@ -10841,7 +10779,7 @@ fn print_sm50_arm1(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpMov32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpMov32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10854,7 +10792,7 @@ fn print_sm50_arm2(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::print_f6(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop3, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10867,7 +10805,7 @@ fn print_sm50_arm3(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10880,7 +10818,7 @@ fn print_sm50_arm4(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFadd32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFadd32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10893,7 +10831,7 @@ fn print_sm50_arm5(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFfma32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10906,7 +10844,7 @@ fn print_sm50_arm6(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpIscadd32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpIscadd32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10919,7 +10857,7 @@ fn print_sm50_arm7(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpIadd32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpIadd32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10932,7 +10870,7 @@ fn print_sm50_arm8(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFmul32i::print_f0(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFmul32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10945,7 +10883,7 @@ fn print_sm50_arm9(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::print_f8(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10958,12 +10896,12 @@ fn print_sm50_arm10(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::print_f8(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10976,7 +10914,7 @@ fn print_sm50_arm11(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::print_f8(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10989,22 +10927,22 @@ fn print_sm50_arm12(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIsetp, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPrmt, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::print_f5(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11017,17 +10955,17 @@ fn print_sm50_arm13(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIsetp, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPrmt, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::print_f5(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11040,67 +10978,67 @@ fn print_sm50_arm14(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPopc, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFlo, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShl, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShr, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIadd, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpSel, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmul, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIscadd, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFadd, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::print_f13(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmnmx, 13>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11113,62 +11051,62 @@ fn print_sm50_arm15(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPopc, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFlo, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShl, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShr, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIadd, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpSel, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmul, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIscadd, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFadd, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::print_f13(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmnmx, 13>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11181,12 +11119,12 @@ fn print_sm50_arm16(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::print_f8(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::print_f5(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11199,7 +11137,7 @@ fn print_sm50_arm17(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::print_f5(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11212,7 +11150,7 @@ fn print_sm50_arm18(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::print_f9(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFfma, 9>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11225,17 +11163,17 @@ fn print_sm50_arm19(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIsetp, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::print_f9(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPrmt, 9>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFsetp::print_f6(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFsetp, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11248,67 +11186,67 @@ fn print_sm50_arm20(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPopc, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFlo, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpMov::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpMov, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShl, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShr, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIadd, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpSel, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmul, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFadd, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIscadd, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::print_f14(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmnmx, 14>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop::print_f2(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11321,7 +11259,7 @@ fn print_sm50_arm21(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
-        return OpNop::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpNop, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11334,7 +11272,7 @@ fn print_sm50_arm22(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpFfma::print_f10(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFfma, 10>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11347,7 +11285,7 @@ fn print_sm50_arm23(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpPrmt::print_f10(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpPrmt, 10>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11360,7 +11298,7 @@ fn print_sm50_arm24(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::print_f7(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11373,12 +11311,12 @@ fn print_sm50_arm25(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFfma::print_f7(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFfma, 7>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::print_f7(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11391,27 +11329,27 @@ fn print_sm50_arm26(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIsetp::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIsetp, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPrmt::print_f7(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPrmt, 7>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFsetp::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFsetp, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShf::print_f7(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpLop3::print_f4(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpLop3, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11424,72 +11362,72 @@ fn print_sm50_arm27(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpPopc::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpPopc, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFlo::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFlo, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpMov::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpMov, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShl::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShl, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpShr::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpShr, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIadd::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIadd, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpSel::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpSel, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmul::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmul, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFadd::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFadd, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpImnmx::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpIscadd::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpIscadd, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpFmnmx::print_f12(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpFmnmx, 12>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpLop::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpLop, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpShf::print_f7(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11502,7 +11440,7 @@ fn print_sm50_arm28(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpBra::print_f2(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpBra, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11515,7 +11453,7 @@ fn print_sm50_arm29(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
-        return OpExit::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpExit, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11528,12 +11466,12 @@ fn print_sm50_arm30(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = OpLdg::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpLdg, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpStg::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpStg, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11546,11 +11484,12 @@ fn print_sm50_arm31(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return OpS2r::print_f1(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpS2r, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
 ///Decode a sm50 instruction word at byte address `addr` and print its text into `out` (`ctrl`: the scheduling bits from its bundle, where the family has bundles); `None`, with nothing printed, for a word no op of the spec matches.
+/// Spec: isa-spec/spec/families.toml:78.
 pub fn print_sm50(
     w: u128,
     sm: u32,
@@ -11719,14 +11658,14 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
 fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
     {
-        if let Some(x) = OpMov64::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpMov64, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fffffff0ffffffff00ff000fff == 0x202
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::decode_f0(w, sm);
+        return decode_form::<OpMov, 0>(w, sm);
     }
     None
 }
@@ -11735,7 +11674,7 @@ fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x207
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::decode_f0(w, sm);
+        return decode_form::<OpSel, 0>(w, sm);
     }
     None
 }
@@ -11744,26 +11683,26 @@ fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x208
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::decode_f0(w, sm);
+        return decode_form::<OpFsel, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x209
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::decode_f8(w, sm);
+        return decode_form::<OpFmnmx, 8>(w, sm);
     }
     None
 }
@@ -11772,7 +11711,7 @@ fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::decode_f0(w, sm);
+        return decode_form::<OpFsetp, 0>(w, sm);
     }
     None
 }
@@ -11781,13 +11720,13 @@ fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x20c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
     {
-        return OpIsetp64::decode_f0(w, sm);
+        return decode_form::<OpIsetp64, 0>(w, sm);
     }
     None
 }
@@ -11796,14 +11735,14 @@ fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x210
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpIadd3, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::decode_f0(w, sm);
+        return decode_form::<OpIadd3x, 0>(w, sm);
     }
     None
 }
@@ -11812,28 +11751,28 @@ fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpLea, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpLeaX, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpLeaHi, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::decode_f0(w, sm);
+        return decode_form::<OpLeaHiX, 0>(w, sm);
     }
     None
 }
@@ -11842,7 +11781,7 @@ fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x212
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::decode_f0(w, sm);
+        return decode_form::<OpLop3, 0>(w, sm);
     }
     None
 }
@@ -11851,7 +11790,7 @@ fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x213
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::decode_f0(w, sm);
+        return decode_form::<OpIabs, 0>(w, sm);
     }
     None
 }
@@ -11860,7 +11799,7 @@ fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x216
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::decode_f0(w, sm);
+        return decode_form::<OpPrmt, 0>(w, sm);
     }
     None
 }
@@ -11869,7 +11808,7 @@ fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x217
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::decode_f0(w, sm);
+        return decode_form::<OpImnmx, 0>(w, sm);
     }
     None
 }
@@ -11878,7 +11817,7 @@ fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x219
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::decode_f0(w, sm);
+        return decode_form::<OpShf, 0>(w, sm);
     }
     None
 }
@@ -11887,7 +11826,7 @@ fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::decode_f0(w, sm);
+        return decode_form::<OpFmul, 0>(w, sm);
     }
     None
 }
@@ -11896,7 +11835,7 @@ fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x221
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::decode_f0(w, sm);
+        return decode_form::<OpFadd, 0>(w, sm);
     }
     None
 }
@@ -11905,7 +11844,7 @@ fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x223
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::decode_f0(w, sm);
+        return decode_form::<OpFfma, 0>(w, sm);
     }
     None
 }
@@ -11914,14 +11853,14 @@ fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::decode_f0(w, sm);
+        return decode_form::<OpImadx, 0>(w, sm);
     }
     None
 }
@@ -11930,14 +11869,14 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::decode_f0(w, sm);
+        return decode_form::<OpImadWideX, 0>(w, sm);
     }
     None
 }
@@ -11946,7 +11885,7 @@ fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::decode_f0(w, sm);
+        return decode_form::<OpImadHi, 0>(w, sm);
     }
     None
 }
@@ -11954,13 +11893,13 @@ fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpVimnmx, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 120)
     {
-        return OpVimnmx::decode_f4(w, sm);
+        return decode_form::<OpVimnmx, 4>(w, sm);
     }
     None
 }
@@ -11969,7 +11908,7 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::decode_f0(w, sm);
+        return decode_form::<OpFlo, 0>(w, sm);
     }
     None
 }
@@ -11978,7 +11917,7 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x301
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::decode_f0(w, sm);
+        return decode_form::<OpBrev, 0>(w, sm);
     }
     None
 }
@@ -11987,7 +11926,7 @@ fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::decode_f0(w, sm);
+        return decode_form::<OpF2f, 0>(w, sm);
     }
     None
 }
@@ -11996,7 +11935,7 @@ fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::decode_f0(w, sm);
+        return decode_form::<OpF2i, 0>(w, sm);
     }
     None
 }
@@ -12005,24 +11944,24 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::decode_f0(w, sm);
+        return decode_form::<OpI2f, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) {
-        return OpMufu::decode_f7(w, sm);
+        return decode_form::<OpMufu, 7>(w, sm);
     }
     None
 }
@@ -12031,7 +11970,7 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x309
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::decode_f0(w, sm);
+        return decode_form::<OpPopc, 0>(w, sm);
     }
     None
 }
@@ -12040,7 +11979,7 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::decode_f0(w, sm);
+        return decode_form::<OpF2f64, 0>(w, sm);
     }
     None
 }
@@ -12049,7 +11988,7 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::decode_f0(w, sm);
+        return decode_form::<OpF2i64, 0>(w, sm);
     }
     None
 }
@@ -12058,19 +11997,19 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::decode_f0(w, sm);
+        return decode_form::<OpI2f64, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
-        if let Some(x) = OpLdg::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpLdg, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75) {
-        return OpLdg::decode_f0(w, sm);
+        return decode_form::<OpLdg, 0>(w, sm);
     }
     None
 }
@@ -12079,14 +12018,14 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
         && matches!(sm, 70 | 75)
     {
-        return OpStg::decode_f0(w, sm);
+        return decode_form::<OpStg, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
-        return OpMov64::decode_f1(w, sm);
+        return decode_form::<OpMov64, 1>(w, sm);
     }
     None
 }
@@ -12095,14 +12034,14 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpLeaHi, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87107000000000000000fff == 0x104000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::decode_f4(w, sm);
+        return decode_form::<OpLeaHiX, 4>(w, sm);
     }
     None
 }
@@ -12111,7 +12050,7 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x416
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::decode_f4(w, sm);
+        return decode_form::<OpPrmt, 4>(w, sm);
     }
     None
 }
@@ -12120,7 +12059,7 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x419
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::decode_f4(w, sm);
+        return decode_form::<OpShf, 4>(w, sm);
     }
     None
 }
@@ -12129,7 +12068,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x421
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::decode_f1(w, sm);
+        return decode_form::<OpFadd, 1>(w, sm);
     }
     None
 }
@@ -12138,7 +12077,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x423
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::decode_f4(w, sm);
+        return decode_form::<OpFfma, 4>(w, sm);
     }
     None
 }
@@ -12147,14 +12086,14 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::decode_f4(w, sm);
+        return decode_form::<OpImadx, 4>(w, sm);
     }
     None
 }
@@ -12163,21 +12102,21 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
         && matches!(sm, 80 | 86 | 89)
     {
-        if let Some(x) = OpBraUp::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpBraUp, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547
         && matches!(sm, 90 | 100 | 120)
     {
-        return OpBraUp::decode_f1(w, sm);
+        return decode_form::<OpBraUp, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
-        return OpSel64::decode_f0(w, sm);
+        return decode_form::<OpSel64, 0>(w, sm);
     }
     None
 }
@@ -12186,7 +12125,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0x616
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPrmt::decode_f5(w, sm);
+        return decode_form::<OpPrmt, 5>(w, sm);
     }
     None
 }
@@ -12195,7 +12134,7 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0x619
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpShf::decode_f5(w, sm);
+        return decode_form::<OpShf, 5>(w, sm);
     }
     None
 }
@@ -12204,7 +12143,7 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x621
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFadd::decode_f2(w, sm);
+        return decode_form::<OpFadd, 2>(w, sm);
     }
     None
 }
@@ -12213,7 +12152,7 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0x623
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFfma::decode_f5(w, sm);
+        return decode_form::<OpFfma, 5>(w, sm);
     }
     None
 }
@@ -12222,14 +12161,14 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImad::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadx::decode_f5(w, sm);
+        return decode_form::<OpImadx, 5>(w, sm);
     }
     None
 }
@@ -12238,14 +12177,14 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImadWide::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadWideX::decode_f4(w, sm);
+        return decode_form::<OpImadWideX, 4>(w, sm);
     }
     None
 }
@@ -12254,7 +12193,7 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadHi::decode_f4(w, sm);
+        return decode_form::<OpImadHi, 4>(w, sm);
     }
     None
 }
@@ -12263,7 +12202,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0ff00000000ff000fff == 0x802
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::decode_f1(w, sm);
+        return decode_form::<OpMov, 1>(w, sm);
     }
     None
 }
@@ -12272,14 +12211,14 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpCs2r::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpCs2r, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ffffffffffff000fff == 0x805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpCs2r32::decode_f0(w, sm);
+        return decode_form::<OpCs2r32, 0>(w, sm);
     }
     None
 }
@@ -12288,7 +12227,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x807
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::decode_f1(w, sm);
+        return decode_form::<OpSel, 1>(w, sm);
     }
     None
 }
@@ -12297,26 +12236,26 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x808
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::decode_f1(w, sm);
+        return decode_form::<OpFsel, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff0000000000000fff == 0x809
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::decode_f9(w, sm);
+        return decode_form::<OpFmnmx, 9>(w, sm);
     }
     None
 }
@@ -12325,7 +12264,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff0000000000ff0fff == 0x80b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::decode_f1(w, sm);
+        return decode_form::<OpFsetp, 1>(w, sm);
     }
     None
 }
@@ -12334,13 +12273,13 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800f0000000000ff0fff == 0x80c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
     {
-        return OpIsetp64::decode_f1(w, sm);
+        return decode_form::<OpIsetp64, 1>(w, sm);
     }
     None
 }
@@ -12349,14 +12288,14 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016000000000000000fff == 0x810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpIadd3, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff80016000000000000000fff == 0x4000000000000000810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::decode_f1(w, sm);
+        return decode_form::<OpIadd3x, 1>(w, sm);
     }
     None
 }
@@ -12365,28 +12304,28 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpLea, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpLeaX, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105000000000000000fff == 0x100000000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpLeaHi, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105000000000000000fff == 0x104000000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::decode_f1(w, sm);
+        return decode_form::<OpLeaHiX, 1>(w, sm);
     }
     None
 }
@@ -12395,7 +12334,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87000000000000000000fff == 0x812
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::decode_f1(w, sm);
+        return decode_form::<OpLop3, 1>(w, sm);
     }
     None
 }
@@ -12404,7 +12343,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x813
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::decode_f1(w, sm);
+        return decode_form::<OpIabs, 1>(w, sm);
     }
     None
 }
@@ -12413,7 +12352,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x816
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::decode_f1(w, sm);
+        return decode_form::<OpPrmt, 1>(w, sm);
     }
     None
 }
@@ -12422,7 +12361,7 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::decode_f1(w, sm);
+        return decode_form::<OpImnmx, 1>(w, sm);
     }
     None
 }
@@ -12431,7 +12370,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x819
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::decode_f1(w, sm);
+        return decode_form::<OpShf, 1>(w, sm);
     }
     None
 }
@@ -12440,14 +12379,14 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8000008ffffffffff000fff == 0x81c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpPlop3::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpPlop3, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPlop3::decode_f1(w, sm);
+        return decode_form::<OpPlop3, 1>(w, sm);
     }
     None
 }
@@ -12456,7 +12395,7 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::decode_f1(w, sm);
+        return decode_form::<OpFmul, 1>(w, sm);
     }
     None
 }
@@ -12465,7 +12404,7 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x823
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::decode_f1(w, sm);
+        return decode_form::<OpFfma, 1>(w, sm);
     }
     None
 }
@@ -12474,14 +12413,14 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::decode_f1(w, sm);
+        return decode_form::<OpImadx, 1>(w, sm);
     }
     None
 }
@@ -12490,14 +12429,14 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871f5000000000000000fff == 0x4000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::decode_f1(w, sm);
+        return decode_form::<OpImadWideX, 1>(w, sm);
     }
     None
 }
@@ -12506,7 +12445,7 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::decode_f1(w, sm);
+        return decode_form::<OpImadHi, 1>(w, sm);
     }
     None
 }
@@ -12514,13 +12453,13 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpVimnmx, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 120)
     {
-        return OpVimnmx::decode_f5(w, sm);
+        return decode_form::<OpVimnmx, 5>(w, sm);
     }
     None
 }
@@ -12529,7 +12468,7 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff00000000ff000fff == 0x900
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::decode_f1(w, sm);
+        return decode_form::<OpFlo, 1>(w, sm);
     }
     None
 }
@@ -12538,7 +12477,7 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x901
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::decode_f1(w, sm);
+        return decode_form::<OpBrev, 1>(w, sm);
     }
     None
 }
@@ -12547,7 +12486,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x904
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::decode_f1(w, sm);
+        return decode_form::<OpF2f, 1>(w, sm);
     }
     None
 }
@@ -12556,7 +12495,7 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x905
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::decode_f1(w, sm);
+        return decode_form::<OpF2i, 1>(w, sm);
     }
     None
 }
@@ -12565,24 +12504,24 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x906
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::decode_f1(w, sm);
+        return decode_form::<OpI2f, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::decode_f4(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) {
-        return OpMufu::decode_f8(w, sm);
+        return decode_form::<OpMufu, 8>(w, sm);
     }
     None
 }
@@ -12591,7 +12530,7 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x909
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::decode_f1(w, sm);
+        return decode_form::<OpPopc, 1>(w, sm);
     }
     None
 }
@@ -12600,7 +12539,7 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x910
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::decode_f1(w, sm);
+        return decode_form::<OpF2f64, 1>(w, sm);
     }
     None
 }
@@ -12609,7 +12548,7 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x911
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::decode_f1(w, sm);
+        return decode_form::<OpF2i64, 1>(w, sm);
     }
     None
 }
@@ -12618,7 +12557,7 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x912
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::decode_f1(w, sm);
+        return decode_form::<OpI2f64, 1>(w, sm);
     }
     None
 }
@@ -12627,7 +12566,7 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffffffffff0fff == 0x918
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpNop::decode_f0(w, sm);
+        return decode_form::<OpNop, 0>(w, sm);
     }
     None
 }
@@ -12636,7 +12575,7 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x919
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpS2r::decode_f0(w, sm);
+        return decode_form::<OpS2r, 0>(w, sm);
     }
     None
 }
@@ -12644,32 +12583,32 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
     {
-        if let Some(x) = OpBra::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpBra, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947
         && matches!(sm, 80 | 86 | 89)
     {
-        if let Some(x) = OpBraUr::decode_f0(w, sm) {
+        if let Some(x) = decode_form::<OpBraUr, 0>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) {
-        if let Some(x) = OpBra::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpBra, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm, 90)
     {
-        if let Some(x) = OpBraUr::decode_f1(w, sm) {
+        if let Some(x) = decode_form::<OpBraUr, 1>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87800000000000000000fff == 0x80000000000000000000947
         && matches!(sm, 100 | 120)
     {
-        return OpBraUr::decode_f2(w, sm);
+        return decode_form::<OpBraUr, 2>(w, sm);
     }
     None
 }
@@ -12678,7 +12617,7 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86fffffffffffffffff0fff == 0x94d
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpExit::decode_f0(w, sm);
+        return decode_form::<OpExit, 0>(w, sm);
     }
     None
 }
@@ -12687,7 +12626,7 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0fff80000ffff000fff == 0xa02
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpMov::decode_f2(w, sm);
+        return decode_form::<OpMov, 2>(w, sm);
     }
     None
 }
@@ -12696,7 +12635,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa07
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpSel::decode_f2(w, sm);
+        return decode_form::<OpSel, 2>(w, sm);
     }
     None
 }
@@ -12705,24 +12644,24 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa08
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFsel::decode_f2(w, sm);
+        return decode_form::<OpFsel, 2>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) {
-        return OpFmnmx::decode_f10(w, sm);
+        return decode_form::<OpFmnmx, 10>(w, sm);
     }
     None
 }
@@ -12731,7 +12670,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFsetp::decode_f2(w, sm);
+        return decode_form::<OpFsetp, 2>(w, sm);
     }
     None
 }
@@ -12740,7 +12679,7 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIsetp::decode_f2(w, sm);
+        return decode_form::<OpIsetp, 2>(w, sm);
     }
     None
 }
@@ -12749,14 +12688,14 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8001600780000ff00000fff == 0xa10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpIadd3::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpIadd3, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIadd3x::decode_f2(w, sm);
+        return decode_form::<OpIadd3x, 2>(w, sm);
     }
     None
 }
@@ -12765,28 +12704,28 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLea::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpLea, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLeaX::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpLeaX, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLeaHi::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpLeaHi, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpLeaHiX::decode_f2(w, sm);
+        return decode_form::<OpLeaHiX, 2>(w, sm);
     }
     None
 }
@@ -12795,7 +12734,7 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000f80000ff00000fff == 0xa12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpLop3::decode_f2(w, sm);
+        return decode_form::<OpLop3, 2>(w, sm);
     }
     None
 }
@@ -12804,7 +12743,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xa13
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIabs::decode_f2(w, sm);
+        return decode_form::<OpIabs, 2>(w, sm);
     }
     None
 }
@@ -12813,7 +12752,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0xa16
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPrmt::decode_f2(w, sm);
+        return decode_form::<OpPrmt, 2>(w, sm);
     }
     None
 }
@@ -12821,7 +12760,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
-        return OpImnmx::decode_f2(w, sm);
+        return decode_form::<OpImnmx, 2>(w, sm);
     }
     None
 }
@@ -12830,7 +12769,7 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0xa19
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpShf::decode_f2(w, sm);
+        return decode_form::<OpShf, 2>(w, sm);
     }
     None
 }
@@ -12839,7 +12778,7 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFmul::decode_f2(w, sm);
+        return decode_form::<OpFmul, 2>(w, sm);
     }
     None
 }
@@ -12848,7 +12787,7 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0xa23
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFfma::decode_f2(w, sm);
+        return decode_form::<OpFfma, 2>(w, sm);
     }
     None
 }
@@ -12857,14 +12796,14 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImad::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadx::decode_f2(w, sm);
+        return decode_form::<OpImadx, 2>(w, sm);
     }
     None
 }
@@ -12873,14 +12812,14 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImadWide::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadWideX::decode_f2(w, sm);
+        return decode_form::<OpImadWideX, 2>(w, sm);
     }
     None
 }
@@ -12889,7 +12828,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadHi::decode_f2(w, sm);
+        return decode_form::<OpImadHi, 2>(w, sm);
     }
     None
 }
@@ -12897,7 +12836,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
-        return OpVimnmx::decode_f2(w, sm);
+        return decode_form::<OpVimnmx, 2>(w, sm);
     }
     None
 }
@@ -12906,7 +12845,7 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFlo::decode_f2(w, sm);
+        return decode_form::<OpFlo, 2>(w, sm);
     }
     None
 }
@@ -12915,7 +12854,7 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xb01
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpBrev::decode_f2(w, sm);
+        return decode_form::<OpBrev, 2>(w, sm);
     }
     None
 }
@@ -12924,7 +12863,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2f::decode_f2(w, sm);
+        return decode_form::<OpF2f, 2>(w, sm);
     }
     None
 }
@@ -12933,7 +12872,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2i::decode_f2(w, sm);
+        return decode_form::<OpF2i, 2>(w, sm);
     }
     None
 }
@@ -12942,24 +12881,24 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpI2f::decode_f2(w, sm);
+        return decode_form::<OpI2f, 2>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 90) {
-        return OpMufu::decode_f9(w, sm);
+        return decode_form::<OpMufu, 9>(w, sm);
     }
     None
 }
@@ -12968,7 +12907,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff780000ffff000fff == 0xb09
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPopc::decode_f2(w, sm);
+        return decode_form::<OpPopc, 2>(w, sm);
     }
     None
 }
@@ -12977,7 +12916,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2f64::decode_f2(w, sm);
+        return decode_form::<OpF2f64, 2>(w, sm);
     }
     None
 }
@@ -12986,7 +12925,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2i64::decode_f2(w, sm);
+        return decode_form::<OpF2i64, 2>(w, sm);
     }
     None
 }
@@ -12995,7 +12934,7 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpI2f64::decode_f2(w, sm);
+        return decode_form::<OpI2f64, 2>(w, sm);
     }
     None
 }
@@ -13004,14 +12943,14 @@ fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
         && matches!(sm, 120)
     {
-        if let Some(x) = OpMov64::decode_f2(w, sm) {
+        if let Some(x) = decode_form::<OpMov64, 2>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::decode_f3(w, sm);
+        return decode_form::<OpMov, 3>(w, sm);
     }
     None
 }
@@ -13020,7 +12959,7 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::decode_f3(w, sm);
+        return decode_form::<OpSel, 3>(w, sm);
     }
     None
 }
@@ -13029,7 +12968,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::decode_f3(w, sm);
+        return decode_form::<OpFsel, 3>(w, sm);
     }
     None
 }
@@ -13037,20 +12976,20 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
     {
-        if let Some(x) = OpFmnmx::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 80)
     {
-        if let Some(x) = OpFmnmx::decode_f7(w, sm) {
+        if let Some(x) = decode_form::<OpFmnmx, 7>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::decode_f11(w, sm);
+        return decode_form::<OpFmnmx, 11>(w, sm);
     }
     None
 }
@@ -13059,7 +12998,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::decode_f3(w, sm);
+        return decode_form::<OpFsetp, 3>(w, sm);
     }
     None
 }
@@ -13068,14 +13007,14 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpIsetp, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c
         && matches!(sm, 120)
     {
-        return OpIsetp64::decode_f2(w, sm);
+        return decode_form::<OpIsetp64, 2>(w, sm);
     }
     None
 }
@@ -13084,14 +13023,14 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpIadd3, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::decode_f3(w, sm);
+        return decode_form::<OpIadd3x, 3>(w, sm);
     }
     None
 }
@@ -13100,28 +13039,28 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpLea, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpLeaX, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpLeaHi, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::decode_f3(w, sm);
+        return decode_form::<OpLeaHiX, 3>(w, sm);
     }
     None
 }
@@ -13130,7 +13069,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::decode_f3(w, sm);
+        return decode_form::<OpLop3, 3>(w, sm);
     }
     None
 }
@@ -13139,7 +13078,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::decode_f3(w, sm);
+        return decode_form::<OpIabs, 3>(w, sm);
     }
     None
 }
@@ -13148,7 +13087,7 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::decode_f3(w, sm);
+        return decode_form::<OpPrmt, 3>(w, sm);
     }
     None
 }
@@ -13157,7 +13096,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::decode_f3(w, sm);
+        return decode_form::<OpImnmx, 3>(w, sm);
     }
     None
 }
@@ -13166,7 +13105,7 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::decode_f3(w, sm);
+        return decode_form::<OpShf, 3>(w, sm);
     }
     None
 }
@@ -13175,7 +13114,7 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::decode_f3(w, sm);
+        return decode_form::<OpFmul, 3>(w, sm);
     }
     None
 }
@@ -13184,7 +13123,7 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::decode_f3(w, sm);
+        return decode_form::<OpFfma, 3>(w, sm);
     }
     None
 }
@@ -13193,14 +13132,14 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::decode_f3(w, sm);
+        return decode_form::<OpImadx, 3>(w, sm);
     }
     None
 }
@@ -13209,14 +13148,14 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::decode_f3(w, sm);
+        return decode_form::<OpImadWideX, 3>(w, sm);
     }
     None
 }
@@ -13225,7 +13164,7 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::decode_f3(w, sm);
+        return decode_form::<OpImadHi, 3>(w, sm);
     }
     None
 }
@@ -13233,14 +13172,14 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::decode_f3(w, sm) {
+        if let Some(x) = decode_form::<OpVimnmx, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
         && matches!(sm, 120)
     {
-        return OpVimnmx::decode_f6(w, sm);
+        return decode_form::<OpVimnmx, 6>(w, sm);
     }
     None
 }
@@ -13249,7 +13188,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::decode_f3(w, sm);
+        return decode_form::<OpFlo, 3>(w, sm);
     }
     None
 }
@@ -13258,7 +13197,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::decode_f3(w, sm);
+        return decode_form::<OpBrev, 3>(w, sm);
     }
     None
 }
@@ -13267,7 +13206,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::decode_f3(w, sm);
+        return decode_form::<OpF2f, 3>(w, sm);
     }
     None
 }
@@ -13276,7 +13215,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::decode_f3(w, sm);
+        return decode_form::<OpF2i, 3>(w, sm);
     }
     None
 }
@@ -13285,7 +13224,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::decode_f3(w, sm);
+        return decode_form::<OpI2f, 3>(w, sm);
     }
     None
 }
@@ -13294,14 +13233,14 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
     {
-        if let Some(x) = OpMufu::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpMufu, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 90 | 100 | 120)
     {
-        return OpMufu::decode_f10(w, sm);
+        return decode_form::<OpMufu, 10>(w, sm);
     }
     None
 }
@@ -13310,7 +13249,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::decode_f3(w, sm);
+        return decode_form::<OpPopc, 3>(w, sm);
     }
     None
 }
@@ -13319,7 +13258,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::decode_f3(w, sm);
+        return decode_form::<OpF2f64, 3>(w, sm);
     }
     None
 }
@@ -13328,7 +13267,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::decode_f3(w, sm);
+        return decode_form::<OpF2i64, 3>(w, sm);
     }
     None
 }
@@ -13337,7 +13276,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::decode_f3(w, sm);
+        return decode_form::<OpI2f64, 3>(w, sm);
     }
     None
 }
@@ -13346,7 +13285,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
         && matches!(sm, 120)
     {
-        return OpSel64::decode_f1(w, sm);
+        return decode_form::<OpSel64, 1>(w, sm);
     }
     None
 }
@@ -13355,7 +13294,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::decode_f6(w, sm);
+        return decode_form::<OpPrmt, 6>(w, sm);
     }
     None
 }
@@ -13364,7 +13303,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::decode_f6(w, sm);
+        return decode_form::<OpShf, 6>(w, sm);
     }
     None
 }
@@ -13373,7 +13312,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::decode_f3(w, sm);
+        return decode_form::<OpFadd, 3>(w, sm);
     }
     None
 }
@@ -13382,7 +13321,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::decode_f6(w, sm);
+        return decode_form::<OpFfma, 6>(w, sm);
     }
     None
 }
@@ -13391,14 +13330,14 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::decode_f6(w, sm) {
+        if let Some(x) = decode_form::<OpImad, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::decode_f6(w, sm);
+        return decode_form::<OpImadx, 6>(w, sm);
     }
     None
 }
@@ -13407,14 +13346,14 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::decode_f5(w, sm) {
+        if let Some(x) = decode_form::<OpImadWide, 5>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::decode_f5(w, sm);
+        return decode_form::<OpImadWideX, 5>(w, sm);
     }
     None
 }
@@ -13423,11 +13362,12 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::decode_f5(w, sm);
+        return decode_form::<OpImadHi, 5>(w, sm);
     }
     None
 }
 ///Decode a sm70 instruction word.
+/// Spec: isa-spec/spec/families.toml:12.
 pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     DECODE_SM70[((w >> 0) & 0xfff) as usize](w, sm)
 }
@@ -13596,14 +13536,14 @@ fn print_sm70_arm1(
 ) -> Option<()> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
     {
-        if let Some(x) = OpMov64::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMov64, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fffffff0ffffffff00ff000fff == 0x202
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpMov, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13618,7 +13558,7 @@ fn print_sm70_arm2(
     if w & 0x1fff87fffffffffff0000000fff == 0x207
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpSel, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13633,7 +13573,7 @@ fn print_sm70_arm3(
     if w & 0x1fff87fffffffffff0000000fff == 0x208
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFsel, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13646,19 +13586,19 @@ fn print_sm70_arm4(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x209
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::print_f8(w, sm, addr, ctrl, out);
+        return print_form::<OpFmnmx, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13673,7 +13613,7 @@ fn print_sm70_arm5(
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFsetp, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13688,13 +13628,13 @@ fn print_sm70_arm6(
     if w & 0x1fff801800fffffff0000ff0fff == 0x20c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIsetp, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
     {
-        return OpIsetp64::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpIsetp64, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13709,14 +13649,14 @@ fn print_sm70_arm7(
     if w & 0x1fff80016007fffff0000000fff == 0x210
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIadd3, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpIadd3x, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13731,28 +13671,28 @@ fn print_sm70_arm8(
     if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLea, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaX, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaHi, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpLeaHiX, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13767,7 +13707,7 @@ fn print_sm70_arm9(
     if w & 0x1fff8700000ffffff0000000fff == 0x212
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpLop3, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13782,7 +13722,7 @@ fn print_sm70_arm10(
     if w & 0x1ffffffffffffffff00ff000fff == 0x213
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpIabs, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13797,7 +13737,7 @@ fn print_sm70_arm11(
     if w & 0x1fffffff800ffffff0000000fff == 0x216
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13812,7 +13752,7 @@ fn print_sm70_arm12(
     if w & 0x1fff87ffdffffffff0000000fff == 0x217
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpImnmx, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13827,7 +13767,7 @@ fn print_sm70_arm13(
     if w & 0x1fffffee100ffffff0000000fff == 0x219
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13842,7 +13782,7 @@ fn print_sm70_arm14(
     if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFmul, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13857,7 +13797,7 @@ fn print_sm70_arm15(
     if w & 0x1fffffe1cff3fffff0000000fff == 0x221
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFadd, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13872,7 +13812,7 @@ fn print_sm70_arm16(
     if w & 0x1fffffe10003fffff0000000fff == 0x223
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13887,14 +13827,14 @@ fn print_sm70_arm17(
     if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13909,14 +13849,14 @@ fn print_sm70_arm18(
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13931,7 +13871,7 @@ fn print_sm70_arm19(
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13945,13 +13885,13 @@ fn print_sm70_arm20(
 ) -> Option<()> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpVimnmx, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 120)
     {
-        return OpVimnmx::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpVimnmx, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13966,7 +13906,7 @@ fn print_sm70_arm21(
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpFlo, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13981,7 +13921,7 @@ fn print_sm70_arm22(
     if w & 0x1ffffffffffffffff00ff000fff == 0x301
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpBrev, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -13996,7 +13936,7 @@ fn print_sm70_arm23(
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14011,7 +13951,7 @@ fn print_sm70_arm24(
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14026,7 +13966,7 @@ fn print_sm70_arm25(
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14039,17 +13979,17 @@ fn print_sm70_arm26(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) {
-        return OpMufu::print_f7(w, sm, addr, ctrl, out);
+        return print_form::<OpMufu, 7>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14064,7 +14004,7 @@ fn print_sm70_arm27(
     if w & 0x1ffffffffff7fffff00ff000fff == 0x309
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpPopc, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14079,7 +14019,7 @@ fn print_sm70_arm28(
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f64, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14094,7 +14034,7 @@ fn print_sm70_arm29(
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i64, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14109,7 +14049,7 @@ fn print_sm70_arm30(
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f64, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14122,12 +14062,12 @@ fn print_sm70_arm31(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
-        if let Some(x) = OpLdg::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLdg, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75) {
-        return OpLdg::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpLdg, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14142,7 +14082,7 @@ fn print_sm70_arm32(
     if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
         && matches!(sm, 70 | 75)
     {
-        return OpStg::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpStg, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14155,7 +14095,7 @@ fn print_sm70_arm33(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
-        return OpMov64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpMov64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14170,14 +14110,14 @@ fn print_sm70_arm34(
     if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaHi, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87107000000000000000fff == 0x104000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpLeaHiX, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14192,7 +14132,7 @@ fn print_sm70_arm35(
     if w & 0x1fffffff8000000000000000fff == 0x416
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14207,7 +14147,7 @@ fn print_sm70_arm36(
     if w & 0x1fffffee1000000000000000fff == 0x419
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14222,7 +14162,7 @@ fn print_sm70_arm37(
     if w & 0x1fffffe1cff0000000000000fff == 0x421
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFadd, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14237,7 +14177,7 @@ fn print_sm70_arm38(
     if w & 0x1fffffe10000000000000000fff == 0x423
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14252,14 +14192,14 @@ fn print_sm70_arm39(
     if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14274,14 +14214,14 @@ fn print_sm70_arm40(
     if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
         && matches!(sm, 80 | 86 | 89)
     {
-        if let Some(x) = OpBraUp::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpBraUp, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547
         && matches!(sm, 90 | 100 | 120)
     {
-        return OpBraUp::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpBraUp, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14294,7 +14234,7 @@ fn print_sm70_arm41(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
-        return OpSel64::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpSel64, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14309,7 +14249,7 @@ fn print_sm70_arm42(
     if w & 0x1fffffff800f80000ff00000fff == 0x616
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPrmt::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14324,7 +14264,7 @@ fn print_sm70_arm43(
     if w & 0x1fffffee100f80000ff00000fff == 0x619
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpShf::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14339,7 +14279,7 @@ fn print_sm70_arm44(
     if w & 0x1fffffe1cff380000ff00000fff == 0x621
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFadd::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFadd, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14354,7 +14294,7 @@ fn print_sm70_arm45(
     if w & 0x1fffffe1000380000ff00000fff == 0x623
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFfma::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14369,14 +14309,14 @@ fn print_sm70_arm46(
     if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImad::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadx::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14391,14 +14331,14 @@ fn print_sm70_arm47(
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImadWide::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadWideX::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14413,7 +14353,7 @@ fn print_sm70_arm48(
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadHi::print_f4(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14428,7 +14368,7 @@ fn print_sm70_arm49(
     if w & 0x1fffffff0ff00000000ff000fff == 0x802
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpMov, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14443,14 +14383,14 @@ fn print_sm70_arm50(
     if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpCs2r::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpCs2r, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ffffffffffff000fff == 0x805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpCs2r32::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpCs2r32, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14465,7 +14405,7 @@ fn print_sm70_arm51(
     if w & 0x1fff87fffff0000000000000fff == 0x807
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpSel, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14480,7 +14420,7 @@ fn print_sm70_arm52(
     if w & 0x1fff87fffff0000000000000fff == 0x808
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFsel, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14493,19 +14433,19 @@ fn print_sm70_arm53(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff0000000000000fff == 0x809
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::print_f9(w, sm, addr, ctrl, out);
+        return print_form::<OpFmnmx, 9>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14520,7 +14460,7 @@ fn print_sm70_arm54(
     if w & 0x1fff80000ff0000000000ff0fff == 0x80b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFsetp, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14535,13 +14475,13 @@ fn print_sm70_arm55(
     if w & 0x1fff801800f0000000000ff0fff == 0x80c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIsetp, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
     {
-        return OpIsetp64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpIsetp64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14556,14 +14496,14 @@ fn print_sm70_arm56(
     if w & 0x1fff80016000000000000000fff == 0x810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIadd3, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff80016000000000000000fff == 0x4000000000000000810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpIadd3x, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14578,28 +14518,28 @@ fn print_sm70_arm57(
     if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLea, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaX, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105000000000000000fff == 0x100000000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaHi, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105000000000000000fff == 0x104000000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpLeaHiX, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14614,7 +14554,7 @@ fn print_sm70_arm58(
     if w & 0x1fff87000000000000000000fff == 0x812
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpLop3, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14629,7 +14569,7 @@ fn print_sm70_arm59(
     if w & 0x1ffffffffff00000000ff000fff == 0x813
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpIabs, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14644,7 +14584,7 @@ fn print_sm70_arm60(
     if w & 0x1fffffff8000000000000000fff == 0x816
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14659,7 +14599,7 @@ fn print_sm70_arm61(
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpImnmx, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14674,7 +14614,7 @@ fn print_sm70_arm62(
     if w & 0x1fffffee1000000000000000fff == 0x819
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14689,14 +14629,14 @@ fn print_sm70_arm63(
     if w & 0x1fff8000008ffffffffff000fff == 0x81c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpPlop3::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpPlop3, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPlop3::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpPlop3, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14711,7 +14651,7 @@ fn print_sm70_arm64(
     if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFmul, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14726,7 +14666,7 @@ fn print_sm70_arm65(
     if w & 0x1fffffe10000000000000000fff == 0x823
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14741,14 +14681,14 @@ fn print_sm70_arm66(
     if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14763,14 +14703,14 @@ fn print_sm70_arm67(
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871f5000000000000000fff == 0x4000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14785,7 +14725,7 @@ fn print_sm70_arm68(
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14799,13 +14739,13 @@ fn print_sm70_arm69(
 ) -> Option<()> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpVimnmx, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 120)
     {
-        return OpVimnmx::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpVimnmx, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14820,7 +14760,7 @@ fn print_sm70_arm70(
     if w & 0x1fffff1f9ff00000000ff000fff == 0x900
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpFlo, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14835,7 +14775,7 @@ fn print_sm70_arm71(
     if w & 0x1ffffffffff00000000ff000fff == 0x901
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpBrev, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14850,7 +14790,7 @@ fn print_sm70_arm72(
     if w & 0x1ffff8e07ff00000000ff000fff == 0x904
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14865,7 +14805,7 @@ fn print_sm70_arm73(
     if w & 0x1ffff8e06ff00000000ff000fff == 0x905
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14880,7 +14820,7 @@ fn print_sm70_arm74(
     if w & 0x1ffffcf03ff00000000ff000fff == 0x906
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14893,17 +14833,17 @@ fn print_sm70_arm75(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::print_f4(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) {
-        return OpMufu::print_f8(w, sm, addr, ctrl, out);
+        return print_form::<OpMufu, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14918,7 +14858,7 @@ fn print_sm70_arm76(
     if w & 0x1ffffffffff00000000ff000fff == 0x909
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpPopc, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14933,7 +14873,7 @@ fn print_sm70_arm77(
     if w & 0x1ffff8e07ff00000000ff000fff == 0x910
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14948,7 +14888,7 @@ fn print_sm70_arm78(
     if w & 0x1ffff8e06ff00000000ff000fff == 0x911
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14963,7 +14903,7 @@ fn print_sm70_arm79(
     if w & 0x1ffffcf03ff00000000ff000fff == 0x912
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14978,7 +14918,7 @@ fn print_sm70_arm80(
     if w & 0x1ffffffffffffffffffffff0fff == 0x918
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpNop::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpNop, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -14993,7 +14933,7 @@ fn print_sm70_arm81(
     if w & 0x1ffffff00ffffffffffff000fff == 0x919
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpS2r::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpS2r, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15007,32 +14947,32 @@ fn print_sm70_arm82(
 ) -> Option<()> {
     if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
     {
-        if let Some(x) = OpBra::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpBra, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947
         && matches!(sm, 80 | 86 | 89)
     {
-        if let Some(x) = OpBraUr::print_f0(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpBraUr, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) {
-        if let Some(x) = OpBra::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpBra, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm, 90)
     {
-        if let Some(x) = OpBraUr::print_f1(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpBraUr, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87800000000000000000fff == 0x80000000000000000000947
         && matches!(sm, 100 | 120)
     {
-        return OpBraUr::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpBraUr, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15047,7 +14987,7 @@ fn print_sm70_arm83(
     if w & 0x1fff86fffffffffffffffff0fff == 0x94d
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpExit::print_f0(w, sm, addr, ctrl, out);
+        return print_form::<OpExit, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15062,7 +15002,7 @@ fn print_sm70_arm84(
     if w & 0x1fffffff0fff80000ffff000fff == 0xa02
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpMov::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpMov, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15077,7 +15017,7 @@ fn print_sm70_arm85(
     if w & 0x1fff87ffffff80000ff00000fff == 0xa07
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpSel::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpSel, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15092,7 +15032,7 @@ fn print_sm70_arm86(
     if w & 0x1fff87ffffff80000ff00000fff == 0xa08
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFsel::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFsel, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15105,17 +15045,17 @@ fn print_sm70_arm87(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
-        if let Some(x) = OpFmnmx::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) {
-        if let Some(x) = OpFmnmx::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) {
-        return OpFmnmx::print_f10(w, sm, addr, ctrl, out);
+        return print_form::<OpFmnmx, 10>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15130,7 +15070,7 @@ fn print_sm70_arm88(
     if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFsetp::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFsetp, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15145,7 +15085,7 @@ fn print_sm70_arm89(
     if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIsetp::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpIsetp, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15160,14 +15100,14 @@ fn print_sm70_arm90(
     if w & 0x1fff8001600780000ff00000fff == 0xa10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpIadd3::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIadd3, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIadd3x::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpIadd3x, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15182,28 +15122,28 @@ fn print_sm70_arm91(
     if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLea::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLea, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLeaX::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaX, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpLeaHi::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaHi, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpLeaHiX::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpLeaHiX, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15218,7 +15158,7 @@ fn print_sm70_arm92(
     if w & 0x1fff8700000f80000ff00000fff == 0xa12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpLop3::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpLop3, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15233,7 +15173,7 @@ fn print_sm70_arm93(
     if w & 0x1fffffffffff80000ffff000fff == 0xa13
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpIabs::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpIabs, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15248,7 +15188,7 @@ fn print_sm70_arm94(
     if w & 0x1fffffff800f80000ff00000fff == 0xa16
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPrmt::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15262,7 +15202,7 @@ fn print_sm70_arm95(
 ) -> Option<()> {
     if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
-        return OpImnmx::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpImnmx, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15277,7 +15217,7 @@ fn print_sm70_arm96(
     if w & 0x1fffffee100f80000ff00000fff == 0xa19
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpShf::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15292,7 +15232,7 @@ fn print_sm70_arm97(
     if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFmul::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFmul, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15307,7 +15247,7 @@ fn print_sm70_arm98(
     if w & 0x1fffffe1000380000ff00000fff == 0xa23
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFfma::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15322,14 +15262,14 @@ fn print_sm70_arm99(
     if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImad::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadx::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15344,14 +15284,14 @@ fn print_sm70_arm100(
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        if let Some(x) = OpImadWide::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadWideX::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15366,7 +15306,7 @@ fn print_sm70_arm101(
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpImadHi::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15380,7 +15320,7 @@ fn print_sm70_arm102(
 ) -> Option<()> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
-        return OpVimnmx::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpVimnmx, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15395,7 +15335,7 @@ fn print_sm70_arm103(
     if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpFlo::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpFlo, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15410,7 +15350,7 @@ fn print_sm70_arm104(
     if w & 0x1fffffffffff80000ffff000fff == 0xb01
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpBrev::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpBrev, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15425,7 +15365,7 @@ fn print_sm70_arm105(
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2f::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15440,7 +15380,7 @@ fn print_sm70_arm106(
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2i::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15455,7 +15395,7 @@ fn print_sm70_arm107(
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpI2f::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15468,17 +15408,17 @@ fn print_sm70_arm108(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
-        if let Some(x) = OpMufu::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = OpMufu::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 90) {
-        return OpMufu::print_f9(w, sm, addr, ctrl, out);
+        return print_form::<OpMufu, 9>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15493,7 +15433,7 @@ fn print_sm70_arm109(
     if w & 0x1ffffffffff780000ffff000fff == 0xb09
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpPopc::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpPopc, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15508,7 +15448,7 @@ fn print_sm70_arm110(
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2f64::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f64, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15523,7 +15463,7 @@ fn print_sm70_arm111(
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpF2i64::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i64, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15538,7 +15478,7 @@ fn print_sm70_arm112(
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
-        return OpI2f64::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f64, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15553,14 +15493,14 @@ fn print_sm70_arm113(
     if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
         && matches!(sm, 120)
     {
-        if let Some(x) = OpMov64::print_f2(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMov64, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpMov::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpMov, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15575,7 +15515,7 @@ fn print_sm70_arm114(
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpSel::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpSel, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15590,7 +15530,7 @@ fn print_sm70_arm115(
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsel::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFsel, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15604,20 +15544,20 @@ fn print_sm70_arm116(
 ) -> Option<()> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
     {
-        if let Some(x) = OpFmnmx::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 80)
     {
-        if let Some(x) = OpFmnmx::print_f7(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpFmnmx, 7>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
         && matches!(sm, 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmnmx::print_f11(w, sm, addr, ctrl, out);
+        return print_form::<OpFmnmx, 11>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15632,7 +15572,7 @@ fn print_sm70_arm117(
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFsetp::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFsetp, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15647,14 +15587,14 @@ fn print_sm70_arm118(
     if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIsetp::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIsetp, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c
         && matches!(sm, 120)
     {
-        return OpIsetp64::print_f2(w, sm, addr, ctrl, out);
+        return print_form::<OpIsetp64, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15669,14 +15609,14 @@ fn print_sm70_arm119(
     if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpIadd3::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpIadd3, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIadd3x::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpIadd3x, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15691,28 +15631,28 @@ fn print_sm70_arm120(
     if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLea::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLea, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaX::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaX, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpLeaHi::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpLeaHi, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLeaHiX::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpLeaHiX, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15727,7 +15667,7 @@ fn print_sm70_arm121(
     if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpLop3::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpLop3, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15742,7 +15682,7 @@ fn print_sm70_arm122(
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpIabs::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpIabs, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15757,7 +15697,7 @@ fn print_sm70_arm123(
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15772,7 +15712,7 @@ fn print_sm70_arm124(
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return OpImnmx::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpImnmx, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15787,7 +15727,7 @@ fn print_sm70_arm125(
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15802,7 +15742,7 @@ fn print_sm70_arm126(
     if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFmul::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFmul, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15817,7 +15757,7 @@ fn print_sm70_arm127(
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15832,14 +15772,14 @@ fn print_sm70_arm128(
     if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15854,14 +15794,14 @@ fn print_sm70_arm129(
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15876,7 +15816,7 @@ fn print_sm70_arm130(
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15890,14 +15830,14 @@ fn print_sm70_arm131(
 ) -> Option<()> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
-        if let Some(x) = OpVimnmx::print_f3(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpVimnmx, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
         && matches!(sm, 120)
     {
-        return OpVimnmx::print_f6(w, sm, addr, ctrl, out);
+        return print_form::<OpVimnmx, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15912,7 +15852,7 @@ fn print_sm70_arm132(
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFlo::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFlo, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15927,7 +15867,7 @@ fn print_sm70_arm133(
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpBrev::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpBrev, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15942,7 +15882,7 @@ fn print_sm70_arm134(
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15957,7 +15897,7 @@ fn print_sm70_arm135(
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15972,7 +15912,7 @@ fn print_sm70_arm136(
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -15987,14 +15927,14 @@ fn print_sm70_arm137(
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
     {
-        if let Some(x) = OpMufu::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpMufu, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 90 | 100 | 120)
     {
-        return OpMufu::print_f10(w, sm, addr, ctrl, out);
+        return print_form::<OpMufu, 10>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16009,7 +15949,7 @@ fn print_sm70_arm138(
     if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPopc::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpPopc, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16024,7 +15964,7 @@ fn print_sm70_arm139(
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2f64::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpF2f64, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16039,7 +15979,7 @@ fn print_sm70_arm140(
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpF2i64::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpF2i64, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16054,7 +15994,7 @@ fn print_sm70_arm141(
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpI2f64::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpI2f64, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16069,7 +16009,7 @@ fn print_sm70_arm142(
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
         && matches!(sm, 120)
     {
-        return OpSel64::print_f1(w, sm, addr, ctrl, out);
+        return print_form::<OpSel64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16084,7 +16024,7 @@ fn print_sm70_arm143(
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpPrmt::print_f6(w, sm, addr, ctrl, out);
+        return print_form::<OpPrmt, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16099,7 +16039,7 @@ fn print_sm70_arm144(
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpShf::print_f6(w, sm, addr, ctrl, out);
+        return print_form::<OpShf, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16114,7 +16054,7 @@ fn print_sm70_arm145(
     if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFadd::print_f3(w, sm, addr, ctrl, out);
+        return print_form::<OpFadd, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16129,7 +16069,7 @@ fn print_sm70_arm146(
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpFfma::print_f6(w, sm, addr, ctrl, out);
+        return print_form::<OpFfma, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16144,14 +16084,14 @@ fn print_sm70_arm147(
     if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImad::print_f6(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImad, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadx::print_f6(w, sm, addr, ctrl, out);
+        return print_form::<OpImadx, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16166,14 +16106,14 @@ fn print_sm70_arm148(
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        if let Some(x) = OpImadWide::print_f5(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpImadWide, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadWideX::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpImadWideX, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16188,11 +16128,12 @@ fn print_sm70_arm149(
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
-        return OpImadHi::print_f5(w, sm, addr, ctrl, out);
+        return print_form::<OpImadHi, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
 ///Decode a sm70 instruction word at byte address `addr` and print its text into `out` (`ctrl`: the scheduling bits from its bundle, where the family has bundles); `None`, with nothing printed, for a word no op of the spec matches.
+/// Spec: isa-spec/spec/families.toml:12.
 pub fn print_sm70(
     w: u128,
     sm: u32,

@@ -4,14 +4,15 @@
 
 /// `EXIT`: Terminate the thread.
 ///
-/// Spec: isa-spec/spec/ops/exit.toml (op `exit`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/exit.toml:2 (op `exit`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpExit {
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/exit.toml:7)
     pub cond: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/exit.toml:13)
     pub keeprefcount: bool,
 }
+/// Spec: isa-spec/spec/ops/exit.toml:2.
 impl OpExit {
     pub const NAME: &'static str = "exit";
     pub const MNEMONIC: &'static str = "EXIT";
@@ -19,15 +20,7 @@ impl OpExit {
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "cond",
-            ty: ValueType::Pred,
-            neg: false,
-            abs: false,
-            not: true,
-            default: Some(Src::PT),
-            align: 1,
-        },
+        OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
     pub fn srcs(&self) -> [&Src; 1usize] {
@@ -42,10 +35,6 @@ impl OpExit {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
         []
     }
-    /// Not a memory op.
-    pub fn mem_access(&self) -> Option<MemAccess> {
-        None
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -54,23 +43,6 @@ impl OpExit {
     #[inline(always)]
     pub fn parts_ok(&self) -> bool {
         true
-    }
-    /// The same access with `bytes` bytes (a zero-extending size), if
-    /// the op has such a size.
-    #[allow(unused_variables)]
-    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
-        None
-    }
-    /// The same access at another offset with another data register
-    /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
-    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
-        None
-    }
-    /// Whether this access may be combined with another: a memory op
-    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
-    pub fn mem_combinable(&self) -> bool {
-        false
     }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -86,65 +58,7 @@ impl OpExit {
             _ => None,
         }
     }
-    /// Encode for `sm`; the guard, control and raw bits come from `c`.
-    /// The fast path is inlined here directly (not through
-    /// [`Self::try_encode`], which a big op would leave out of line).
-    pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
-        }
-    }
-    /// The word, or `None` when the op does not encode on `sm` (the
-    /// fast path alone: for legality trials, which fail often and need
-    /// no message). The form match and every form's packing are
-    /// inlined into it (and into [`Self::encode`]).
-    #[inline]
-    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
-        self.encode_as::<Refused>(sm, c).ok()
-    }
-    /// Why [`Self::encode`] refused: the same checks, run again to
-    /// build the message.
-    #[cold]
-    #[inline(never)]
-    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
-        match self.encode_as::<EncodeError>(sm, c) {
-            Err(e) => e,
-            Ok(_) => {
-                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
-            }
-        }
-    }
-    /// The encoder, generic over how a failed check is reported: the
-    /// form match of [`Self::form_id`], each arm encoding its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.cond.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x7f8 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => self.encode_f1::<E>(sm, c),
-            _ => {
-                if !Self::SMS.contains(&sm) {
-                    return Err(
-                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
-                    );
-                }
-                let kinds: &[&str] = &[self.cond.slot_kind().name()];
-                Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "no form on SM{sm} takes sources of kinds {kinds:?}"
-                        ),
-                    ),
-                )
-            }
-        }
-    }
-    ///Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/exit.toml:23; form at isa-spec/spec/ops/exit.toml:23).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -163,7 +77,7 @@ impl OpExit {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/exit.toml:35; form at isa-spec/spec/ops/exit.toml:35).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -193,10 +107,7 @@ impl OpExit {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/exit.toml:23; form at isa-spec/spec/ops/exit.toml:23).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -218,31 +129,7 @@ impl OpExit {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f0(w, sm)?;
-        Some((Op::Exit(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f0(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f0(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/exit.toml:35; form at isa-spec/spec/ops/exit.toml:35).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -259,34 +146,10 @@ impl OpExit {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f1(w, sm)?;
-        Some((Op::Exit(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f1(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f1(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[inline(never)]
-    pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
-    }
-    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/exit.toml:18.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -318,6 +181,7 @@ impl OpExit {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `EXIT` (isa-spec/spec/ops/exit.toml:18).
     #[allow(
         unused_variables,
         unused_mut,
@@ -341,19 +205,7 @@ impl OpExit {
         let ops = &line.operands;
         let required: usize = 0;
         let optional: usize = 0 + 1usize;
-        if ops.len() < required || ops.len() > required + optional {
-            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-            return Some(
-                Err(AsmError {
-                    col,
-                    message: format!(
-                        "`{}` takes {} operands, found {}", line.parts.join("."), if
-                        optional == 0 { required.to_string() } else { format!("{} to {}",
-                        required, required + optional) }, ops.len()
-                    ),
-                }),
-            );
-        }
+        asm_try!(check_operand_count(line, required, optional));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut extra = ops.len() - required;
         let mut it = 0usize;
@@ -369,34 +221,15 @@ impl OpExit {
         {
             extra -= 1;
             {
-                let tok = &ops[it];
-                it += 1;
-                match to_src(tok, ImmStyle::Hex) {
-                    Some(s) => s,
-                    None => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad operand for {}", "cond"),
-                            }),
-                        );
-                    }
-                }
+                let tok = next_operand(ops, &mut it);
+                asm_try!(src_operand(tok, "cond", ImmStyle::Hex))
             }
         } else {
             Src::PT
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let _ = (&mut taken, &mut k);
-        let reuse_marks: Vec<&str> = names
-            .iter()
-            .zip(taken.iter())
-            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-            .map(|(n, _)| *n)
-            .collect();
+        let reuse_marks = reuse_marks(&names, &taken, ops);
         let op = Self {
             cond: v_cond,
             keeprefcount: keeprefcount,
@@ -423,20 +256,10 @@ impl OpExit {
             )),
         )
     }
-    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
-    /// (`reads_cc`/`writes_cc` of its fold).
-    #[allow(unused_variables, clippy::all)]
-    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
-        let keeprefcount = self.keeprefcount;
-        match family_of(sm) {
-            _ => (false, false),
-        }
-    }
     /// Whether this op has fold semantics on `sm`.
+    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
-        match family_of(sm) {
-            _ => true,
-        }
+        true
     }
     /// Compute the destination values from source values (raw register
     /// bits; the op's source modifiers are applied here). An op that
@@ -446,6 +269,7 @@ impl OpExit {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/exit.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -464,144 +288,59 @@ impl OpExit {
         let cond_neg: bool = self.cond.neg;
         let cond_abs: bool = self.cond.abs;
         let cond_not: bool = self.cond.not;
-        let cond: bool = cond_raw ^ cond_not;
+        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let keeprefcount = self.keeprefcount;
         match family_of(sm) {
             _ => Ok((FoldOut::new(&[]), None)),
         }
     }
-    /// Rewrite until the op encodes on `sm`. Copies go through `cx`; a
-    /// returned op replaces this one (a wider-immediate form).
-    #[allow(unused_mut, unused_variables, clippy::needless_range_loop)]
-    pub fn legalize(
-        &mut self,
-        sm: u32,
-        cx: &mut dyn LegalizeCx,
-    ) -> Result<Option<Op>, LegalizeError> {
-        let c = Common::default();
-        if self.try_encode(sm, &c).is_some() {
-            return Ok(None);
-        }
-        if !Self::SMS.contains(&sm) {
-            return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
-        }
-        let mut t = *self;
-        let (reads_cc, writes_cc) = self.cc_use(sm);
-        if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.cond, ValueType::Pred);
-        }
-        let mut cands: Vec<Self> = vec![t];
-        cands.extend(t.swapped());
-        for cand in &cands {
-            if cand.try_encode(sm, &c).is_some() {
-                *self = *cand;
-                return Ok(None);
+}
+impl MemOp for OpExit {}
+/// Spec: isa-spec/spec/ops/exit.toml:2.
+impl Encode for OpExit {
+    const NAME: &'static str = "exit";
+    /// The form match of [`Self::form_id`], each arm packing its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let smb = sm_bit(sm);
+        match (self.cond.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<E>(sm, c)
             }
+            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => self.encode_f1::<E>(sm, c),
+            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond])),
         }
-        const TYS: [ValueType; 1usize] = [ValueType::Pred];
-        const INT_NEG: [bool; 1usize] = [false];
-        let writes_pred = |o: &Self| {
-            o
-                .dsts()
-                .iter()
-                .any(|d| {
-                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
-                })
-        };
-        let n = 1usize;
-        for umask in 0u32..(1u32 << n) {
-            for k in 1..=n {
-                for strip in [false, true] {
-                    for cand in &cands {
-                        for mask in 0u32..(1u32 << n) {
-                            if mask.count_ones() as usize != k || umask & !mask != 0 {
-                                continue;
-                            }
-                            let mut trial = *cand;
-                            let mut usable = true;
-                            let mut any_stripped = false;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *trial.srcs()[i];
-                                let st = strip && s.has_mods();
-                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
-                                    usable = false;
-                                }
-                                any_stripped |= st;
-                                let s = if st {
-                                    Src {
-                                        neg: false,
-                                        abs: false,
-                                        not: false,
-                                        ..s
-                                    }
-                                } else {
-                                    s
-                                };
-                                match placeholder_in(
-                                    &s,
-                                    copy_file(TYS[i], umask >> i & 1 == 1),
-                                ) {
-                                    Some(p) => *trial.srcs_mut()[i] = p,
-                                    None if st => {
-                                        *trial.srcs_mut()[i] = Src {
-                                            kind: SrcKind::Reg(Reg {
-                                                file: copy_file(TYS[i], umask >> i & 1 == 1),
-                                                idx: 0,
-                                            }),
-                                            ..s
-                                        };
-                                    }
-                                    None => usable = false,
-                                }
-                            }
-                            if strip && !any_stripped {
-                                continue;
-                            }
-                            if !usable || trial.try_encode(sm, &c).is_none() {
-                                continue;
-                            }
-                            let mut out = *cand;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *out.srcs()[i];
-                                let file = copy_file(TYS[i], umask >> i & 1 == 1);
-                                let new = if strip && s.has_mods() {
-                                    Src::reg(cx.materialize(s, TYS[i], file)?)
-                                } else {
-                                    Src {
-                                        kind: SrcKind::Reg(cx.copy_to_reg(s, TYS[i], file)?),
-                                        ..s
-                                    }
-                                };
-                                if let Some(m) = out.srcs_mut().into_iter().nth(i) {
-                                    *m = new;
-                                }
-                            }
-                            if out.try_encode(sm, &c).is_some() {
-                                *self = out;
-                                return Ok(None);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Err(
-            LegalizeError::new(
-                Self::NAME,
-                format!("no rewrite makes it encodable on SM{sm}"),
-            ),
-        )
     }
-    /// Every variant of the op with one commutative pair swapped.
-    #[allow(unused_mut)]
-    fn swapped(&self) -> Vec<Self> {
-        let mut v = Vec::new();
-        v
+}
+/// Spec: isa-spec/spec/ops/exit.toml:2.
+impl Forms for OpExit {
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+}
+/// Spec: isa-spec/spec/ops/exit.toml:2.
+impl Legalize for OpExit {
+    const SMS: &'static [u32] = Self::SMS;
+    const SRCS: &'static [OperandInfo] = Self::SRCS;
+    fn src(&self, i: usize) -> Src {
+        *self.srcs()[i]
+    }
+    fn set_src(&mut self, i: usize, s: Src) {
+        *self.srcs_mut()[i] = s;
+    }
+    fn writes_pred(&self) -> bool {
+        self.dsts()
+            .iter()
+            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
 }

@@ -4,24 +4,25 @@
 
 /// `FFMA`: 32-bit float fused multiply-add.
 ///
-/// Spec: isa-spec/spec/ops/ffma.toml (op `ffma`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/ffma.toml:2 (op `ffma`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFfma {
-    /// Destination (f32).
+    /// Destination (f32). (isa-spec/spec/ops/ffma.toml:7)
     pub d: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/ffma.toml:11)
     pub a: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/ffma.toml:16)
     pub b: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/ffma.toml:21)
     pub c: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ffma.toml:26)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ffma.toml:31)
     pub rnd: Rnd,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/ffma.toml:35)
     pub sat: bool,
 }
+/// Spec: isa-spec/spec/ops/ffma.toml:2.
 impl OpFfma {
     pub const NAME: &'static str = "ffma";
     pub const MNEMONIC: &'static str = "FFMA";
@@ -29,45 +30,11 @@ impl OpFfma {
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "a",
-            ty: ValueType::F32,
-            neg: true,
-            abs: true,
-            not: false,
-            default: None,
-            align: 1,
-        },
-        OperandInfo {
-            name: "b",
-            ty: ValueType::F32,
-            neg: true,
-            abs: true,
-            not: false,
-            default: None,
-            align: 1,
-        },
-        OperandInfo {
-            name: "c",
-            ty: ValueType::F32,
-            neg: true,
-            abs: true,
-            not: false,
-            default: None,
-            align: 1,
-        },
+        OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
+        OperandInfo::new("b", ValueType::F32).with_neg().with_abs(),
+        OperandInfo::new("c", ValueType::F32).with_neg().with_abs(),
     ];
-    pub const DSTS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "d",
-            ty: ValueType::F32,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 1,
-        },
-    ];
+    pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::F32)];
     pub fn srcs(&self) -> [&Src; 3usize] {
         [&self.a, &self.b, &self.c]
     }
@@ -80,10 +47,6 @@ impl OpFfma {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
         [&mut self.d]
     }
-    /// Not a memory op.
-    pub fn mem_access(&self) -> Option<MemAccess> {
-        None
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -92,23 +55,6 @@ impl OpFfma {
     #[inline(always)]
     pub fn parts_ok(&self) -> bool {
         true
-    }
-    /// The same access with `bytes` bytes (a zero-extending size), if
-    /// the op has such a size.
-    #[allow(unused_variables)]
-    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
-        None
-    }
-    /// The same access at another offset with another data register
-    /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
-    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
-        None
-    }
-    /// Whether this access may be combined with another: a memory op
-    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
-    pub fn mem_combinable(&self) -> bool {
-        false
     }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -175,37 +121,1114 @@ impl OpFfma {
             _ => None,
         }
     }
-    /// Encode for `sm`; the guard, control and raw bits come from `c`.
-    /// The fast path is inlined here directly (not through
-    /// [`Self::try_encode`], which a big op would leave out of line).
-    pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x223;
+        w |= c.raw & 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w |= u128::from(self.c.abs) << 74;
+        w |= u128::from(self.c.neg) << 75;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= u128::from(self.sat) << 77;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.rnd.index()]
+            } << 78;
+        w |= u128::from(self.ftz) << 80;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x823;
+        w |= c.raw & 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w |= u128::from(self.c.abs) << 74;
+        w |= u128::from(self.c.neg) << 75;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= u128::from(self.sat) << 77;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.rnd.index()]
+            } << 78;
+        w |= u128::from(self.ftz) << 80;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
+    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0xa23;
+        w |= c.raw & 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w |= u128::from(self.c.abs) << 74;
+        w |= u128::from(self.c.neg) << 75;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= u128::from(self.sat) << 77;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.rnd.index()]
+            } << 78;
+        w |= u128::from(self.ftz) << 80;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c23;
+        w |= c.raw & 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w |= u128::from(self.c.abs) << 74;
+        w |= u128::from(self.c.neg) << 75;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= u128::from(self.sat) << 77;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.rnd.index()]
+            } << 78;
+        w |= u128::from(self.ftz) << 80;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x423;
+        w |= c.raw & 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w |= u128::from(self.b.abs) << 74;
+        w |= u128::from(self.b.neg) << 75;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= u128::from(self.sat) << 77;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.rnd.index()]
+            } << 78;
+        w |= u128::from(self.ftz) << 80;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x623;
+        w |= c.raw & 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
+        w |= u128::from(self.c.abs) << 62;
+        w |= u128::from(self.c.neg) << 63;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w |= u128::from(self.b.abs) << 74;
+        w |= u128::from(self.b.neg) << 75;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= u128::from(self.sat) << 77;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.rnd.index()]
+            } << 78;
+        w |= u128::from(self.ftz) << 80;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e23;
+        w |= c.raw & 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.c.abs) << 62;
+        w |= u128::from(self.c.neg) << 63;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w |= u128::from(self.b.abs) << 74;
+        w |= u128::from(self.b.neg) << 75;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= u128::from(self.sat) << 77;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.rnd.index()]
+            } << 78;
+        w |= u128::from(self.ftz) << 80;
+        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 12;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x5980000000000000;
+        w |= c.raw & 0;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.b.neg) << 48;
+        w |= u128::from(self.c.neg) << 49;
+        w |= u128::from(self.sat) << 50;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.rnd.index()]
+            } << 51;
+        w |= u128::from(self.ftz) << 53;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
+        w |= u128::from(c.guard.not) << 19;
+        Ok(w)
+    }
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
+    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x3280000000000000;
+        w |= c.raw & 0;
+        {
+            let v: u128 = imm_src_field::<
+                E,
+            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            w |= (v & 0x7ffff) << 20;
+            w |= ((v >> 19) & 1) << 56;
+        }
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.b.neg) << 48;
+        w |= u128::from(self.c.neg) << 49;
+        w |= u128::from(self.sat) << 50;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.rnd.index()]
+            } << 51;
+        w |= u128::from(self.ftz) << 53;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
+        w |= u128::from(c.guard.not) << 19;
+        Ok(w)
+    }
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
+    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x4980000000000000;
+        w |= c.raw & 0;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.b.neg) << 48;
+        w |= u128::from(self.c.neg) << 49;
+        w |= u128::from(self.sat) << 50;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.rnd.index()]
+            } << 51;
+        w |= u128::from(self.ftz) << 53;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
+        w |= u128::from(c.guard.not) << 19;
+        Ok(w)
+    }
+    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    #[allow(clippy::identity_op, unused_variables)]
+    #[inline(always)]
+    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x5180000000000000;
+        w |= c.raw & 0;
+        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 34;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.b.neg) << 48;
+        w |= u128::from(self.c.neg) << 49;
+        w |= u128::from(self.sat) << 50;
+        w
+            |= {
+                const CODES: &[u128] = &[0, 1, 2, 3];
+                CODES[self.rnd.index()]
+            } << 51;
+        w |= u128::from(self.ftz) << 53;
+        w
+            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
+                << 16;
+        w |= u128::from(c.guard.not) << 19;
+        Ok(w)
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
+            neg: (((w >> 75) & 1)) != 0,
+            abs: (((w >> 74) & 1)) != 0,
+            not: false,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let rnd: Rnd = match (((w >> 78) & 3)) {
+            0 => Rnd::Rn,
+            1 => Rnd::Rm,
+            2 => Rnd::Rp,
+            3 => Rnd::Rz,
+            _ => return None,
+        };
+        let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
+        Some((
+            o,
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    /// Form `rir`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
+            neg: (((w >> 75) & 1)) != 0,
+            abs: (((w >> 74) & 1)) != 0,
+            not: false,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let rnd: Rnd = match (((w >> 78) & 3)) {
+            0 => Rnd::Rn,
+            1 => Rnd::Rm,
+            2 => Rnd::Rp,
+            3 => Rnd::Rz,
+            _ => return None,
+        };
+        let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
+        Some((
+            o,
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
+            neg: (((w >> 75) & 1)) != 0,
+            abs: (((w >> 74) & 1)) != 0,
+            not: false,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let rnd: Rnd = match (((w >> 78) & 3)) {
+            0 => Rnd::Rn,
+            1 => Rnd::Rm,
+            2 => Rnd::Rp,
+            3 => Rnd::Rz,
+            _ => return None,
+        };
+        let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
+        Some((
+            o,
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    /// Form `rur`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
+            neg: (((w >> 75) & 1)) != 0,
+            abs: (((w >> 74) & 1)) != 0,
+            not: false,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let rnd: Rnd = match (((w >> 78) & 3)) {
+            0 => Rnd::Rn,
+            1 => Rnd::Rm,
+            2 => Rnd::Rp,
+            3 => Rnd::Rz,
+            _ => return None,
+        };
+        let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
+        Some((
+            o,
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    /// Form `rri`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
+            neg: (((w >> 75) & 1)) != 0,
+            abs: (((w >> 74) & 1)) != 0,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
+            ),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let rnd: Rnd = match (((w >> 78) & 3)) {
+            0 => Rnd::Rn,
+            1 => Rnd::Rm,
+            2 => Rnd::Rp,
+            3 => Rnd::Rz,
+            _ => return None,
+        };
+        let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
+        Some((
+            o,
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    /// Form `rrc`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
+            neg: (((w >> 75) & 1)) != 0,
+            abs: (((w >> 74) & 1)) != 0,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 54) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
+            not: false,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let rnd: Rnd = match (((w >> 78) & 3)) {
+            0 => Rnd::Rn,
+            1 => Rnd::Rm,
+            2 => Rnd::Rp,
+            3 => Rnd::Rz,
+            _ => return None,
+        };
+        let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
+        Some((
+            o,
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    /// Form `rru`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
+            neg: (((w >> 72) & 1)) != 0,
+            abs: (((w >> 73) & 1)) != 0,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
+            neg: (((w >> 75) & 1)) != 0,
+            abs: (((w >> 74) & 1)) != 0,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
+            neg: (((w >> 63) & 1)) != 0,
+            abs: (((w >> 62) & 1)) != 0,
+            not: false,
+        };
+        let ftz: bool = (((w >> 80) & 1)) != 0;
+        let rnd: Rnd = match (((w >> 78) & 3)) {
+            0 => Rnd::Rn,
+            1 => Rnd::Rm,
+            2 => Rnd::Rp,
+            3 => Rnd::Rz,
+            _ => return None,
+        };
+        let sat: bool = (((w >> 77) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
+        Some((
+            o,
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
+                    .with_not((((w >> 15) & 1)) != 0),
+                ctrl: (((w >> 105) & 0x7fffff)) as u32,
+                raw: w & 0,
+            },
+        ))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
+            neg: (((w >> 48) & 1)) != 0,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
+            neg: (((w >> 49) & 1)) != 0,
+            abs: false,
+            not: false,
+        };
+        let ftz: bool = (((w >> 53) & 1)) != 0;
+        let rnd: Rnd = match (((w >> 51) & 3)) {
+            0 => Rnd::Rn,
+            1 => Rnd::Rm,
+            2 => Rnd::Rp,
+            3 => Rnd::Rz,
+            _ => return None,
+        };
+        let sat: bool = (((w >> 50) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
+        Some((
+            o,
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    /// Form `i`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Imm(
+                imm_from_field(
+                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
+                    20u32,
+                    12u32,
+                    false,
+                ),
+            ),
+            neg: (((w >> 48) & 1)) != 0,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
+            neg: (((w >> 49) & 1)) != 0,
+            abs: false,
+            not: false,
+        };
+        let ftz: bool = (((w >> 53) & 1)) != 0;
+        let rnd: Rnd = match (((w >> 51) & 3)) {
+            0 => Rnd::Rn,
+            1 => Rnd::Rm,
+            2 => Rnd::Rp,
+            3 => Rnd::Rz,
+            _ => return None,
+        };
+        let sat: bool = (((w >> 50) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
+        Some((
+            o,
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    /// Form `c`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: (((w >> 48) & 1)) != 0,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
+            neg: (((w >> 49) & 1)) != 0,
+            abs: false,
+            not: false,
+        };
+        let ftz: bool = (((w >> 53) & 1)) != 0;
+        let rnd: Rnd = match (((w >> 51) & 3)) {
+            0 => Rnd::Rn,
+            1 => Rnd::Rm,
+            2 => Rnd::Rp,
+            3 => Rnd::Rz,
+            _ => return None,
+        };
+        let sat: bool = (((w >> 50) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
+        Some((
+            o,
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    /// Form `c2`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[inline(always)]
+    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
+        let a: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
+            neg: false,
+            abs: false,
+            not: false,
+        };
+        let b: Src = Src {
+            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
+            neg: (((w >> 48) & 1)) != 0,
+            abs: false,
+            not: false,
+        };
+        let c: Src = Src {
+            kind: SrcKind::CBuf(CBuf {
+                index: (((w >> 34) & 0x1f)) as u8,
+                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
+                    .wrapping_mul(4u32),
+            }),
+            neg: (((w >> 49) & 1)) != 0,
+            abs: false,
+            not: false,
+        };
+        let ftz: bool = (((w >> 53) & 1)) != 0;
+        let rnd: Rnd = match (((w >> 51) & 3)) {
+            0 => Rnd::Rn,
+            1 => Rnd::Rm,
+            2 => Rnd::Rp,
+            3 => Rnd::Rz,
+            _ => return None,
+        };
+        let sat: bool = (((w >> 50) & 1)) != 0;
+        let o = Self { d, a, b, c, ftz, rnd, sat };
+        Some((
+            o,
+            Common {
+                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
+                    .with_not((((w >> 19) & 1)) != 0),
+                ctrl: 0,
+                raw: w & 0,
+            },
+        ))
+    }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/ffma.toml:39.
+    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = match form {
+            Some(0 | 1 | 2 | 3 | 4 | 5 | 6) => c.ctrl >> 17 & 1 != 0,
+            _ => false,
+        };
+        let reuse_b = match form {
+            Some(0 | 4 | 5 | 6) => c.ctrl >> 18 & 1 != 0,
+            _ => false,
+        };
+        let reuse_c = match form {
+            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
+            _ => false,
+        };
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("FFMA");
+                if self.ftz {
+                    out.push_str(".FTZ");
+                }
+                {
+                    let (t, n) = self.rnd.chunk_sm(sm);
+                    out.push_chunk(t, n);
+                }
+                if self.sat {
+                    out.push_str(".SAT");
+                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::F32.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
+    }
+    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    pub fn parse(
+        line: &Line,
+        sm: u32,
+        addr: u64,
+    ) -> Option<Result<(Self, Common), AsmError>> {
+        match sm {
+            _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// The word, or `None` when the op does not encode on `sm` (the
-    /// fast path alone: for legality trials, which fail often and need
-    /// no message). The form match and every form's packing are
-    /// inlined into it (and into [`Self::encode`]).
-    #[inline]
-    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
-        self.encode_as::<Refused>(sm, c).ok()
+    /// Parse syntax `FFMA` (isa-spec/spec/ops/ffma.toml:39).
+    #[allow(
+        unused_variables,
+        unused_mut,
+        unused_assignments,
+        unused_parens,
+        clippy::nonminimal_bool,
+        clippy::needless_late_init
+    )]
+    fn parse_syntax0(
+        line: &Line,
+        sm: u32,
+        addr: u64,
+    ) -> Option<Result<(Self, Common), AsmError>> {
+        const CANDS: &[&[&str]] = &[&["FFMA"]];
+        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let mut cur = 0usize;
+        let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
+        let rnd: Rnd = if !Rnd::Rm.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rm.text_sm(sm))
+        {
+            Rnd::Rm
+        } else if !Rnd::Rp.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rp.text_sm(sm))
+        {
+            Rnd::Rp
+        } else if !Rnd::Rz.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rz.text_sm(sm))
+        {
+            Rnd::Rz
+        } else if !Rnd::Rn.text_sm(sm).is_empty()
+            && take_suffix(rest, &mut cur, Rnd::Rn.text_sm(sm))
+        {
+            Rnd::Rn
+        } else if Rnd::Rn.text_sm(sm).is_empty() {
+            Rnd::Rn
+        } else if Rnd::Rm.text_sm(sm).is_empty() {
+            Rnd::Rm
+        } else if Rnd::Rp.text_sm(sm).is_empty() {
+            Rnd::Rp
+        } else if Rnd::Rz.text_sm(sm).is_empty() {
+            Rnd::Rz
+        } else {
+            return None;
+        };
+        let sat: bool = take_suffix(rest, &mut cur, ".SAT");
+        if cur != rest.len() {
+            return None;
+        }
+        let ops = &line.operands;
+        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
+        let optional: usize = 0;
+        asm_try!(check_operand_count(line, required, optional));
+        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+        let mut extra = ops.len() - required;
+        let mut it = 0usize;
+        let mut taken: [usize; 4usize] = [usize::MAX; 4usize];
+        let names: [&str; 4usize] = ["d", "a", "b", "c"];
+        let mut k = 0usize;
+        let before = it;
+        let v_d = {
+            let tok = next_operand(ops, &mut it);
+            asm_try!(dst_operand(tok, "d", false))
+        };
+        mark_taken(&mut taken, &mut k, before, it);
+        let before = it;
+        let v_a = {
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "a", ImmStyle::F32))
+        };
+        mark_taken(&mut taken, &mut k, before, it);
+        let before = it;
+        let v_b = {
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "b", ImmStyle::F32))
+        };
+        mark_taken(&mut taken, &mut k, before, it);
+        let before = it;
+        let v_c = {
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "c", ImmStyle::F32))
+        };
+        mark_taken(&mut taken, &mut k, before, it);
+        let _ = (&mut taken, &mut k);
+        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let op = Self {
+            d: v_d,
+            a: v_a,
+            b: v_b,
+            c: v_c,
+            ftz: ftz,
+            rnd: rnd,
+            sat: sat,
+        };
+        let form = op.form_id(sm);
+        let mut ctrl = 0u32;
+        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
+        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
+        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
+        if reuse_a {
+            match form {
+                Some(0) => ctrl |= 1u32 << 17,
+                Some(1) => ctrl |= 1u32 << 17,
+                Some(2) => ctrl |= 1u32 << 17,
+                Some(3) => ctrl |= 1u32 << 17,
+                Some(4) => ctrl |= 1u32 << 17,
+                Some(5) => ctrl |= 1u32 << 17,
+                Some(6) => ctrl |= 1u32 << 17,
+                _ => {}
+            }
+        }
+        if reuse_b {
+            match form {
+                Some(0) => ctrl |= 1u32 << 18,
+                Some(4) => ctrl |= 1u32 << 18,
+                Some(5) => ctrl |= 1u32 << 18,
+                Some(6) => ctrl |= 1u32 << 18,
+                _ => {}
+            }
+        }
+        if reuse_c {
+            match form {
+                Some(0) => ctrl |= 1u32 << 19,
+                Some(1) => ctrl |= 1u32 << 19,
+                Some(2) => ctrl |= 1u32 << 19,
+                Some(3) => ctrl |= 1u32 << 19,
+                _ => {}
+            }
+        }
+        let raw = match form {
+            _ => 0,
+        };
+        Some(
+            Ok((
+                op,
+                Common {
+                    guard: line.guard,
+                    ctrl,
+                    raw,
+                },
+            )),
+        )
     }
-    /// Why [`Self::encode`] refused: the same checks, run again to
-    /// build the message.
-    #[cold]
-    #[inline(never)]
-    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
-        match self.encode_as::<EncodeError>(sm, c) {
-            Err(e) => e,
-            Ok(_) => {
-                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
+    /// Whether this op has fold semantics on `sm`.
+    #[allow(unused_variables)]
+    pub fn has_fold(&self, sm: u32) -> bool {
+        true
+    }
+    /// Compute the destination values from source values (raw register
+    /// bits; the op's source modifiers are applied here). An op that
+    /// reads Maxwell's carry flag refuses: use `fold_cc`.
+    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+        self.fold_cc(sm, srcs, None).map(|x| x.0)
+    }
+    /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+    /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/ffma.toml:2.
+    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+    pub fn fold_cc(
+        &self,
+        sm: u32,
+        srcs: &[Value],
+        cc_in: Option<bool>,
+    ) -> Result<(FoldOut, Option<bool>), FoldError> {
+        if srcs.len() != 3usize {
+            return Err(
+                FoldError::new(
+                    format!("{} takes {} sources, got {}", "ffma", 3usize, srcs.len()),
+                ),
+            );
+        }
+        let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
+        let a_neg: bool = self.a.neg;
+        let a_abs: bool = self.a.abs;
+        let a_not: bool = self.a.not;
+        let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
+        let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
+        let b_neg: bool = self.b.neg;
+        let b_abs: bool = self.b.abs;
+        let b_not: bool = self.b.not;
+        let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
+        let c_raw: f32 = f32::from_bits(srcs[2usize].u32()?);
+        let c_neg: bool = self.c.neg;
+        let c_abs: bool = self.c.abs;
+        let c_not: bool = self.c.not;
+        let c: f32 = c_raw.with_mods(c_neg, c_abs, c_not);
+        let ftz = self.ftz;
+        let rnd = self.rnd;
+        let sat = self.sat;
+        match family_of(sm) {
+            _ => {
+                let cc_in: bool = false;
+                let out_d: f32 = ffma_f32(a, b, c, rnd, ftz, sat);
+                Ok((FoldOut::new(&[out_d.into_value()]), None))
             }
         }
     }
-    /// The encoder, generic over how a failed check is reported: the
-    /// form match of [`Self::form_id`], each arm encoding its form.
+}
+impl MemOp for OpFfma {}
+/// Spec: isa-spec/spec/ops/ffma.toml:2.
+impl Encode for OpFfma {
+    const NAME: &'static str = "ffma";
+    /// The form match of [`Self::form_id`], each arm packing its form.
     #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -266,1661 +1289,59 @@ impl OpFfma {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
             ) if smb & 0x7 != 0 => self.encode_f10::<E>(sm, c),
-            _ => {
-                if !Self::SMS.contains(&sm) {
-                    return Err(
-                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
-                    );
-                }
-                let kinds: &[&str] = &[
-                    self.a.slot_kind().name(),
-                    self.b.slot_kind().name(),
-                    self.c.slot_kind().name(),
-                ];
-                Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "no form on SM{sm} takes sources of kinds {kinds:?}"
-                        ),
-                    ),
-                )
-            }
+            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
-    #[allow(clippy::identity_op, unused_variables)]
+}
+/// Spec: isa-spec/spec/ops/ffma.toml:2.
+impl Forms for OpFfma {
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x223;
-        w |= c.raw & 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= u128::from(self.b.abs) << 62;
-        w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= u128::from(self.c.abs) << 74;
-        w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
-        Ok(w)
-    }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
-    #[allow(clippy::identity_op, unused_variables)]
-    #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x823;
-        w |= c.raw & 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= u128::from(self.c.abs) << 74;
-        w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
-        Ok(w)
-    }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
-    #[allow(clippy::identity_op, unused_variables)]
-    #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa23;
-        w |= c.raw & 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => {
-                    if c.offset % 4u32 != 0 {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
-                                    c.offset }, 4u32
-                                ),
-                            ),
-                        );
-                    }
-                    fit_signed::<
-                        E,
-                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
-                }
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 40;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 54;
-        w |= u128::from(self.b.abs) << 62;
-        w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= u128::from(self.c.abs) << 74;
-        w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
-        Ok(w)
-    }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
-    #[allow(clippy::identity_op, unused_variables)]
-    #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c23;
-        w |= c.raw & 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= u128::from(self.b.abs) << 62;
-        w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= u128::from(self.c.abs) << 74;
-        w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
-        Ok(w)
-    }
-    ///Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120].
-    #[allow(clippy::identity_op, unused_variables)]
-    #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x423;
-        w |= c.raw & 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= u128::from(self.b.abs) << 74;
-        w |= u128::from(self.b.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
-        Ok(w)
-    }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
-    #[allow(clippy::identity_op, unused_variables)]
-    #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x623;
-        w |= c.raw & 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w
-            |= match self.c.kind {
-                SrcKind::CBuf(c) => {
-                    if c.offset % 4u32 != 0 {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "c", {
-                                    c.offset }, 4u32
-                                ),
-                            ),
-                        );
-                    }
-                    fit_signed::<
-                        E,
-                    >(Self::NAME, "c", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
-                }
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "c"),
-                        ),
-                    );
-                }
-            } << 40;
-        w
-            |= match self.c.kind {
-                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "c", c.index as u128, 5u32)?,
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "c"),
-                        ),
-                    );
-                }
-            } << 54;
-        w |= u128::from(self.c.abs) << 62;
-        w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= u128::from(self.b.abs) << 74;
-        w |= u128::from(self.b.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
-        Ok(w)
-    }
-    ///Form `rru` on SM [75, 80, 86, 89, 90, 100, 120].
-    #[allow(clippy::identity_op, unused_variables)]
-    #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e23;
-        w |= c.raw & 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= u128::from(self.c.abs) << 62;
-        w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= u128::from(self.b.abs) << 74;
-        w |= u128::from(self.b.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
-        Ok(w)
-    }
-    ///Form `r` on SM [50, 52, 60].
-    #[allow(clippy::identity_op, unused_variables)]
-    #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x5980000000000000;
-        w |= c.raw & 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= u128::from(self.b.neg) << 48;
-        w |= u128::from(self.c.neg) << 49;
-        w |= u128::from(self.sat) << 50;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 51;
-        w |= u128::from(self.ftz) << 53;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
-        Ok(w)
-    }
-    ///Form `i` on SM [50, 52, 60].
-    #[allow(clippy::identity_op, unused_variables)]
-    #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x3280000000000000;
-        w |= c.raw & 0;
-        {
-            let v: u128 = imm_src_field::<
-                E,
-            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
-            w |= (v & 0x7ffff) << 20;
-            w |= ((v >> 19) & 1) << 56;
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            2 => Self::parts_f2(w, sm),
+            3 => Self::parts_f3(w, sm),
+            4 => Self::parts_f4(w, sm),
+            5 => Self::parts_f5(w, sm),
+            6 => Self::parts_f6(w, sm),
+            7 => Self::parts_f7(w, sm),
+            8 => Self::parts_f8(w, sm),
+            9 => Self::parts_f9(w, sm),
+            10 => Self::parts_f10(w, sm),
+            _ => None,
         }
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= u128::from(self.b.neg) << 48;
-        w |= u128::from(self.c.neg) << 49;
-        w |= u128::from(self.sat) << 50;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 51;
-        w |= u128::from(self.ftz) << 53;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
-        Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4980000000000000;
-        w |= c.raw & 0;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => {
-                    if c.offset % 4u32 != 0 {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
-                                    c.offset }, 4u32
-                                ),
-                            ),
-                        );
-                    }
-                    fit_signed::<
-                        E,
-                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
-                }
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 20;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 34;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= u128::from(self.b.neg) << 48;
-        w |= u128::from(self.c.neg) << 49;
-        w |= u128::from(self.sat) << 50;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 51;
-        w |= u128::from(self.ftz) << 53;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
-        Ok(w)
-    }
-    ///Form `c2` on SM [50, 52, 60].
-    #[allow(clippy::identity_op, unused_variables)]
-    #[inline(always)]
-    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x5180000000000000;
-        w |= c.raw & 0;
-        w
-            |= match self.c.kind {
-                SrcKind::CBuf(c) => {
-                    if c.offset % 4u32 != 0 {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "c", {
-                                    c.offset }, 4u32
-                                ),
-                            ),
-                        );
-                    }
-                    fit_signed::<
-                        E,
-                    >(Self::NAME, "c", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
-                }
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "c"),
-                        ),
-                    );
-                }
-            } << 20;
-        w
-            |= match self.c.kind {
-                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "c", c.index as u128, 5u32)?,
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "c"),
-                        ),
-                    );
-                }
-            } << 34;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= u128::from(self.b.neg) << 48;
-        w |= u128::from(self.c.neg) << 49;
-        w |= u128::from(self.sat) << 50;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 51;
-        w |= u128::from(self.ftz) << 53;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
-        Ok(w)
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sat: bool = (((w >> 77) & 1)) != 0;
-        let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
-    }
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f0(w, sm)?;
-        Some((Op::Ffma(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f0(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f0(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(always)]
-    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sat: bool = (((w >> 77) & 1)) != 0;
-        let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
-    }
-    #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f1(w, sm)?;
-        Some((Op::Ffma(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f1(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f1(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(always)]
-    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sat: bool = (((w >> 77) & 1)) != 0;
-        let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
-    }
-    #[inline(never)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f2(w, sm)?;
-        Some((Op::Ffma(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f2(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f2(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(always)]
-    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sat: bool = (((w >> 77) & 1)) != 0;
-        let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
-    }
-    #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f3(w, sm)?;
-        Some((Op::Ffma(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f3(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f3(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sat: bool = (((w >> 77) & 1)) != 0;
-        let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
-    }
-    #[inline(never)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f4(w, sm)?;
-        Some((Op::Ffma(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f4(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f4(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(always)]
-    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sat: bool = (((w >> 77) & 1)) != 0;
-        let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
-    }
-    #[inline(never)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f5(w, sm)?;
-        Some((Op::Ffma(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f5(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f5(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(always)]
-    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sat: bool = (((w >> 77) & 1)) != 0;
-        let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
-    }
-    #[inline(never)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f6(w, sm)?;
-        Some((Op::Ffma(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f6(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f6(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(always)]
-    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: (((w >> 48) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: (((w >> 49) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 53) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 51) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sat: bool = (((w >> 50) & 1)) != 0;
-        let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
-    }
-    #[inline(never)]
-    fn decode_f7(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f7(w, sm)?;
-        Some((Op::Ffma(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f7(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f7(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(always)]
-    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field(
-                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
-                    20u32,
-                    12u32,
-                    false,
-                ),
-            ),
-            neg: (((w >> 48) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: (((w >> 49) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 53) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 51) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sat: bool = (((w >> 50) & 1)) != 0;
-        let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
-    }
-    #[inline(never)]
-    fn decode_f8(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f8(w, sm)?;
-        Some((Op::Ffma(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f8(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f8(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(always)]
-    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 48) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: (((w >> 49) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 53) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 51) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sat: bool = (((w >> 50) & 1)) != 0;
-        let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
-    }
-    #[inline(never)]
-    fn decode_f9(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f9(w, sm)?;
-        Some((Op::Ffma(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f9(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f9(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
-    #[inline(always)]
-    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: (((w >> 48) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 49) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 53) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 51) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sat: bool = (((w >> 50) & 1)) != 0;
-        let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
-    }
-    #[inline(never)]
-    fn decode_f10(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f10(w, sm)?;
-        Some((Op::Ffma(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f10(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f10(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[inline(never)]
-    pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+    fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         self.print_body(c, sm, addr, out)
     }
-    /// [`Self::print_line`], inlined into each form's decode-and-print.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3 | 4 | 5 | 6) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0 | 4 | 5 | 6) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
-        let reuse_c = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
-            _ => false,
-        };
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("FFMA");
-                if self.ftz {
-                    out.push_str(".FTZ");
-                }
-                {
-                    let (t, n) = self.rnd.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                if self.sat {
-                    out.push_str(".SAT");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::F32.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
+}
+/// Spec: isa-spec/spec/ops/ffma.toml:2.
+impl Legalize for OpFfma {
+    const SMS: &'static [u32] = Self::SMS;
+    const SRCS: &'static [OperandInfo] = Self::SRCS;
+    fn src(&self, i: usize) -> Src {
+        *self.srcs()[i]
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
+    fn set_src(&mut self, i: usize, s: Src) {
+        *self.srcs_mut()[i] = s;
     }
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["FFMA"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
-        let mut cur = 0usize;
-        let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let rnd: Rnd = if !Rnd::Rm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rm.text_sm(sm))
-        {
-            Rnd::Rm
-        } else if !Rnd::Rp.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rp.text_sm(sm))
-        {
-            Rnd::Rp
-        } else if !Rnd::Rz.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rz.text_sm(sm))
-        {
-            Rnd::Rz
-        } else if !Rnd::Rn.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rn.text_sm(sm))
-        {
-            Rnd::Rn
-        } else if Rnd::Rn.text_sm(sm).is_empty() {
-            Rnd::Rn
-        } else if Rnd::Rm.text_sm(sm).is_empty() {
-            Rnd::Rm
-        } else if Rnd::Rp.text_sm(sm).is_empty() {
-            Rnd::Rp
-        } else if Rnd::Rz.text_sm(sm).is_empty() {
-            Rnd::Rz
-        } else {
-            return None;
-        };
-        let sat: bool = take_suffix(rest, &mut cur, ".SAT");
-        if cur != rest.len() {
-            return None;
-        }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0;
-        if ops.len() < required || ops.len() > required + optional {
-            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-            return Some(
-                Err(AsmError {
-                    col,
-                    message: format!(
-                        "`{}` takes {} operands, found {}", line.parts.join("."), if
-                        optional == 0 { required.to_string() } else { format!("{} to {}",
-                        required, required + optional) }, ops.len()
-                    ),
-                }),
-            );
-        }
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 4usize] = [usize::MAX; 4usize];
-        let names: [&str; 4usize] = ["d", "a", "b", "c"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = &ops[it];
-            it += 1;
-            match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
-                Some(r) => r,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be a register", "d"),
-                        }),
-                    );
-                }
-            }
-        };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
-        let before = it;
-        let v_a = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::F32) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "a"),
-                        }),
-                    );
-                }
-            }
-        };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
-        let before = it;
-        let v_b = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::F32) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "b"),
-                        }),
-                    );
-                }
-            }
-        };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
-        let before = it;
-        let v_c = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::F32) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "c"),
-                        }),
-                    );
-                }
-            }
-        };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
-        let _ = (&mut taken, &mut k);
-        let reuse_marks: Vec<&str> = names
+    fn writes_pred(&self) -> bool {
+        self.dsts()
             .iter()
-            .zip(taken.iter())
-            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-            .map(|(n, _)| *n)
-            .collect();
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-            ftz: ftz,
-            rnd: rnd,
-            sat: sat,
-        };
-        let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                Some(4) => ctrl |= 1u32 << 17,
-                Some(5) => ctrl |= 1u32 << 17,
-                Some(6) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                Some(4) => ctrl |= 1u32 << 18,
-                Some(5) => ctrl |= 1u32 << 18,
-                Some(6) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_c {
-            match form {
-                Some(0) => ctrl |= 1u32 << 19,
-                Some(1) => ctrl |= 1u32 << 19,
-                Some(2) => ctrl |= 1u32 << 19,
-                Some(3) => ctrl |= 1u32 << 19,
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
-    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
-    /// (`reads_cc`/`writes_cc` of its fold).
-    #[allow(unused_variables, clippy::all)]
-    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
-        let ftz = self.ftz;
-        let rnd = self.rnd;
-        let sat = self.sat;
-        match family_of(sm) {
-            _ => (false, false),
+    fn swapped(&self) -> Vec<Self> {
+        let mut v = Vec::new();
+        {
+            let mut t = *self;
+            std::mem::swap(&mut t.a, &mut t.b);
+            v.push(t);
         }
+        v
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        match family_of(sm) {
-            _ => true,
-        }
-    }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
-    /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
-    /// may read (`None`: unknown); also returns the carry it writes.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "ffma", 3usize, srcs.len()),
-                ),
-            );
-        }
-        let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
-        let a: f32 = {
-            let mut v = a_raw;
-            if a_abs {
-                v = v.abs();
-            }
-            if a_neg {
-                v = -v;
-            }
-            v
-        };
-        let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
-        let b: f32 = {
-            let mut v = b_raw;
-            if b_abs {
-                v = v.abs();
-            }
-            if b_neg {
-                v = -v;
-            }
-            v
-        };
-        let c_raw: f32 = f32::from_bits(srcs[2usize].u32()?);
-        let c_neg: bool = self.c.neg;
-        let c_abs: bool = self.c.abs;
-        let c_not: bool = self.c.not;
-        let c: f32 = {
-            let mut v = c_raw;
-            if c_abs {
-                v = v.abs();
-            }
-            if c_neg {
-                v = -v;
-            }
-            v
-        };
-        let ftz = self.ftz;
-        let rnd = self.rnd;
-        let sat = self.sat;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: f32 = ffma_f32(a, b, c, rnd, ftz, sat);
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
-    }
-    /// The same operation as the op with a wider immediate field, if
-    /// every field it lacks holds its default.
-    pub fn to_wide(&self) -> Option<Op> {
+    fn to_wide(&self) -> Option<Op> {
         if self.rnd != Rnd::Rn {
             return None;
         }
@@ -1934,157 +1355,5 @@ impl OpFfma {
                 sat: self.sat,
             }),
         )
-    }
-    /// Rewrite until the op encodes on `sm`. Copies go through `cx`; a
-    /// returned op replaces this one (a wider-immediate form).
-    #[allow(unused_mut, unused_variables, clippy::needless_range_loop)]
-    pub fn legalize(
-        &mut self,
-        sm: u32,
-        cx: &mut dyn LegalizeCx,
-    ) -> Result<Option<Op>, LegalizeError> {
-        let c = Common::default();
-        if self.try_encode(sm, &c).is_some() {
-            return Ok(None);
-        }
-        if !Self::SMS.contains(&sm) {
-            return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
-        }
-        let mut t = *self;
-        let (reads_cc, writes_cc) = self.cc_use(sm);
-        if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.a, ValueType::F32);
-            fold_imm_mods(&mut t.b, ValueType::F32);
-            fold_imm_mods(&mut t.c, ValueType::F32);
-        }
-        let mut cands: Vec<Self> = vec![t];
-        cands.extend(t.swapped());
-        for cand in &cands {
-            if cand.try_encode(sm, &c).is_some() {
-                *self = *cand;
-                return Ok(None);
-            }
-        }
-        for cand in &cands {
-            if let Some(w) = cand.to_wide() {
-                if w.try_encode(sm, &c).is_some() {
-                    return Ok(Some(w));
-                }
-            }
-        }
-        const TYS: [ValueType; 3usize] = [
-            ValueType::F32,
-            ValueType::F32,
-            ValueType::F32,
-        ];
-        const INT_NEG: [bool; 3usize] = [false, false, false];
-        let writes_pred = |o: &Self| {
-            o
-                .dsts()
-                .iter()
-                .any(|d| {
-                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
-                })
-        };
-        let n = 3usize;
-        for umask in 0u32..(1u32 << n) {
-            for k in 1..=n {
-                for strip in [false, true] {
-                    for cand in &cands {
-                        for mask in 0u32..(1u32 << n) {
-                            if mask.count_ones() as usize != k || umask & !mask != 0 {
-                                continue;
-                            }
-                            let mut trial = *cand;
-                            let mut usable = true;
-                            let mut any_stripped = false;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *trial.srcs()[i];
-                                let st = strip && s.has_mods();
-                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
-                                    usable = false;
-                                }
-                                any_stripped |= st;
-                                let s = if st {
-                                    Src {
-                                        neg: false,
-                                        abs: false,
-                                        not: false,
-                                        ..s
-                                    }
-                                } else {
-                                    s
-                                };
-                                match placeholder_in(
-                                    &s,
-                                    copy_file(TYS[i], umask >> i & 1 == 1),
-                                ) {
-                                    Some(p) => *trial.srcs_mut()[i] = p,
-                                    None if st => {
-                                        *trial.srcs_mut()[i] = Src {
-                                            kind: SrcKind::Reg(Reg {
-                                                file: copy_file(TYS[i], umask >> i & 1 == 1),
-                                                idx: 0,
-                                            }),
-                                            ..s
-                                        };
-                                    }
-                                    None => usable = false,
-                                }
-                            }
-                            if strip && !any_stripped {
-                                continue;
-                            }
-                            if !usable || trial.try_encode(sm, &c).is_none() {
-                                continue;
-                            }
-                            let mut out = *cand;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *out.srcs()[i];
-                                let file = copy_file(TYS[i], umask >> i & 1 == 1);
-                                let new = if strip && s.has_mods() {
-                                    Src::reg(cx.materialize(s, TYS[i], file)?)
-                                } else {
-                                    Src {
-                                        kind: SrcKind::Reg(cx.copy_to_reg(s, TYS[i], file)?),
-                                        ..s
-                                    }
-                                };
-                                if let Some(m) = out.srcs_mut().into_iter().nth(i) {
-                                    *m = new;
-                                }
-                            }
-                            if out.try_encode(sm, &c).is_some() {
-                                *self = out;
-                                return Ok(None);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Err(
-            LegalizeError::new(
-                Self::NAME,
-                format!("no rewrite makes it encodable on SM{sm}"),
-            ),
-        )
-    }
-    /// Every variant of the op with one commutative pair swapped.
-    #[allow(unused_mut)]
-    fn swapped(&self) -> Vec<Self> {
-        let mut v = Vec::new();
-        {
-            let mut t = *self;
-            std::mem::swap(&mut t.a, &mut t.b);
-            v.push(t);
-        }
-        v
     }
 }

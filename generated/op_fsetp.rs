@@ -4,26 +4,27 @@
 
 /// `FSETP`: 32-bit float compare to predicates, combined with an accumulator predicate.
 ///
-/// Spec: isa-spec/spec/ops/fsetp.toml (op `fsetp`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/fsetp.toml:2 (op `fsetp`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFsetp {
-    /// Destination (pred).
+    /// Destination (pred). (isa-spec/spec/ops/fsetp.toml:7)
     pub p: Reg,
-    /// Destination (pred).
+    /// Destination (pred). (isa-spec/spec/ops/fsetp.toml:11)
     pub q: Reg,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fsetp.toml:16)
     pub a: Src,
-    /// Source (f32).
+    /// Source (f32). (isa-spec/spec/ops/fsetp.toml:21)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/fsetp.toml:26)
     pub acc: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fsetp.toml:31)
     pub cmp: Fcmp,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fsetp.toml:35)
     pub ftz: bool,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/fsetp.toml:40)
     pub setop: Setop,
 }
+/// Spec: isa-spec/spec/ops/fsetp.toml:2.
 impl OpFsetp {
     pub const NAME: &'static str = "fsetp";
     pub const MNEMONIC: &'static str = "FSETP";
@@ -31,53 +32,13 @@ impl OpFsetp {
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "a",
-            ty: ValueType::F32,
-            neg: true,
-            abs: true,
-            not: false,
-            default: None,
-            align: 1,
-        },
-        OperandInfo {
-            name: "b",
-            ty: ValueType::F32,
-            neg: true,
-            abs: true,
-            not: false,
-            default: None,
-            align: 1,
-        },
-        OperandInfo {
-            name: "acc",
-            ty: ValueType::Pred,
-            neg: false,
-            abs: false,
-            not: true,
-            default: None,
-            align: 1,
-        },
+        OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
+        OperandInfo::new("b", ValueType::F32).with_neg().with_abs(),
+        OperandInfo::new("acc", ValueType::Pred).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "p",
-            ty: ValueType::Pred,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 1,
-        },
-        OperandInfo {
-            name: "q",
-            ty: ValueType::Pred,
-            neg: false,
-            abs: false,
-            not: false,
-            default: Some(Src::reg(Reg::PT)),
-            align: 1,
-        },
+        OperandInfo::new("p", ValueType::Pred),
+        OperandInfo::new("q", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
     pub fn srcs(&self) -> [&Src; 3usize] {
         [&self.a, &self.b, &self.acc]
@@ -91,10 +52,6 @@ impl OpFsetp {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 2usize] {
         [&mut self.p, &mut self.q]
     }
-    /// Not a memory op.
-    pub fn mem_access(&self) -> Option<MemAccess> {
-        None
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -103,23 +60,6 @@ impl OpFsetp {
     #[inline(always)]
     pub fn parts_ok(&self) -> bool {
         true
-    }
-    /// The same access with `bytes` bytes (a zero-extending size), if
-    /// the op has such a size.
-    #[allow(unused_variables)]
-    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
-        None
-    }
-    /// The same access at another offset with another data register
-    /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
-    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
-        None
-    }
-    /// Whether this access may be combined with another: a memory op
-    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
-    pub fn mem_combinable(&self) -> bool {
-        false
     }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -166,100 +106,7 @@ impl OpFsetp {
             _ => None,
         }
     }
-    /// Encode for `sm`; the guard, control and raw bits come from `c`.
-    /// The fast path is inlined here directly (not through
-    /// [`Self::try_encode`], which a big op would leave out of line).
-    pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
-        }
-    }
-    /// The word, or `None` when the op does not encode on `sm` (the
-    /// fast path alone: for legality trials, which fail often and need
-    /// no message). The form match and every form's packing are
-    /// inlined into it (and into [`Self::encode`]).
-    #[inline]
-    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
-        self.encode_as::<Refused>(sm, c).ok()
-    }
-    /// Why [`Self::encode`] refused: the same checks, run again to
-    /// build the message.
-    #[cold]
-    #[inline(never)]
-    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
-        match self.encode_as::<EncodeError>(sm, c) {
-            Err(e) => e,
-            Ok(_) => {
-                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
-            }
-        }
-    }
-    /// The encoder, generic over how a failed check is reported: the
-    /// form match of [`Self::form_id`], each arm encoding its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.acc.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f4::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f5::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f6::<E>(sm, c),
-            _ => {
-                if !Self::SMS.contains(&sm) {
-                    return Err(
-                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
-                    );
-                }
-                let kinds: &[&str] = &[
-                    self.a.slot_kind().name(),
-                    self.b.slot_kind().name(),
-                    self.acc.slot_kind().name(),
-                ];
-                Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "no form on SM{sm} takes sources of kinds {kinds:?}"
-                        ),
-                    ),
-                )
-            }
-        }
-    }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -300,7 +147,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -339,7 +186,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -349,45 +196,8 @@ impl OpFsetp {
         let mut w: u128 = 0xa0b;
         w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => {
-                    if c.offset % 4u32 != 0 {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
-                                    c.offset }, 4u32
-                                ),
-                            ),
-                        );
-                    }
-                    fit_signed::<
-                        E,
-                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
-                }
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 40;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 54;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
@@ -418,7 +228,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -459,7 +269,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -499,7 +309,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -545,7 +355,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -554,45 +364,8 @@ impl OpFsetp {
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4bb0000000000000;
         w |= c.raw & 0;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => {
-                    if c.offset % 4u32 != 0 {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
-                                    c.offset }, 4u32
-                                ),
-                            ),
-                        );
-                    }
-                    fit_signed::<
-                        E,
-                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
-                }
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 20;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 34;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
         w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
@@ -623,10 +396,7 @@ impl OpFsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -696,31 +466,7 @@ impl OpFsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f0(w, sm)?;
-        Some((Op::Fsetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f0(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f0(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rir`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -792,31 +538,7 @@ impl OpFsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f1(w, sm)?;
-        Some((Op::Fsetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f1(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f1(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -890,31 +612,7 @@ impl OpFsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f2(w, sm)?;
-        Some((Op::Fsetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f2(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f2(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rur`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -984,31 +682,7 @@ impl OpFsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f3(w, sm)?;
-        Some((Op::Fsetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f3(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f3(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `r`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1078,32 +752,7 @@ impl OpFsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f4(w, sm)?;
-        Some((Op::Fsetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f4(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f4(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `i`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1180,32 +829,7 @@ impl OpFsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f5(w, sm)?;
-        Some((Op::Fsetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f5(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f5(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `c`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1279,34 +903,10 @@ impl OpFsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f6(w, sm)?;
-        Some((Op::Fsetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f6(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f6(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[inline(never)]
-    pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
-    }
-    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/fsetp.toml:43.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1359,6 +959,7 @@ impl OpFsetp {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `FSETP` (isa-spec/spec/ops/fsetp.toml:43).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1502,19 +1103,7 @@ impl OpFsetp {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
         let optional: usize = 0;
-        if ops.len() < required || ops.len() > required + optional {
-            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-            return Some(
-                Err(AsmError {
-                    col,
-                    message: format!(
-                        "`{}` takes {} operands, found {}", line.parts.join("."), if
-                        optional == 0 { required.to_string() } else { format!("{} to {}",
-                        required, required + optional) }, ops.len()
-                    ),
-                }),
-            );
-        }
+        asm_try!(check_operand_count(line, required, optional));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut extra = ops.len() - required;
         let mut it = 0usize;
@@ -1523,111 +1112,36 @@ impl OpFsetp {
         let mut k = 0usize;
         let before = it;
         let v_p = {
-            let tok = &ops[it];
-            it += 1;
-            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
-                Some(r) => r,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be a register", "p"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(dst_operand(tok, "p", true))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_q = {
-            let tok = &ops[it];
-            it += 1;
-            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
-                Some(r) => r,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be a register", "q"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(dst_operand(tok, "q", true))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_a = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::F32) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "a"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "a", ImmStyle::F32))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_b = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::F32) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "b"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "b", ImmStyle::F32))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_acc = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::Hex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "acc"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let _ = (&mut taken, &mut k);
-        let reuse_marks: Vec<&str> = names
-            .iter()
-            .zip(taken.iter())
-            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-            .map(|(n, _)| *n)
-            .collect();
+        let reuse_marks = reuse_marks(&names, &taken, ops);
         let op = Self {
             p: v_p,
             q: v_q,
@@ -1677,22 +1191,10 @@ impl OpFsetp {
             )),
         )
     }
-    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
-    /// (`reads_cc`/`writes_cc` of its fold).
-    #[allow(unused_variables, clippy::all)]
-    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
-        let cmp = self.cmp;
-        let ftz = self.ftz;
-        let setop = self.setop;
-        match family_of(sm) {
-            _ => (false, false),
-        }
-    }
     /// Whether this op has fold semantics on `sm`.
+    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
-        match family_of(sm) {
-            _ => true,
-        }
+        true
     }
     /// Compute the destination values from source values (raw register
     /// bits; the op's source modifiers are applied here). An op that
@@ -1702,6 +1204,7 @@ impl OpFsetp {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/fsetp.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1720,35 +1223,17 @@ impl OpFsetp {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: f32 = {
-            let mut v = a_raw;
-            if a_abs {
-                v = v.abs();
-            }
-            if a_neg {
-                v = -v;
-            }
-            v
-        };
+        let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: f32 = {
-            let mut v = b_raw;
-            if b_abs {
-                v = v.abs();
-            }
-            if b_neg {
-                v = -v;
-            }
-            v
-        };
+        let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let acc_raw: bool = srcs[2usize].pred()?;
         let acc_neg: bool = self.acc.neg;
         let acc_abs: bool = self.acc.abs;
         let acc_not: bool = self.acc.not;
-        let acc: bool = acc_raw ^ acc_not;
+        let acc: bool = acc_raw.with_mods(acc_neg, acc_abs, acc_not);
         let cmp = self.cmp;
         let ftz = self.ftz;
         let setop = self.setop;
@@ -1762,142 +1247,91 @@ impl OpFsetp {
             }
         }
     }
-    /// Rewrite until the op encodes on `sm`. Copies go through `cx`; a
-    /// returned op replaces this one (a wider-immediate form).
-    #[allow(unused_mut, unused_variables, clippy::needless_range_loop)]
-    pub fn legalize(
-        &mut self,
-        sm: u32,
-        cx: &mut dyn LegalizeCx,
-    ) -> Result<Option<Op>, LegalizeError> {
-        let c = Common::default();
-        if self.try_encode(sm, &c).is_some() {
-            return Ok(None);
+}
+impl MemOp for OpFsetp {}
+/// Spec: isa-spec/spec/ops/fsetp.toml:2.
+impl Encode for OpFsetp {
+    const NAME: &'static str = "fsetp";
+    /// The form match of [`Self::form_id`], each arm packing its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.acc.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f4::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f5::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f6::<E>(sm, c),
+            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.acc])),
         }
-        if !Self::SMS.contains(&sm) {
-            return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
-        }
-        let mut t = *self;
-        let (reads_cc, writes_cc) = self.cc_use(sm);
-        if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.a, ValueType::F32);
-            fold_imm_mods(&mut t.b, ValueType::F32);
-            fold_imm_mods(&mut t.acc, ValueType::Pred);
-        }
-        let mut cands: Vec<Self> = vec![t];
-        cands.extend(t.swapped());
-        for cand in &cands {
-            if cand.try_encode(sm, &c).is_some() {
-                *self = *cand;
-                return Ok(None);
-            }
-        }
-        const TYS: [ValueType; 3usize] = [
-            ValueType::F32,
-            ValueType::F32,
-            ValueType::Pred,
-        ];
-        const INT_NEG: [bool; 3usize] = [false, false, false];
-        let writes_pred = |o: &Self| {
-            o
-                .dsts()
-                .iter()
-                .any(|d| {
-                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
-                })
-        };
-        let n = 3usize;
-        for umask in 0u32..(1u32 << n) {
-            for k in 1..=n {
-                for strip in [false, true] {
-                    for cand in &cands {
-                        for mask in 0u32..(1u32 << n) {
-                            if mask.count_ones() as usize != k || umask & !mask != 0 {
-                                continue;
-                            }
-                            let mut trial = *cand;
-                            let mut usable = true;
-                            let mut any_stripped = false;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *trial.srcs()[i];
-                                let st = strip && s.has_mods();
-                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
-                                    usable = false;
-                                }
-                                any_stripped |= st;
-                                let s = if st {
-                                    Src {
-                                        neg: false,
-                                        abs: false,
-                                        not: false,
-                                        ..s
-                                    }
-                                } else {
-                                    s
-                                };
-                                match placeholder_in(
-                                    &s,
-                                    copy_file(TYS[i], umask >> i & 1 == 1),
-                                ) {
-                                    Some(p) => *trial.srcs_mut()[i] = p,
-                                    None if st => {
-                                        *trial.srcs_mut()[i] = Src {
-                                            kind: SrcKind::Reg(Reg {
-                                                file: copy_file(TYS[i], umask >> i & 1 == 1),
-                                                idx: 0,
-                                            }),
-                                            ..s
-                                        };
-                                    }
-                                    None => usable = false,
-                                }
-                            }
-                            if strip && !any_stripped {
-                                continue;
-                            }
-                            if !usable || trial.try_encode(sm, &c).is_none() {
-                                continue;
-                            }
-                            let mut out = *cand;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *out.srcs()[i];
-                                let file = copy_file(TYS[i], umask >> i & 1 == 1);
-                                let new = if strip && s.has_mods() {
-                                    Src::reg(cx.materialize(s, TYS[i], file)?)
-                                } else {
-                                    Src {
-                                        kind: SrcKind::Reg(cx.copy_to_reg(s, TYS[i], file)?),
-                                        ..s
-                                    }
-                                };
-                                if let Some(m) = out.srcs_mut().into_iter().nth(i) {
-                                    *m = new;
-                                }
-                            }
-                            if out.try_encode(sm, &c).is_some() {
-                                *self = out;
-                                return Ok(None);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Err(
-            LegalizeError::new(
-                Self::NAME,
-                format!("no rewrite makes it encodable on SM{sm}"),
-            ),
-        )
     }
-    /// Every variant of the op with one commutative pair swapped.
-    #[allow(unused_mut)]
+}
+/// Spec: isa-spec/spec/ops/fsetp.toml:2.
+impl Forms for OpFsetp {
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            2 => Self::parts_f2(w, sm),
+            3 => Self::parts_f3(w, sm),
+            4 => Self::parts_f4(w, sm),
+            5 => Self::parts_f5(w, sm),
+            6 => Self::parts_f6(w, sm),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+}
+/// Spec: isa-spec/spec/ops/fsetp.toml:2.
+impl Legalize for OpFsetp {
+    const SMS: &'static [u32] = Self::SMS;
+    const SRCS: &'static [OperandInfo] = Self::SRCS;
+    fn src(&self, i: usize) -> Src {
+        *self.srcs()[i]
+    }
+    fn set_src(&mut self, i: usize, s: Src) {
+        *self.srcs_mut()[i] = s;
+    }
+    fn writes_pred(&self) -> bool {
+        self.dsts()
+            .iter()
+            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
+    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

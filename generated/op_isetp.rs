@@ -4,32 +4,33 @@
 
 /// `ISETP`: Integer compare to predicate; .EX compares the high words and falls back to lc when they are equal.
 ///
-/// Spec: isa-spec/spec/ops/isetp.toml (op `isetp`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/isetp.toml:3 (op `isetp`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsetp {
-    /// Destination (pred).
+    /// Destination (pred). (isa-spec/spec/ops/isetp.toml:8)
     pub d: Reg,
-    /// Destination (pred). Second result: the inverted compare combined with acc.
+    /// Destination (pred). Second result: the inverted compare combined with acc. (isa-spec/spec/ops/isetp.toml:12)
     pub d2: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/isetp.toml:18)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/isetp.toml:22)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/isetp.toml:26)
     pub acc: Src,
-    /// Source (pred). Low-word compare result (read with .EX); nvdisasm prints it when not PT (SM70/75) or with .EX (SM80+).
+    /// Source (pred). Low-word compare result (read with .EX); nvdisasm prints it when not PT (SM70/75) or with .EX (SM80+). (isa-spec/spec/ops/isetp.toml:31)
     pub lc: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp.toml:38)
     pub cmp: Icmp,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp.toml:42)
     pub ty: IsetpType,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp.toml:46)
     pub setop: Setop,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/isetp.toml:50)
     pub ex: bool,
-    /// Modifier. Maxwell/Pascal: extended (64-bit) compare: the high words, with the low words' carry from the CC register.
+    /// Modifier. Maxwell/Pascal: extended (64-bit) compare: the high words, with the low words' carry from the CC register. (isa-spec/spec/ops/isetp.toml:56)
     pub x: bool,
 }
+/// Spec: isa-spec/spec/ops/isetp.toml:3.
 impl OpIsetp {
     pub const NAME: &'static str = "isetp";
     pub const MNEMONIC: &'static str = "ISETP";
@@ -37,62 +38,14 @@ impl OpIsetp {
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "a",
-            ty: ValueType::U32,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 1,
-        },
-        OperandInfo {
-            name: "b",
-            ty: ValueType::U32,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 1,
-        },
-        OperandInfo {
-            name: "acc",
-            ty: ValueType::Pred,
-            neg: false,
-            abs: false,
-            not: true,
-            default: None,
-            align: 1,
-        },
-        OperandInfo {
-            name: "lc",
-            ty: ValueType::Pred,
-            neg: false,
-            abs: false,
-            not: true,
-            default: Some(Src::PT),
-            align: 1,
-        },
+        OperandInfo::new("a", ValueType::U32),
+        OperandInfo::new("b", ValueType::U32),
+        OperandInfo::new("acc", ValueType::Pred).with_not(),
+        OperandInfo::new("lc", ValueType::Pred).with_not().with_default(Src::PT),
     ];
     pub const DSTS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "d",
-            ty: ValueType::Pred,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 1,
-        },
-        OperandInfo {
-            name: "d2",
-            ty: ValueType::Pred,
-            neg: false,
-            abs: false,
-            not: false,
-            default: Some(Src::reg(Reg::PT)),
-            align: 1,
-        },
+        OperandInfo::new("d", ValueType::Pred),
+        OperandInfo::new("d2", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
     pub fn srcs(&self) -> [&Src; 4usize] {
         [&self.a, &self.b, &self.acc, &self.lc]
@@ -106,10 +59,6 @@ impl OpIsetp {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 2usize] {
         [&mut self.d, &mut self.d2]
     }
-    /// Not a memory op.
-    pub fn mem_access(&self) -> Option<MemAccess> {
-        None
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -118,23 +67,6 @@ impl OpIsetp {
     #[inline(always)]
     pub fn parts_ok(&self) -> bool {
         true
-    }
-    /// The same access with `bytes` bytes (a zero-extending size), if
-    /// the op has such a size.
-    #[allow(unused_variables)]
-    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
-        None
-    }
-    /// The same access at another offset with another data register
-    /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
-    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
-        None
-    }
-    /// Whether this access may be combined with another: a memory op
-    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
-    pub fn mem_combinable(&self) -> bool {
-        false
     }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -188,108 +120,7 @@ impl OpIsetp {
             _ => None,
         }
     }
-    /// Encode for `sm`; the guard, control and raw bits come from `c`.
-    /// The fast path is inlined here directly (not through
-    /// [`Self::try_encode`], which a big op would leave out of line).
-    pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
-        }
-    }
-    /// The word, or `None` when the op does not encode on `sm` (the
-    /// fast path alone: for legality trials, which fail often and need
-    /// no message). The form match and every form's packing are
-    /// inlined into it (and into [`Self::encode`]).
-    #[inline]
-    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
-        self.encode_as::<Refused>(sm, c).ok()
-    }
-    /// Why [`Self::encode`] refused: the same checks, run again to
-    /// build the message.
-    #[cold]
-    #[inline(never)]
-    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
-        match self.encode_as::<EncodeError>(sm, c) {
-            Err(e) => e,
-            Ok(_) => {
-                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
-            }
-        }
-    }
-    /// The encoder, generic over how a failed check is reported: the
-    /// form match of [`Self::form_id`], each arm encoding its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                _,
-            ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f4::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                _,
-            ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f5::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                _,
-            ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f6::<E>(sm, c),
-            _ => {
-                if !Self::SMS.contains(&sm) {
-                    return Err(
-                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
-                    );
-                }
-                let kinds: &[&str] = &[
-                    self.a.slot_kind().name(),
-                    self.b.slot_kind().name(),
-                    self.acc.slot_kind().name(),
-                    self.lc.slot_kind().name(),
-                ];
-                Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "no form on SM{sm} takes sources of kinds {kinds:?}"
-                        ),
-                    ),
-                )
-            }
-        }
-    }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -340,7 +171,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -391,7 +222,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -410,45 +241,8 @@ impl OpIsetp {
         let mut w: u128 = 0xa0c;
         w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => {
-                    if c.offset % 4u32 != 0 {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
-                                    c.offset }, 4u32
-                                ),
-                            ),
-                        );
-                    }
-                    fit_signed::<
-                        E,
-                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
-                }
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 40;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 54;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
@@ -480,7 +274,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [75, 80, 86, 89, 90, 100, 120].
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -531,7 +325,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `r` on SM [50, 52, 60].
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -586,7 +380,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `i` on SM [50, 52, 60].
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -647,7 +441,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    ///Form `c` on SM [50, 52, 60].
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -672,45 +466,8 @@ impl OpIsetp {
         }
         let mut w: u128 = 0x4b60000000000000;
         w |= c.raw & 0;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => {
-                    if c.offset % 4u32 != 0 {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
-                                    c.offset }, 4u32
-                                ),
-                            ),
-                        );
-                    }
-                    fit_signed::<
-                        E,
-                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
-                }
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 20;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 34;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 3;
@@ -740,10 +497,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -820,31 +574,7 @@ impl OpIsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f0(w, sm)?;
-        Some((Op::Isetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f0(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f0(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -923,31 +653,7 @@ impl OpIsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f1(w, sm)?;
-        Some((Op::Isetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f1(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f1(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1028,31 +734,7 @@ impl OpIsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f2(w, sm)?;
-        Some((Op::Isetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f2(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f2(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1129,31 +811,7 @@ impl OpIsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f3(w, sm)?;
-        Some((Op::Isetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f3(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f3(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1225,32 +883,7 @@ impl OpIsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f4(w, sm)?;
-        Some((Op::Isetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f4(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f4(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1329,32 +962,7 @@ impl OpIsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f5(w, sm)?;
-        Some((Op::Isetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f5(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f5(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1430,34 +1038,10 @@ impl OpIsetp {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f6(w, sm)?;
-        Some((Op::Isetp(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f6(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f6(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[inline(never)]
-    pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
-    }
-    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/isetp.toml:62.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1585,6 +1169,7 @@ impl OpIsetp {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:62).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1695,19 +1280,7 @@ impl OpIsetp {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
         let optional: usize = 0 + 1usize;
-        if ops.len() < required || ops.len() > required + optional {
-            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-            return Some(
-                Err(AsmError {
-                    col,
-                    message: format!(
-                        "`{}` takes {} operands, found {}", line.parts.join("."), if
-                        optional == 0 { required.to_string() } else { format!("{} to {}",
-                        required, required + optional) }, ops.len()
-                    ),
-                }),
-            );
-        }
+        asm_try!(check_operand_count(line, required, optional));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut extra = ops.len() - required;
         let mut it = 0usize;
@@ -1716,104 +1289,34 @@ impl OpIsetp {
         let mut k = 0usize;
         let before = it;
         let v_d = {
-            let tok = &ops[it];
-            it += 1;
-            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
-                Some(r) => r,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be a register", "d"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(dst_operand(tok, "d", true))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_d2 = {
-            let tok = &ops[it];
-            it += 1;
-            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
-                Some(r) => r,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be a register", "d2"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(dst_operand(tok, "d2", true))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_a = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::SignedHex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "a"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_b = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::SignedHex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "b"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_acc = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::Hex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "acc"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_lc = if extra > 0 && it < ops.len()
             && {
@@ -1823,34 +1326,15 @@ impl OpIsetp {
         {
             extra -= 1;
             {
-                let tok = &ops[it];
-                it += 1;
-                match to_src(tok, ImmStyle::Hex) {
-                    Some(s) => s,
-                    None => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad operand for {}", "lc"),
-                            }),
-                        );
-                    }
-                }
+                let tok = next_operand(ops, &mut it);
+                asm_try!(src_operand(tok, "lc", ImmStyle::Hex))
             }
         } else {
             Src::PT
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let _ = (&mut taken, &mut k);
-        let reuse_marks: Vec<&str> = names
-            .iter()
-            .zip(taken.iter())
-            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-            .map(|(n, _)| *n)
-            .collect();
+        let reuse_marks = reuse_marks(&names, &taken, ops);
         let op = Self {
             d: v_d,
             d2: v_d2,
@@ -1909,6 +1393,7 @@ impl OpIsetp {
             )),
         )
     }
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:68).
     #[allow(
         unused_variables,
         unused_mut,
@@ -2019,19 +1504,7 @@ impl OpIsetp {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
         let optional: usize = 0 + 1usize;
-        if ops.len() < required || ops.len() > required + optional {
-            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-            return Some(
-                Err(AsmError {
-                    col,
-                    message: format!(
-                        "`{}` takes {} operands, found {}", line.parts.join("."), if
-                        optional == 0 { required.to_string() } else { format!("{} to {}",
-                        required, required + optional) }, ops.len()
-                    ),
-                }),
-            );
-        }
+        asm_try!(check_operand_count(line, required, optional));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut extra = ops.len() - required;
         let mut it = 0usize;
@@ -2040,104 +1513,34 @@ impl OpIsetp {
         let mut k = 0usize;
         let before = it;
         let v_d = {
-            let tok = &ops[it];
-            it += 1;
-            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
-                Some(r) => r,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be a register", "d"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(dst_operand(tok, "d", true))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_d2 = {
-            let tok = &ops[it];
-            it += 1;
-            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
-                Some(r) => r,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be a register", "d2"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(dst_operand(tok, "d2", true))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_a = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::SignedHex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "a"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_b = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::SignedHex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "b"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_acc = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::Hex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "acc"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_lc = if extra > 0 && it < ops.len()
             && {
@@ -2147,34 +1550,15 @@ impl OpIsetp {
         {
             extra -= 1;
             {
-                let tok = &ops[it];
-                it += 1;
-                match to_src(tok, ImmStyle::Hex) {
-                    Some(s) => s,
-                    None => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad operand for {}", "lc"),
-                            }),
-                        );
-                    }
-                }
+                let tok = next_operand(ops, &mut it);
+                asm_try!(src_operand(tok, "lc", ImmStyle::Hex))
             }
         } else {
             Src::PT
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let _ = (&mut taken, &mut k);
-        let reuse_marks: Vec<&str> = names
-            .iter()
-            .zip(taken.iter())
-            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-            .map(|(n, _)| *n)
-            .collect();
+        let reuse_marks = reuse_marks(&names, &taken, ops);
         let op = Self {
             d: v_d,
             d2: v_d2,
@@ -2233,6 +1617,7 @@ impl OpIsetp {
             )),
         )
     }
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:73).
     #[allow(
         unused_variables,
         unused_mut,
@@ -2344,19 +1729,7 @@ impl OpIsetp {
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize
             + ((ex == true) as usize);
         let optional: usize = 0;
-        if ops.len() < required || ops.len() > required + optional {
-            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-            return Some(
-                Err(AsmError {
-                    col,
-                    message: format!(
-                        "`{}` takes {} operands, found {}", line.parts.join("."), if
-                        optional == 0 { required.to_string() } else { format!("{} to {}",
-                        required, required + optional) }, ops.len()
-                    ),
-                }),
-            );
-        }
+        asm_try!(check_operand_count(line, required, optional));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut extra = ops.len() - required;
         let mut it = 0usize;
@@ -2365,135 +1738,46 @@ impl OpIsetp {
         let mut k = 0usize;
         let before = it;
         let v_d = {
-            let tok = &ops[it];
-            it += 1;
-            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
-                Some(r) => r,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be a register", "d"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(dst_operand(tok, "d", true))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_d2 = {
-            let tok = &ops[it];
-            it += 1;
-            match to_dst(tok, RegFile::Pred).or_else(|| to_dst(tok, RegFile::UPred)) {
-                Some(r) => r,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be a register", "d2"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(dst_operand(tok, "d2", true))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_a = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::SignedHex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "a"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_b = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::SignedHex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "b"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_acc = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::Hex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "acc"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_lc = if ex == true {
             {
-                let tok = &ops[it];
-                it += 1;
-                match to_src(tok, ImmStyle::Hex) {
-                    Some(s) => s,
-                    None => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad operand for {}", "lc"),
-                            }),
-                        );
-                    }
-                }
+                let tok = next_operand(ops, &mut it);
+                asm_try!(src_operand(tok, "lc", ImmStyle::Hex))
             }
         } else {
             Src::PT
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let _ = (&mut taken, &mut k);
-        let reuse_marks: Vec<&str> = names
-            .iter()
-            .zip(taken.iter())
-            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-            .map(|(n, _)| *n)
-            .collect();
+        let reuse_marks = reuse_marks(&names, &taken, ops);
         let op = Self {
             d: v_d,
             d2: v_d2,
@@ -2552,24 +1836,10 @@ impl OpIsetp {
             )),
         )
     }
-    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
-    /// (`reads_cc`/`writes_cc` of its fold).
-    #[allow(unused_variables, clippy::all)]
-    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
-        let cmp = self.cmp;
-        let ty = self.ty;
-        let setop = self.setop;
-        let ex = self.ex;
-        let x = self.x;
-        match family_of(sm) {
-            _ => (false, false),
-        }
-    }
     /// Whether this op has fold semantics on `sm`.
+    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
-        match family_of(sm) {
-            _ => true,
-        }
+        true
     }
     /// Compute the destination values from source values (raw register
     /// bits; the op's source modifiers are applied here). An op that
@@ -2579,6 +1849,7 @@ impl OpIsetp {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/isetp.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -2597,40 +1868,22 @@ impl OpIsetp {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: u32 = {
-            let mut v = a_raw;
-            if a_not {
-                v = !v;
-            }
-            if a_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: u32 = {
-            let mut v = b_raw;
-            if b_not {
-                v = !v;
-            }
-            if b_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let acc_raw: bool = srcs[2usize].pred()?;
         let acc_neg: bool = self.acc.neg;
         let acc_abs: bool = self.acc.abs;
         let acc_not: bool = self.acc.not;
-        let acc: bool = acc_raw ^ acc_not;
+        let acc: bool = acc_raw.with_mods(acc_neg, acc_abs, acc_not);
         let lc_raw: bool = srcs[3usize].pred()?;
         let lc_neg: bool = self.lc.neg;
         let lc_abs: bool = self.lc.abs;
         let lc_not: bool = self.lc.not;
-        let lc: bool = lc_raw ^ lc_not;
+        let lc: bool = lc_raw.with_mods(lc_neg, lc_abs, lc_not);
         let cmp = self.cmp;
         let ty = self.ty;
         let setop = self.setop;
@@ -2676,144 +1929,107 @@ impl OpIsetp {
             }
         }
     }
-    /// Rewrite until the op encodes on `sm`. Copies go through `cx`; a
-    /// returned op replaces this one (a wider-immediate form).
-    #[allow(unused_mut, unused_variables, clippy::needless_range_loop)]
-    pub fn legalize(
-        &mut self,
-        sm: u32,
-        cx: &mut dyn LegalizeCx,
-    ) -> Result<Option<Op>, LegalizeError> {
-        let c = Common::default();
-        if self.try_encode(sm, &c).is_some() {
-            return Ok(None);
-        }
-        if !Self::SMS.contains(&sm) {
-            return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
-        }
-        let mut t = *self;
-        let (reads_cc, writes_cc) = self.cc_use(sm);
-        if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.a, ValueType::U32);
-            fold_imm_mods(&mut t.b, ValueType::U32);
-            fold_imm_mods(&mut t.acc, ValueType::Pred);
-            fold_imm_mods(&mut t.lc, ValueType::Pred);
-        }
-        let mut cands: Vec<Self> = vec![t];
-        cands.extend(t.swapped());
-        for cand in &cands {
-            if cand.try_encode(sm, &c).is_some() {
-                *self = *cand;
-                return Ok(None);
+}
+impl MemOp for OpIsetp {}
+/// Spec: isa-spec/spec/ops/isetp.toml:3.
+impl Encode for OpIsetp {
+    const NAME: &'static str = "isetp";
+    /// The form match of [`Self::form_id`], each arm packing its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                _,
+            ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f4::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                _,
+            ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f5::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                _,
+            ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f6::<E>(sm, c),
+            _ => {
+                Err(
+                    no_form(
+                        Self::NAME,
+                        Self::SMS,
+                        sm,
+                        &[self.a, self.b, self.acc, self.lc],
+                    ),
+                )
             }
         }
-        const TYS: [ValueType; 4usize] = [
-            ValueType::U32,
-            ValueType::U32,
-            ValueType::Pred,
-            ValueType::Pred,
-        ];
-        const INT_NEG: [bool; 4usize] = [false, false, false, false];
-        let writes_pred = |o: &Self| {
-            o
-                .dsts()
-                .iter()
-                .any(|d| {
-                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
-                })
-        };
-        let n = 4usize;
-        for umask in 0u32..(1u32 << n) {
-            for k in 1..=n {
-                for strip in [false, true] {
-                    for cand in &cands {
-                        for mask in 0u32..(1u32 << n) {
-                            if mask.count_ones() as usize != k || umask & !mask != 0 {
-                                continue;
-                            }
-                            let mut trial = *cand;
-                            let mut usable = true;
-                            let mut any_stripped = false;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *trial.srcs()[i];
-                                let st = strip && s.has_mods();
-                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
-                                    usable = false;
-                                }
-                                any_stripped |= st;
-                                let s = if st {
-                                    Src {
-                                        neg: false,
-                                        abs: false,
-                                        not: false,
-                                        ..s
-                                    }
-                                } else {
-                                    s
-                                };
-                                match placeholder_in(
-                                    &s,
-                                    copy_file(TYS[i], umask >> i & 1 == 1),
-                                ) {
-                                    Some(p) => *trial.srcs_mut()[i] = p,
-                                    None if st => {
-                                        *trial.srcs_mut()[i] = Src {
-                                            kind: SrcKind::Reg(Reg {
-                                                file: copy_file(TYS[i], umask >> i & 1 == 1),
-                                                idx: 0,
-                                            }),
-                                            ..s
-                                        };
-                                    }
-                                    None => usable = false,
-                                }
-                            }
-                            if strip && !any_stripped {
-                                continue;
-                            }
-                            if !usable || trial.try_encode(sm, &c).is_none() {
-                                continue;
-                            }
-                            let mut out = *cand;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *out.srcs()[i];
-                                let file = copy_file(TYS[i], umask >> i & 1 == 1);
-                                let new = if strip && s.has_mods() {
-                                    Src::reg(cx.materialize(s, TYS[i], file)?)
-                                } else {
-                                    Src {
-                                        kind: SrcKind::Reg(cx.copy_to_reg(s, TYS[i], file)?),
-                                        ..s
-                                    }
-                                };
-                                if let Some(m) = out.srcs_mut().into_iter().nth(i) {
-                                    *m = new;
-                                }
-                            }
-                            if out.try_encode(sm, &c).is_some() {
-                                *self = out;
-                                return Ok(None);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Err(
-            LegalizeError::new(
-                Self::NAME,
-                format!("no rewrite makes it encodable on SM{sm}"),
-            ),
-        )
     }
-    /// Every variant of the op with one commutative pair swapped.
-    #[allow(unused_mut)]
+}
+/// Spec: isa-spec/spec/ops/isetp.toml:3.
+impl Forms for OpIsetp {
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            2 => Self::parts_f2(w, sm),
+            3 => Self::parts_f3(w, sm),
+            4 => Self::parts_f4(w, sm),
+            5 => Self::parts_f5(w, sm),
+            6 => Self::parts_f6(w, sm),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+}
+/// Spec: isa-spec/spec/ops/isetp.toml:3.
+impl Legalize for OpIsetp {
+    const SMS: &'static [u32] = Self::SMS;
+    const SRCS: &'static [OperandInfo] = Self::SRCS;
+    fn src(&self, i: usize) -> Src {
+        *self.srcs()[i]
+    }
+    fn set_src(&mut self, i: usize, s: Src) {
+        *self.srcs_mut()[i] = s;
+    }
+    fn writes_pred(&self) -> bool {
+        self.dsts()
+            .iter()
+            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
+    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

@@ -4,22 +4,23 @@
 
 /// `STG.E`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off.
 ///
-/// Spec: isa-spec/spec/ops/stg.toml (op `stg`). SMs: 50, 52, 60, 70, 75.
+/// Spec: isa-spec/spec/ops/stg.toml:3 (op `stg`). SMs: 50, 52, 60, 70, 75.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStg {
-    /// Source (u64). 64-bit address register pair.
+    /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/stg.toml:8)
     pub a: Src,
-    /// Source (u32). Data; RZ stores zeros.
+    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/stg.toml:13)
     pub b: Src,
-    /// Modifier. Signed byte offset added to the address.
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/stg.toml:18)
     pub off: i32,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:23)
     pub size: MemSize,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:27)
     pub cache: MemCache,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:31)
     pub sem: MemSem,
 }
+/// Spec: isa-spec/spec/ops/stg.toml:3.
 impl OpStg {
     pub const NAME: &'static str = "stg";
     pub const MNEMONIC: &'static str = "STG.E";
@@ -27,24 +28,8 @@ impl OpStg {
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75];
     pub const SRCS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "a",
-            ty: ValueType::U64,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 2,
-        },
-        OperandInfo {
-            name: "b",
-            ty: ValueType::U32,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 1,
-        },
+        OperandInfo::new("a", ValueType::U64).with_align(2),
+        OperandInfo::new("b", ValueType::U32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
     pub fn srcs(&self) -> [&Src; 2usize] {
@@ -59,27 +44,6 @@ impl OpStg {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
         []
     }
-    /// The memory access (`[memory]` in isa-spec/spec/ops/stg.toml).
-    pub fn mem_access(&self) -> Option<MemAccess> {
-        let bytes: u32 = {
-            const BYTES: &[u32] = &[4u32, 1u32, 1u32, 2u32, 2u32, 8u32, 16u32, 16u32];
-            BYTES[self.size.index()]
-        };
-        Some(MemAccess {
-            kind: MemKind::Store,
-            bytes,
-            signed: {
-                const SIGNED: &[bool] = &[
-                    false, false, false, false, false, false, false, false,
-                ];
-                SIGNED[self.size.index()]
-            },
-            align: bytes,
-            addr: self.a,
-            offset: self.off as i64,
-            data: src_data_reg(&self.b),
-        })
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -88,36 +52,6 @@ impl OpStg {
     #[inline(always)]
     pub fn parts_ok(&self) -> bool {
         true
-    }
-    /// The same access with `bytes` bytes (a zero-extending size), if
-    /// the op has such a size.
-    #[allow(unused_variables)]
-    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
-        let k = match bytes {
-            4u32 => 0usize,
-            1u32 => 1usize,
-            2u32 => 3usize,
-            8u32 => 5usize,
-            16u32 => 6usize,
-            _ => return None,
-        };
-        let mut o = *self;
-        o.size = MemSize::from_index(k)?;
-        Some(o)
-    }
-    /// The same access at another offset with another data register
-    /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
-    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
-        let mut o = *self;
-        o.off = offset.try_into().ok()?;
-        o.b = Src::reg(data);
-        Some(o)
-    }
-    /// Whether this access may be combined with another: a memory op
-    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
-    pub fn mem_combinable(&self) -> bool {
-        self.sem == Default::default()
     }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -137,72 +71,7 @@ impl OpStg {
             _ => None,
         }
     }
-    /// Encode for `sm`; the guard, control and raw bits come from `c`.
-    /// The fast path is inlined here directly (not through
-    /// [`Self::try_encode`], which a big op would leave out of line).
-    pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
-        }
-    }
-    /// The word, or `None` when the op does not encode on `sm` (the
-    /// fast path alone: for legality trials, which fail often and need
-    /// no message). The form match and every form's packing are
-    /// inlined into it (and into [`Self::encode`]).
-    #[inline]
-    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
-        self.encode_as::<Refused>(sm, c).ok()
-    }
-    /// Why [`Self::encode`] refused: the same checks, run again to
-    /// build the message.
-    #[cold]
-    #[inline(never)]
-    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
-        match self.encode_as::<EncodeError>(sm, c) {
-            Err(e) => e,
-            Ok(_) => {
-                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
-            }
-        }
-    }
-    /// The encoder, generic over how a failed check is reported: the
-    /// form match of [`Self::form_id`], each arm encoding its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x18 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f1::<E>(sm, c),
-            _ => {
-                if !Self::SMS.contains(&sm) {
-                    return Err(
-                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
-                    );
-                }
-                let kinds: &[&str] = &[
-                    self.a.slot_kind().name(),
-                    self.b.slot_kind().name(),
-                ];
-                Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "no form on SM{sm} takes sources of kinds {kinds:?}"
-                        ),
-                    ),
-                )
-            }
-        }
-    }
-    ///Form `fixed` on SM [70, 75].
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/stg.toml:50; form at isa-spec/spec/ops/stg.toml:50).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -317,7 +186,7 @@ impl OpStg {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `fixed` on SM [50, 52, 60].
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/stg.toml:87; form at isa-spec/spec/ops/stg.toml:87).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -411,10 +280,7 @@ impl OpStg {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:50; form at isa-spec/spec/ops/stg.toml:50).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -496,31 +362,7 @@ impl OpStg {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f0(w, sm)?;
-        Some((Op::Stg(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f0(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f0(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:87; form at isa-spec/spec/ops/stg.toml:87).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -573,34 +415,10 @@ impl OpStg {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f1(w, sm)?;
-        Some((Op::Stg(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f1(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f1(w, sm)?;
-        c.ctrl = ctrl;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[inline(never)]
-    pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
-    }
-    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/stg.toml:35.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -640,6 +458,7 @@ impl OpStg {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `STG.E` (isa-spec/spec/ops/stg.toml:35).
     #[allow(
         unused_variables,
         unused_mut,
@@ -977,19 +796,7 @@ impl OpStg {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize;
         let optional: usize = 0;
-        if ops.len() < required || ops.len() > required + optional {
-            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-            return Some(
-                Err(AsmError {
-                    col,
-                    message: format!(
-                        "`{}` takes {} operands, found {}", line.parts.join("."), if
-                        optional == 0 { required.to_string() } else { format!("{} to {}",
-                        required, required + optional) }, ops.len()
-                    ),
-                }),
-            );
-        }
+        asm_try!(check_operand_count(line, required, optional));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut extra = ops.len() - required;
         let mut it = 0usize;
@@ -998,86 +805,18 @@ impl OpStg {
         let mut k = 0usize;
         let before = it;
         let v_a = {
-            let tok = &ops[it];
-            it += 1;
-            match &tok.base {
-                Base::Mem(r, off) if (true && !r.file.is_pred()) => {
-                    match i32::try_from(
-                        if r.is_zero() && sm < 70 && *off >= 1i64 << (24u32 - 1)
-                            && *off < 1i64 << 24u32
-                        {
-                            *off - (1i64 << 24u32)
-                        } else {
-                            *off
-                        },
-                    ) {
-                        Ok(off) => (Src::reg(*r), off),
-                        Err(_) => {
-                            return Some(
-                                Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("offset of {} out of range", "a"),
-                                }),
-                            );
-                        }
-                    }
-                }
-                Base::MemOther(inner, off) => {
-                    match (to_src(inner, ImmStyle::Hex), i32::try_from(*off)) {
-                        (Some(s), Ok(off)) => (s, off),
-                        _ => {
-                            return Some(
-                                Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("bad address for {}", "a"),
-                                }),
-                            );
-                        }
-                    }
-                }
-                _ => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!(
-                                "{} must be a memory address [R+offset]", "a"
-                            ),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(mem_operand(tok, "a", true, 24u32, sm))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_b = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::SignedHex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "b"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let _ = (&mut taken, &mut k);
-        let reuse_marks: Vec<&str> = names
-            .iter()
-            .zip(taken.iter())
-            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-            .map(|(n, _)| *n)
-            .collect();
+        let reuse_marks = reuse_marks(&names, &taken, ops);
         let op = Self {
             a: v_a.0,
             b: v_b,
@@ -1114,23 +853,10 @@ impl OpStg {
             )),
         )
     }
-    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
-    /// (`reads_cc`/`writes_cc` of its fold).
-    #[allow(unused_variables, clippy::all)]
-    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
-        let off = self.off;
-        let size = self.size;
-        let cache = self.cache;
-        let sem = self.sem;
-        match family_of(sm) {
-            _ => (false, false),
-        }
-    }
     /// Whether this op has fold semantics on `sm`.
+    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
-        match family_of(sm) {
-            _ => true,
-        }
+        true
     }
     /// Compute the destination values from source values (raw register
     /// bits; the op's source modifiers are applied here). An op that
@@ -1140,6 +866,7 @@ impl OpStg {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/stg.toml:3.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1158,30 +885,12 @@ impl OpStg {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: u64 = {
-            let mut v = a_raw;
-            if a_not {
-                v = !v;
-            }
-            if a_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let a: u64 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: u32 = {
-            let mut v = b_raw;
-            if b_not {
-                v = !v;
-            }
-            if b_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let off = self.off;
         let size = self.size;
         let cache = self.cache;
@@ -1190,139 +899,110 @@ impl OpStg {
             _ => Ok((FoldOut::new(&[]), None)),
         }
     }
-    /// Rewrite until the op encodes on `sm`. Copies go through `cx`; a
-    /// returned op replaces this one (a wider-immediate form).
-    #[allow(unused_mut, unused_variables, clippy::needless_range_loop)]
-    pub fn legalize(
-        &mut self,
-        sm: u32,
-        cx: &mut dyn LegalizeCx,
-    ) -> Result<Option<Op>, LegalizeError> {
-        let c = Common::default();
-        if self.try_encode(sm, &c).is_some() {
-            return Ok(None);
-        }
-        if !Self::SMS.contains(&sm) {
-            return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
-        }
-        let mut t = *self;
-        let (reads_cc, writes_cc) = self.cc_use(sm);
-        if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.a, ValueType::U64);
-            fold_imm_mods(&mut t.b, ValueType::U32);
-        }
-        let mut cands: Vec<Self> = vec![t];
-        cands.extend(t.swapped());
-        for cand in &cands {
-            if cand.try_encode(sm, &c).is_some() {
-                *self = *cand;
-                return Ok(None);
-            }
-        }
-        const TYS: [ValueType; 2usize] = [ValueType::U64, ValueType::U32];
-        const INT_NEG: [bool; 2usize] = [false, false];
-        let writes_pred = |o: &Self| {
-            o
-                .dsts()
-                .iter()
-                .any(|d| {
-                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
-                })
+}
+/// Spec: isa-spec/spec/ops/stg.toml:40.
+impl MemOp for OpStg {
+    /// The memory access (`[memory]` in isa-spec/spec/ops/stg.toml).
+    fn mem_access(&self) -> Option<MemAccess> {
+        let bytes: u32 = {
+            const BYTES: &[u32] = &[4u32, 1u32, 1u32, 2u32, 2u32, 8u32, 16u32, 16u32];
+            BYTES[self.size.index()]
         };
-        let n = 2usize;
-        for umask in 0u32..(1u32 << n) {
-            for k in 1..=n {
-                for strip in [false, true] {
-                    for cand in &cands {
-                        for mask in 0u32..(1u32 << n) {
-                            if mask.count_ones() as usize != k || umask & !mask != 0 {
-                                continue;
-                            }
-                            let mut trial = *cand;
-                            let mut usable = true;
-                            let mut any_stripped = false;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *trial.srcs()[i];
-                                let st = strip && s.has_mods();
-                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
-                                    usable = false;
-                                }
-                                any_stripped |= st;
-                                let s = if st {
-                                    Src {
-                                        neg: false,
-                                        abs: false,
-                                        not: false,
-                                        ..s
-                                    }
-                                } else {
-                                    s
-                                };
-                                match placeholder_in(
-                                    &s,
-                                    copy_file(TYS[i], umask >> i & 1 == 1),
-                                ) {
-                                    Some(p) => *trial.srcs_mut()[i] = p,
-                                    None if st => {
-                                        *trial.srcs_mut()[i] = Src {
-                                            kind: SrcKind::Reg(Reg {
-                                                file: copy_file(TYS[i], umask >> i & 1 == 1),
-                                                idx: 0,
-                                            }),
-                                            ..s
-                                        };
-                                    }
-                                    None => usable = false,
-                                }
-                            }
-                            if strip && !any_stripped {
-                                continue;
-                            }
-                            if !usable || trial.try_encode(sm, &c).is_none() {
-                                continue;
-                            }
-                            let mut out = *cand;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *out.srcs()[i];
-                                let file = copy_file(TYS[i], umask >> i & 1 == 1);
-                                let new = if strip && s.has_mods() {
-                                    Src::reg(cx.materialize(s, TYS[i], file)?)
-                                } else {
-                                    Src {
-                                        kind: SrcKind::Reg(cx.copy_to_reg(s, TYS[i], file)?),
-                                        ..s
-                                    }
-                                };
-                                if let Some(m) = out.srcs_mut().into_iter().nth(i) {
-                                    *m = new;
-                                }
-                            }
-                            if out.try_encode(sm, &c).is_some() {
-                                *self = out;
-                                return Ok(None);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Err(
-            LegalizeError::new(
-                Self::NAME,
-                format!("no rewrite makes it encodable on SM{sm}"),
-            ),
-        )
+        Some(MemAccess {
+            kind: MemKind::Store,
+            bytes,
+            signed: {
+                const SIGNED: &[bool] = &[
+                    false, false, false, false, false, false, false, false,
+                ];
+                SIGNED[self.size.index()]
+            },
+            align: bytes,
+            addr: self.a,
+            offset: self.off as i64,
+            data: src_data_reg(&self.b),
+        })
     }
-    /// Every variant of the op with one commutative pair swapped.
-    #[allow(unused_mut)]
-    fn swapped(&self) -> Vec<Self> {
-        let mut v = Vec::new();
-        v
+    /// The same access with `bytes` bytes (a zero-extending size), if
+    /// the op has such a size.
+    #[allow(unused_variables)]
+    fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
+        let k = match bytes {
+            4u32 => 0usize,
+            1u32 => 1usize,
+            2u32 => 3usize,
+            8u32 => 5usize,
+            16u32 => 6usize,
+            _ => return None,
+        };
+        let mut o = *self;
+        o.size = MemSize::from_index(k)?;
+        Some(o)
+    }
+    /// The same access at another offset with another data register
+    /// (`None` when the offset does not fit the modifier's type).
+    #[allow(unused_variables)]
+    fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
+        let mut o = *self;
+        o.off = offset.try_into().ok()?;
+        o.b = Src::reg(data);
+        Some(o)
+    }
+    /// Whether this access may be combined with another: a memory op
+    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
+    fn mem_combinable(&self) -> bool {
+        self.sem == Default::default()
+    }
+}
+/// Spec: isa-spec/spec/ops/stg.toml:3.
+impl Encode for OpStg {
+    const NAME: &'static str = "stg";
+    /// The form match of [`Self::form_id`], each arm packing its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x18 != 0 => self.encode_f0::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f1::<E>(sm, c),
+            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
+        }
+    }
+}
+/// Spec: isa-spec/spec/ops/stg.toml:3.
+impl Forms for OpStg {
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+}
+/// Spec: isa-spec/spec/ops/stg.toml:3.
+impl Legalize for OpStg {
+    const SMS: &'static [u32] = Self::SMS;
+    const SRCS: &'static [OperandInfo] = Self::SRCS;
+    fn src(&self, i: usize) -> Src {
+        *self.srcs()[i]
+    }
+    fn set_src(&mut self, i: usize, s: Src) {
+        *self.srcs_mut()[i] = s;
+    }
+    fn writes_pred(&self) -> bool {
+        self.dsts()
+            .iter()
+            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
 }

@@ -4,22 +4,23 @@
 
 /// `VIMNMX`: Integer minimum/maximum over 32-bit values or packed 16x2 (SM90+) / 8x4 (SM120) lanes, selected by a predicate (true: min); .RELU clamps each lane at 0. The successor of IMNMX from SM90 on.
 ///
-/// Spec: isa-spec/spec/ops/vimnmx.toml (op `vimnmx`). SMs: 90, 120.
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2 (op `vimnmx`). SMs: 90, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVimnmx {
-    /// Destination (u32).
+    /// Destination (u32). (isa-spec/spec/ops/vimnmx.toml:7)
     pub d: Reg,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/vimnmx.toml:11)
     pub a: Src,
-    /// Source (u32).
+    /// Source (u32). (isa-spec/spec/ops/vimnmx.toml:15)
     pub b: Src,
-    /// Source (pred).
+    /// Source (pred). (isa-spec/spec/ops/vimnmx.toml:19)
     pub p: Src,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/vimnmx.toml:24)
     pub ty: VimnmxType,
-    /// Modifier.
+    /// Modifier.  (isa-spec/spec/ops/vimnmx.toml:28)
     pub relu: bool,
 }
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl OpVimnmx {
     pub const NAME: &'static str = "vimnmx";
     pub const MNEMONIC: &'static str = "VIMNMX";
@@ -27,45 +28,11 @@ impl OpVimnmx {
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[90, 120];
     pub const SRCS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "a",
-            ty: ValueType::U32,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 1,
-        },
-        OperandInfo {
-            name: "b",
-            ty: ValueType::U32,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 1,
-        },
-        OperandInfo {
-            name: "p",
-            ty: ValueType::Pred,
-            neg: false,
-            abs: false,
-            not: true,
-            default: None,
-            align: 1,
-        },
+        OperandInfo::new("a", ValueType::U32),
+        OperandInfo::new("b", ValueType::U32),
+        OperandInfo::new("p", ValueType::Pred).with_not(),
     ];
-    pub const DSTS: &'static [OperandInfo] = &[
-        OperandInfo {
-            name: "d",
-            ty: ValueType::U32,
-            neg: false,
-            abs: false,
-            not: false,
-            default: None,
-            align: 1,
-        },
-    ];
+    pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     pub fn srcs(&self) -> [&Src; 3usize] {
         [&self.a, &self.b, &self.p]
     }
@@ -78,10 +45,6 @@ impl OpVimnmx {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
         [&mut self.d]
     }
-    /// Not a memory op.
-    pub fn mem_access(&self) -> Option<MemAccess> {
-        None
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -90,23 +53,6 @@ impl OpVimnmx {
     #[inline(always)]
     pub fn parts_ok(&self) -> bool {
         true
-    }
-    /// The same access with `bytes` bytes (a zero-extending size), if
-    /// the op has such a size.
-    #[allow(unused_variables)]
-    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
-        None
-    }
-    /// The same access at another offset with another data register
-    /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
-    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
-        None
-    }
-    /// Whether this access may be combined with another: a memory op
-    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
-    pub fn mem_combinable(&self) -> bool {
-        false
     }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -153,100 +99,7 @@ impl OpVimnmx {
             _ => None,
         }
     }
-    /// Encode for `sm`; the guard, control and raw bits come from `c`.
-    /// The fast path is inlined here directly (not through
-    /// [`Self::try_encode`], which a big op would leave out of line).
-    pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(self.encode_error(sm, c)),
-        }
-    }
-    /// The word, or `None` when the op does not encode on `sm` (the
-    /// fast path alone: for legality trials, which fail often and need
-    /// no message). The form match and every form's packing are
-    /// inlined into it (and into [`Self::encode`]).
-    #[inline]
-    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
-        self.encode_as::<Refused>(sm, c).ok()
-    }
-    /// Why [`Self::encode`] refused: the same checks, run again to
-    /// build the message.
-    #[cold]
-    #[inline(never)]
-    fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
-        match self.encode_as::<EncodeError>(sm, c) {
-            Err(e) => e,
-            Ok(_) => {
-                EncodeError::new(Self::NAME, "refused, then encoded on a second try")
-            }
-        }
-    }
-    /// The encoder, generic over how a failed check is reported: the
-    /// form match of [`Self::form_id`], each arm encoding its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.p.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x100 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x100 != 0 => self.encode_f1::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x100 != 0 => self.encode_f2::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x100 != 0 => self.encode_f3::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x400 != 0 => self.encode_f4::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x400 != 0 => self.encode_f5::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x400 != 0 => self.encode_f6::<E>(sm, c),
-            _ => {
-                if !Self::SMS.contains(&sm) {
-                    return Err(
-                        E::fail(Self::NAME, format_args!("no encoding on SM{sm}")),
-                    );
-                }
-                let kinds: &[&str] = &[
-                    self.a.slot_kind().name(),
-                    self.b.slot_kind().name(),
-                    self.p.slot_kind().name(),
-                ];
-                Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "no form on SM{sm} takes sources of kinds {kinds:?}"
-                        ),
-                    ),
-                )
-            }
-        }
-    }
-    ///Form `rrr` on SM [90].
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -292,7 +145,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [90].
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -338,7 +191,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [90].
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -348,45 +201,8 @@ impl OpVimnmx {
         let mut w: u128 = 0x7e00000000000000000a48;
         w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => {
-                    if c.offset % 4u32 != 0 {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{}: constant offset {:#x} is not a multiple of {}", "b", {
-                                    c.offset }, 4u32
-                                ),
-                            ),
-                        );
-                    }
-                    fit_signed::<
-                        E,
-                    >(Self::NAME, "b", (c.offset as i32 / 4u32 as i32) as i64, 14u32)?
-                }
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 40;
-        w
-            |= match self.b.kind {
-                SrcKind::CBuf(c) => fit::<E>(Self::NAME, "b", c.index as u128, 5u32)?,
-                _ => {
-                    return Err(
-                        E::fail(
-                            Self::NAME,
-                            format_args!("{} must be a constant buffer", "b"),
-                        ),
-                    );
-                }
-            } << 54;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
@@ -422,7 +238,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [90].
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -468,7 +284,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrr` on SM [120].
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -495,7 +311,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [120].
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -522,7 +338,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rur` on SM [120].
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -549,10 +365,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -594,31 +407,7 @@ impl OpVimnmx {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f0(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f0(w, sm)?;
-        Some((Op::Vimnmx(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f0(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f0(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -662,31 +451,7 @@ impl OpVimnmx {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f1(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f1(w, sm)?;
-        Some((Op::Vimnmx(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f1(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f1(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -732,31 +497,7 @@ impl OpVimnmx {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f2(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f2(w, sm)?;
-        Some((Op::Vimnmx(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f2(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f2(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -798,31 +539,7 @@ impl OpVimnmx {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f3(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f3(w, sm)?;
-        Some((Op::Vimnmx(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f3(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f3(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -866,31 +583,7 @@ impl OpVimnmx {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f4(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f4(w, sm)?;
-        Some((Op::Vimnmx(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f4(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f4(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -936,31 +629,7 @@ impl OpVimnmx {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f5(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f5(w, sm)?;
-        Some((Op::Vimnmx(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f5(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f5(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// The op and common part of a word of this form, or `None` when a
-    /// field holds a value the encoder could not produce. Inlined into
-    /// both users below, so neither returns the pair through memory
-    /// (that cost a stack copy with a store-forwarding stall).
+    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1004,33 +673,10 @@ impl OpVimnmx {
             },
         ))
     }
-    #[inline(never)]
-    fn decode_f6(w: u128, sm: u32) -> Option<(Op, Common)> {
-        let (o, c) = Self::parts_f6(w, sm)?;
-        Some((Op::Vimnmx(o), c))
-    }
-    /// Decode and print in one step (`nak dis`): the fields go from
-    /// the word to the text without an `Op` in between, and the
-    /// printer's checks of source kinds fold away against this form's.
-    #[allow(unused_mut, unused_variables)]
-    #[inline(never)]
-    fn print_f6(
-        w: u128,
-        sm: u32,
-        addr: u64,
-        ctrl: u32,
-        out: &mut LineBuf,
-    ) -> Option<()> {
-        let (o, mut c) = Self::parts_f6(w, sm)?;
-        o.print_body(&c, sm, addr, out);
-        Some(())
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-    #[inline(never)]
-    pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
-    }
-    /// [`Self::print_line`], inlined into each form's decode-and-print.
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`, see `Forms`).
+    /// Spec: isa-spec/spec/ops/vimnmx.toml:32.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1077,6 +723,7 @@ impl OpVimnmx {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
+    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/vimnmx.toml:32).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1139,19 +786,7 @@ impl OpVimnmx {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
         let optional: usize = 0;
-        if ops.len() < required || ops.len() > required + optional {
-            let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-            return Some(
-                Err(AsmError {
-                    col,
-                    message: format!(
-                        "`{}` takes {} operands, found {}", line.parts.join("."), if
-                        optional == 0 { required.to_string() } else { format!("{} to {}",
-                        required, required + optional) }, ops.len()
-                    ),
-                }),
-            );
-        }
+        asm_try!(check_operand_count(line, required, optional));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut extra = ops.len() - required;
         let mut it = 0usize;
@@ -1160,91 +795,30 @@ impl OpVimnmx {
         let mut k = 0usize;
         let before = it;
         let v_d = {
-            let tok = &ops[it];
-            it += 1;
-            match to_dst(tok, RegFile::Gpr).or_else(|| to_dst(tok, RegFile::UGpr)) {
-                Some(r) => r,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("{} must be a register", "d"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(dst_operand(tok, "d", false))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_a = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::SignedHex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "a"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_b = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::SignedHex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "b"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let before = it;
         let v_p = {
-            let tok = &ops[it];
-            it += 1;
-            match to_src(tok, ImmStyle::Hex) {
-                Some(s) => s,
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "p"),
-                        }),
-                    );
-                }
-            }
+            let tok = next_operand(ops, &mut it);
+            asm_try!(src_operand(tok, "p", ImmStyle::Hex))
         };
-        if it > before {
-            taken[k] = before;
-        }
-        k += 1;
+        mark_taken(&mut taken, &mut k, before, it);
         let _ = (&mut taken, &mut k);
-        let reuse_marks: Vec<&str> = names
-            .iter()
-            .zip(taken.iter())
-            .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-            .map(|(n, _)| *n)
-            .collect();
+        let reuse_marks = reuse_marks(&names, &taken, ops);
         let op = Self {
             d: v_d,
             a: v_a,
@@ -1296,21 +870,10 @@ impl OpVimnmx {
             )),
         )
     }
-    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
-    /// (`reads_cc`/`writes_cc` of its fold).
-    #[allow(unused_variables, clippy::all)]
-    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
-        let ty = self.ty;
-        let relu = self.relu;
-        match family_of(sm) {
-            _ => (false, false),
-        }
-    }
     /// Whether this op has fold semantics on `sm`.
+    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
-        match family_of(sm) {
-            _ => true,
-        }
+        true
     }
     /// Compute the destination values from source values (raw register
     /// bits; the op's source modifiers are applied here). An op that
@@ -1320,6 +883,7 @@ impl OpVimnmx {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
+    /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
     #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
     pub fn fold_cc(
         &self,
@@ -1338,35 +902,17 @@ impl OpVimnmx {
         let a_neg: bool = self.a.neg;
         let a_abs: bool = self.a.abs;
         let a_not: bool = self.a.not;
-        let a: u32 = {
-            let mut v = a_raw;
-            if a_not {
-                v = !v;
-            }
-            if a_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
         let b_neg: bool = self.b.neg;
         let b_abs: bool = self.b.abs;
         let b_not: bool = self.b.not;
-        let b: u32 = {
-            let mut v = b_raw;
-            if b_not {
-                v = !v;
-            }
-            if b_neg {
-                v = v.wrapping_neg();
-            }
-            v
-        };
+        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let p_raw: bool = srcs[2usize].pred()?;
         let p_neg: bool = self.p.neg;
         let p_abs: bool = self.p.abs;
         let p_not: bool = self.p.not;
-        let p: bool = p_raw ^ p_not;
+        let p: bool = p_raw.with_mods(p_neg, p_abs, p_not);
         let ty = self.ty;
         let relu = self.relu;
         match family_of(sm) {
@@ -1401,142 +947,91 @@ impl OpVimnmx {
             }
         }
     }
-    /// Rewrite until the op encodes on `sm`. Copies go through `cx`; a
-    /// returned op replaces this one (a wider-immediate form).
-    #[allow(unused_mut, unused_variables, clippy::needless_range_loop)]
-    pub fn legalize(
-        &mut self,
-        sm: u32,
-        cx: &mut dyn LegalizeCx,
-    ) -> Result<Option<Op>, LegalizeError> {
-        let c = Common::default();
-        if self.try_encode(sm, &c).is_some() {
-            return Ok(None);
+}
+impl MemOp for OpVimnmx {}
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
+impl Encode for OpVimnmx {
+    const NAME: &'static str = "vimnmx";
+    /// The form match of [`Self::form_id`], each arm packing its form.
+    #[allow(unused_variables, clippy::match_single_binding)]
+    #[inline(always)]
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.p.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x100 != 0 => self.encode_f0::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x100 != 0 => self.encode_f1::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x100 != 0 => self.encode_f2::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x100 != 0 => self.encode_f3::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x400 != 0 => self.encode_f4::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x400 != 0 => self.encode_f5::<E>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+            ) if smb & 0x400 != 0 => self.encode_f6::<E>(sm, c),
+            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.p])),
         }
-        if !Self::SMS.contains(&sm) {
-            return Err(LegalizeError::new(Self::NAME, format!("no encoding on SM{sm}")));
-        }
-        let mut t = *self;
-        let (reads_cc, writes_cc) = self.cc_use(sm);
-        if !(reads_cc || writes_cc) {
-            fold_imm_mods(&mut t.a, ValueType::U32);
-            fold_imm_mods(&mut t.b, ValueType::U32);
-            fold_imm_mods(&mut t.p, ValueType::Pred);
-        }
-        let mut cands: Vec<Self> = vec![t];
-        cands.extend(t.swapped());
-        for cand in &cands {
-            if cand.try_encode(sm, &c).is_some() {
-                *self = *cand;
-                return Ok(None);
-            }
-        }
-        const TYS: [ValueType; 3usize] = [
-            ValueType::U32,
-            ValueType::U32,
-            ValueType::Pred,
-        ];
-        const INT_NEG: [bool; 3usize] = [false, false, false];
-        let writes_pred = |o: &Self| {
-            o
-                .dsts()
-                .iter()
-                .any(|d| {
-                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
-                })
-        };
-        let n = 3usize;
-        for umask in 0u32..(1u32 << n) {
-            for k in 1..=n {
-                for strip in [false, true] {
-                    for cand in &cands {
-                        for mask in 0u32..(1u32 << n) {
-                            if mask.count_ones() as usize != k || umask & !mask != 0 {
-                                continue;
-                            }
-                            let mut trial = *cand;
-                            let mut usable = true;
-                            let mut any_stripped = false;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *trial.srcs()[i];
-                                let st = strip && s.has_mods();
-                                if st && s.neg && INT_NEG[i] && writes_pred(cand) {
-                                    usable = false;
-                                }
-                                any_stripped |= st;
-                                let s = if st {
-                                    Src {
-                                        neg: false,
-                                        abs: false,
-                                        not: false,
-                                        ..s
-                                    }
-                                } else {
-                                    s
-                                };
-                                match placeholder_in(
-                                    &s,
-                                    copy_file(TYS[i], umask >> i & 1 == 1),
-                                ) {
-                                    Some(p) => *trial.srcs_mut()[i] = p,
-                                    None if st => {
-                                        *trial.srcs_mut()[i] = Src {
-                                            kind: SrcKind::Reg(Reg {
-                                                file: copy_file(TYS[i], umask >> i & 1 == 1),
-                                                idx: 0,
-                                            }),
-                                            ..s
-                                        };
-                                    }
-                                    None => usable = false,
-                                }
-                            }
-                            if strip && !any_stripped {
-                                continue;
-                            }
-                            if !usable || trial.try_encode(sm, &c).is_none() {
-                                continue;
-                            }
-                            let mut out = *cand;
-                            for i in 0..n {
-                                if mask >> i & 1 == 0 {
-                                    continue;
-                                }
-                                let s = *out.srcs()[i];
-                                let file = copy_file(TYS[i], umask >> i & 1 == 1);
-                                let new = if strip && s.has_mods() {
-                                    Src::reg(cx.materialize(s, TYS[i], file)?)
-                                } else {
-                                    Src {
-                                        kind: SrcKind::Reg(cx.copy_to_reg(s, TYS[i], file)?),
-                                        ..s
-                                    }
-                                };
-                                if let Some(m) = out.srcs_mut().into_iter().nth(i) {
-                                    *m = new;
-                                }
-                            }
-                            if out.try_encode(sm, &c).is_some() {
-                                *self = out;
-                                return Ok(None);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Err(
-            LegalizeError::new(
-                Self::NAME,
-                format!("no rewrite makes it encodable on SM{sm}"),
-            ),
-        )
     }
-    /// Every variant of the op with one commutative pair swapped.
-    #[allow(unused_mut)]
+}
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
+impl Forms for OpVimnmx {
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            2 => Self::parts_f2(w, sm),
+            3 => Self::parts_f3(w, sm),
+            4 => Self::parts_f4(w, sm),
+            5 => Self::parts_f5(w, sm),
+            6 => Self::parts_f6(w, sm),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        self.print_body(c, sm, addr, out)
+    }
+}
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
+impl Legalize for OpVimnmx {
+    const SMS: &'static [u32] = Self::SMS;
+    const SRCS: &'static [OperandInfo] = Self::SRCS;
+    fn src(&self, i: usize) -> Src {
+        *self.srcs()[i]
+    }
+    fn set_src(&mut self, i: usize, s: Src) {
+        *self.srcs_mut()[i] = s;
+    }
+    fn writes_pred(&self) -> bool {
+        self.dsts()
+            .iter()
+            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
+    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

@@ -4,8 +4,8 @@
 
 use crate::Error;
 use crate::encode::{file_tokens, forms, sm_pattern, u128_lit};
-use crate::names::{enum_type, enum_variant, field, ident, op_type, op_variant};
-use crate::ops::{dst_default, mod_default, src_default};
+use crate::names::{enum_type, enum_variant, field, ident, op_type};
+use crate::shared::{dst_default, mod_default, src_default};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -40,17 +40,7 @@ fn form_fn(kind: &str, id: usize) -> proc_macro2::Ident {
 
 fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> TokenStream {
     let (fid, form) = (f.id, f.form);
-    let name = form_fn("decode", fid);
     let parts = form_fn("parts", fid);
-    let print = form_fn("print", fid);
-    // Families with bundles keep the control bits out of the word: the
-    // printer gets them from the stream.
-    let set_ctrl = if spec.families[f.enc.family].bundle.is_some() {
-        quote!(c.ctrl = ctrl;)
-    } else {
-        quote!()
-    };
-    let var = op_variant(&op.name);
     let unknown = u128_lit(form.unknown_mask());
     let mut lets = Vec::new();
     let mut inits = Vec::new();
@@ -200,7 +190,7 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
                 }
             }
         };
-        let t = crate::ops::mod_type(spec, m);
+        let t = crate::shared::mod_type(spec, m);
         lets.push(quote!(let #fld: #t = #v;));
         inits.push(quote!(#fld));
     }
@@ -229,18 +219,21 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         let m = u128_lit(m);
         quote!(if w & #m == #m { return None; })
     });
-    let parts_check = if crate::ops::has_parts(op) {
+    let parts_check = if crate::shared::has_parts(op) {
         quote!(if !o.parts_ok() {
             return None;
         })
     } else {
         quote!()
     };
+    let form_doc = format!(
+        " Form `{}`'s fields ({}; form at {}).",
+        form.name,
+        crate::shared::spec_line(spec, &f.enc.loc),
+        crate::shared::spec_line(spec, &form.loc)
+    );
     quote! {
-        /// The op and common part of a word of this form, or `None` when a
-        /// field holds a value the encoder could not produce. Inlined into
-        /// both users below, so neither returns the pair through memory
-        /// (that cost a stack copy with a store-forwarding stall).
+        #[doc = #form_doc]
         #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
         #[inline(always)]
         fn #parts(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -250,28 +243,37 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
             #parts_check
             Some((o, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
         }
-        #[inline(never)]
-        fn #name(w: u128, sm: u32) -> Option<(Op, Common)> {
-            let (o, c) = Self::#parts(w, sm)?;
-            Some((Op::#var(o), c))
-        }
-        /// Decode and print in one step (`nak dis`): the fields go from
-        /// the word to the text without an `Op` in between, and the
-        /// printer's checks of source kinds fold away against this form's.
-        #[allow(unused_mut, unused_variables)]
-        #[inline(never)]
-        fn #print(w: u128, sm: u32, addr: u64, ctrl: u32, out: &mut LineBuf) -> Option<()> {
-            let (o, mut c) = Self::#parts(w, sm)?;
-            #set_ctrl
-            o.print_body(&c, sm, addr, out);
-            Some(())
-        }
     }
 }
 
-pub fn op_decode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
-    let fns = forms(op).into_iter().map(|f| form_decode_fn(spec, op, &f));
-    Ok(quote!(#(#fns)*))
+/// The op's per-form field readers (`parts_fN`, in its inherent impl, `.0`)
+/// and its `Forms` impl (`.1`): the match from a form number to its
+/// reader, and its printer. The table entries that call them
+/// (`decode_form`, `print_form`) are the runtime's (`nak/src/decode.rs`).
+pub fn op_decode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Error> {
+    let fs = forms(op);
+    let fns = fs.iter().map(|f| form_decode_fn(spec, op, f));
+    let arms = fs.iter().map(|f| {
+        let id = Literal::u8_unsuffixed(f.id as u8);
+        let parts = form_fn("parts", f.id);
+        quote!(#id => Self::#parts(w, sm))
+    });
+    let ty = op_type(&op.name);
+    let impl_doc = crate::shared::spec_doc(spec, &op.loc);
+    let forms_impl = quote! {
+        #impl_doc
+        impl Forms for #ty {
+            #[inline(always)]
+            fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+                match F { #(#arms,)* _ => None }
+            }
+            #[inline(always)]
+            fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+                self.print_body(c, sm, addr, out)
+            }
+        }
+    };
+    Ok((quote!(#(#fns)*), forms_impl))
 }
 
 /// A form the dispatch may try: its fixed bits and SMs, and its type and
@@ -280,6 +282,9 @@ struct Candidate {
     cond: TokenStream,
     ty: proc_macro2::Ident,
     id: usize,
+    /// Whether the form's family has bundles (its printer takes the
+    /// control bits from the stream).
+    bundled: bool,
 }
 
 /// What a family's dispatch does with the form it finds: build the `Op`,
@@ -300,8 +305,12 @@ struct Dispatch {
 impl Dispatch {
     fn call(&self, c: &Candidate) -> TokenStream {
         let (ty, args) = (&c.ty, &self.args);
-        let f = form_fn(self.prefix, c.id);
-        quote!(#ty::#f(#args))
+        let id = Literal::u8_unsuffixed(c.id as u8);
+        let f = match (self.prefix, c.bundled) {
+            ("print", true) => ident("print_form_bundled"),
+            (p, _) => ident(&format!("{p}_form")),
+        };
+        quote!(#f::<#ty, #id>(#args))
     }
     /// Try the form; if it does not decode, go on to the next candidate.
     fn try_then_next(&self, c: &Candidate) -> TokenStream {
@@ -371,6 +380,7 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                     cond: quote!(w & #m == #v && matches!(sm, #pat)),
                     ty: op_type(&op.name),
                     id: f.id,
+                    bundled: fam.bundle.is_some(),
                 };
                 let ci = cands.len();
                 cands.push(cand);
@@ -414,6 +424,7 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
         let lo_l = Literal::u32_unsuffixed(lo);
         let km = u128_lit((1u128 << (hi - lo)) - 1);
         let size = Literal::usize_unsuffixed(1usize << (hi - lo));
+        let fam_doc = crate::shared::spec_doc(spec, &fam.loc);
         for d in &dispatches() {
             let fname = ident(&format!("{}_{}", d.prefix, fam.name));
             let arm_name = |i: usize| ident(&format!("{}_arm{}", fname, i + 1));
@@ -472,6 +483,7 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                 static #table: [#arm_type; #size] = dense_arms(&[#(#entries),*], #none_fn);
                 #(#arm_fns)*
                 #[doc = #doc]
+                #fam_doc
                 pub fn #fname(#params) -> #ret {
                     #body
                 }

@@ -4,7 +4,7 @@
 
 use crate::Error;
 use crate::names::{field, ident};
-use crate::ops::{dst_default, mod_default, src_default};
+use crate::shared::{dst_default, mod_default, src_default};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -246,27 +246,15 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let s = &op.srcs[*idx];
                 let fld = field(&s.name);
                 let sname = &s.name;
-                let get = match part {
-                    CbufPart::Index => quote!(fit::<E>(Self::NAME, #sname, c.index as u128, #wdt)?),
+                Some(match part {
+                    CbufPart::Index => {
+                        quote!(cbuf_index_field::<E>(Self::NAME, #sname, &self.#fld, #wdt)?)
+                    }
                     CbufPart::Offset { scale, signed } => {
                         let sc = *scale;
-                        let fit_call = if *signed {
-                            quote!(fit_signed::<E>(Self::NAME, #sname, (c.offset as i32 / #sc as i32) as i64, #wdt)?)
-                        } else {
-                            quote!(fit::<E>(Self::NAME, #sname, (c.offset / #sc) as u128, #wdt)?)
-                        };
-                        quote!({
-                            if c.offset % #sc != 0 {
-                                return Err(E::fail(Self::NAME, format_args!("{}: constant offset {:#x} is not a multiple of {}", #sname, { c.offset }, #sc)));
-                            }
-                            #fit_call
-                        })
+                        quote!(cbuf_offset_field::<E>(Self::NAME, #sname, &self.#fld, #sc, #wdt, #signed)?)
                     }
-                };
-                Some(quote!(match self.#fld.kind {
-                    SrcKind::CBuf(c) => #get,
-                    _ => return Err(E::fail(Self::NAME, format_args!("{} must be a constant buffer", #sname))),
-                }))
+                })
             }
             FieldTarget::SrcNeg(i) => {
                 let fld = field(&op.srcs[*i].name);
@@ -349,7 +337,13 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         let m = u128_lit(m);
         quote!(if w & #m == #m { return Err(E::fail(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
     });
-    let form_name = format!("Form `{}` on SM {:?}.", f.form.name, f.form.sms);
+    let form_name = format!(
+        " Form `{}` on SM {:?} ({}; form at {}).",
+        f.form.name,
+        f.form.sms,
+        crate::shared::spec_line(spec, &f.enc.loc),
+        crate::shared::spec_line(spec, &f.form.loc)
+    );
     quote! {
         #[doc = #form_name]
         #[allow(clippy::identity_op, unused_variables)]
@@ -365,7 +359,13 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     }
 }
 
-pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
+/// The op's encoder: `form_id` and one packing function per form (in the
+/// op's inherent impl, `.0`) and its `Encode` impl (`.1`), whose
+/// `encode_as` matches the source kinds once and calls the form's packing.
+/// The wrappers (`encode`, `try_encode`, the error path) are the runtime's
+/// (`nak/src/encode.rs`).
+pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Error> {
+    let ty = crate::names::op_type(&op.name);
     let fs = forms(op);
     let form_arms = fs.iter().map(|f| {
         let id = Literal::u8_unsuffixed(f.id as u8);
@@ -377,7 +377,7 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     });
     let fns = fs.iter().map(|f| form_encode_fn(spec, op, f));
     let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
-    let parts_check = if crate::ops::has_parts(op) {
+    let parts_check = if crate::shared::has_parts(op) {
         quote!(if !self.parts_ok() {
             return Err(E::fail(
                 Self::NAME,
@@ -387,7 +387,7 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     } else {
         quote!()
     };
-    Ok(quote! {
+    let inherent = quote! {
         /// The encoding form that takes the current operand kinds on `sm`:
         /// the first in spec order whose slots fit (one decision tree on
         /// the kinds, not a test per form).
@@ -399,56 +399,26 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                 _ => None,
             }
         }
-
-        /// Encode for `sm`; the guard, control and raw bits come from `c`.
-        /// The fast path is inlined here directly (not through
-        /// [`Self::try_encode`], which a big op would leave out of line).
-        pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-            match self.encode_as::<Refused>(sm, c) {
-                Ok(w) => Ok(w),
-                Err(Refused) => Err(self.encode_error(sm, c)),
-            }
-        }
-
-        /// The word, or `None` when the op does not encode on `sm` (the
-        /// fast path alone: for legality trials, which fail often and need
-        /// no message). The form match and every form's packing are
-        /// inlined into it (and into [`Self::encode`]).
-        #[inline]
-        pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
-            self.encode_as::<Refused>(sm, c).ok()
-        }
-
-        /// Why [`Self::encode`] refused: the same checks, run again to
-        /// build the message.
-        #[cold]
-        #[inline(never)]
-        fn encode_error(&self, sm: u32, c: &Common) -> EncodeError {
-            match self.encode_as::<EncodeError>(sm, c) {
-                Err(e) => e,
-                Ok(_) => EncodeError::new(Self::NAME, "refused, then encoded on a second try"),
-            }
-        }
-
-        /// The encoder, generic over how a failed check is reported: the
-        /// form match of [`Self::form_id`], each arm encoding its form.
-        #[allow(unused_variables, clippy::match_single_binding)]
-        #[inline(always)]
-        fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-            #parts_check
-            let smb = sm_bit(sm);
-            match (#(self.#src_fields.kind,)*) {
-                #(#arms,)*
-                _ => {
-                    if !Self::SMS.contains(&sm) {
-                        return Err(E::fail(Self::NAME, format_args!("no encoding on SM{sm}")));
-                    }
-                    let kinds: &[&str] = &[#(self.#src_fields.slot_kind().name()),*];
-                    Err(E::fail(Self::NAME, format_args!("no form on SM{sm} takes sources of kinds {kinds:?}")))
+        #(#fns)*
+    };
+    let name = &op.name;
+    let impl_doc = crate::shared::spec_doc(spec, &op.loc);
+    let trait_impl = quote! {
+        #impl_doc
+        impl Encode for #ty {
+            const NAME: &'static str = #name;
+            /// The form match of [`Self::form_id`], each arm packing its form.
+            #[allow(unused_variables, clippy::match_single_binding)]
+            #[inline(always)]
+            fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+                #parts_check
+                let smb = sm_bit(sm);
+                match (#(self.#src_fields.kind,)*) {
+                    #(#arms,)*
+                    _ => Err(no_form(Self::NAME, Self::SMS, sm, &[#(self.#src_fields),*])),
                 }
             }
         }
-
-        #(#fns)*
-    })
+    };
+    Ok((inherent, trait_impl))
 }

@@ -121,15 +121,7 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             ValueType::F64 => quote!(f64::from_bits(srcs[#i].u64()?)),
             ValueType::Pred => quote!(srcs[#i].pred()?),
         };
-        let apply = match s.ty {
-            ValueType::Pred => quote!(#raw ^ #not),
-            ValueType::F32 | ValueType::F64 => {
-                quote!({ let mut v = #raw; if #abs { v = v.abs(); } if #neg { v = -v; } v })
-            }
-            _ => {
-                quote!({ let mut v = #raw; if #not { v = !v; } if #neg { v = v.wrapping_neg(); } v })
-            }
-        };
+        let apply = quote!(#raw.with_mods(#neg, #abs, #not));
         // A part selector: the source is the selected byte or half,
         // zero-extended, float modifiers applied at its own sign bit.
         let apply = match s.part {
@@ -180,6 +172,48 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         has_arms.push(quote!(Some(Family::#fam) => #has));
     }
     let default_has = !op.fold.is_empty() || op.dsts.is_empty();
+    let has_fold = if has_arms.is_empty() {
+        quote!(#default_has)
+    } else {
+        quote!(match family_of(sm) { #(#has_arms,)* _ => #default_has })
+    };
+    let spec_doc = crate::shared::spec_doc(spec, &op.loc);
+    Ok(quote! {
+        /// Whether this op has fold semantics on `sm`.
+        #[allow(unused_variables)]
+        pub fn has_fold(&self, sm: u32) -> bool {
+            #has_fold
+        }
+
+        /// Compute the destination values from source values (raw register
+        /// bits; the op's source modifiers are applied here). An op that
+        /// reads Maxwell's carry flag refuses: use `fold_cc`.
+        pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+            self.fold_cc(sm, srcs, None).map(|x| x.0)
+        }
+
+        /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
+        /// may read (`None`: unknown); also returns the carry it writes.
+        #spec_doc
+        #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+        pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> Result<(FoldOut, Option<bool>), FoldError> {
+            if srcs.len() != #nsrc {
+                return Err(FoldError::new(format!("{} takes {} sources, got {}", #name, #nsrc, srcs.len())));
+            }
+            #(#binds)*
+            match family_of(sm) {
+                #(#arms,)*
+                _ => #default,
+            }
+        }
+    })
+}
+
+/// `fn cc_use` of the op's `Legalize` impl: whether it reads and writes
+/// Maxwell's CC carry flag on `sm` (`reads_cc`/`writes_cc` of its fold,
+/// from the modifiers alone); nothing when it never does (the trait's
+/// default says so).
+pub fn op_cc_use(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     // Carry use from the modifiers alone (no source values needed).
     let cc_pair = |fold: &Fold| -> Result<TokenStream, Error> {
         let e = |fe: &Option<FoldExpr>| -> Result<TokenStream, Error> {
@@ -209,39 +243,15 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             quote!(let #f = self.#f;)
         })
         .collect();
+    let uses_cc = |f: &Fold| f.reads_cc.is_some() || f.writes_cc.is_some();
+    if !uses_cc(&op.fold) && !op.fold_family.iter().any(|(_, f)| uses_cc(f)) {
+        return Ok(quote!());
+    }
     Ok(quote! {
-        /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
-        /// (`reads_cc`/`writes_cc` of its fold).
         #[allow(unused_variables, clippy::all)]
-        pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+        fn cc_use(&self, sm: u32) -> (bool, bool) {
             #(#mod_binds)*
             match family_of(sm) { #(#cc_arms,)* _ => #cc_default }
-        }
-
-        /// Whether this op has fold semantics on `sm`.
-        pub fn has_fold(&self, sm: u32) -> bool {
-            match family_of(sm) { #(#has_arms,)* _ => #default_has }
-        }
-
-        /// Compute the destination values from source values (raw register
-        /// bits; the op's source modifiers are applied here). An op that
-        /// reads Maxwell's carry flag refuses: use `fold_cc`.
-        pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-            self.fold_cc(sm, srcs, None).map(|x| x.0)
-        }
-
-        /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
-        /// may read (`None`: unknown); also returns the carry it writes.
-        #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-        pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> Result<(FoldOut, Option<bool>), FoldError> {
-            if srcs.len() != #nsrc {
-                return Err(FoldError::new(format!("{} takes {} sources, got {}", #name, #nsrc, srcs.len())));
-            }
-            #(#binds)*
-            match family_of(sm) {
-                #(#arms,)*
-                _ => #default,
-            }
         }
     })
 }

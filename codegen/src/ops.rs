@@ -1,71 +1,15 @@
-//! The op structs, the `Op` enum and the shared `isa.rs` file.
+//! The top-level generator: one op's file (its struct and everything the
+//! per-artifact generators emit for it) and the shared `isa.rs` file. It
+//! calls the generators (encode, decode, print, parse, fold, legalize);
+//! they call only `shared` and `names`, never back up here.
 
+use crate::Error;
 use crate::names::{enum_type, enum_variant, field, ident, op_type, op_variant};
-use crate::{Error, doc};
+use crate::shared::doc;
+use crate::shared::{dst_default, enum_chunk_size, mod_type, spec_line, src_default, value_type};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-
-/// Rust type of a modifier value.
-pub(crate) fn mod_type(spec: &Spec, m: &Modifier) -> TokenStream {
-    match &m.ty {
-        ModType::Bool => quote!(bool),
-        ModType::Int { signed: false, .. } => quote!(u32),
-        ModType::Int { signed: true, .. } => quote!(i32),
-        ModType::Rel => quote!(i64),
-        ModType::Enum(e) => {
-            let t = enum_type(&spec.enums[*e].name);
-            quote!(#t)
-        }
-    }
-}
-
-/// Expression for a modifier's default value.
-pub(crate) fn mod_default(spec: &Spec, m: &Modifier) -> TokenStream {
-    match &m.ty {
-        ModType::Bool => {
-            let b = m.default != 0;
-            quote!(#b)
-        }
-        ModType::Int { signed: false, .. } => {
-            let v = Literal::u32_suffixed(m.default as u32);
-            quote!(#v)
-        }
-        ModType::Int { signed: true, .. } => {
-            let v = Literal::i32_suffixed(m.default as i32);
-            quote!(#v)
-        }
-        ModType::Rel => {
-            let v = Literal::i64_suffixed(m.default);
-            quote!(#v)
-        }
-        ModType::Enum(e) => {
-            let en = &spec.enums[*e];
-            let t = enum_type(&en.name);
-            let v = enum_variant(&en.values[m.default as usize].name);
-            quote!(#t::#v)
-        }
-    }
-}
-
-/// Expression for an operand's default value.
-pub(crate) fn src_default(o: &Operand) -> Option<TokenStream> {
-    o.default.map(|d| match (d, o.ty.is_pred()) {
-        (DefaultValue::Zero, true) => quote!(Src::PT),
-        (DefaultValue::Zero, false) => quote!(Src::RZ),
-        (DefaultValue::False, _) => quote!(Src::FALSE),
-    })
-}
-
-pub(crate) fn dst_default(o: &Operand) -> Option<TokenStream> {
-    o.default.map(|_| {
-        if o.ty.is_pred() {
-            quote!(Reg::PT)
-        } else {
-            quote!(Reg::RZ)
-        }
-    })
-}
 
 /// The Rust name of a spec view type (`View::U8`).
 fn view_tokens(v: ViewType) -> TokenStream {
@@ -149,11 +93,6 @@ fn src_views(spec: &Spec, op: &Op) -> TokenStream {
     }
 }
 
-/// Whether `op` has a `part` selector (its encoder and decoder check it).
-pub(crate) fn has_parts(op: &Op) -> bool {
-    op.srcs.iter().any(|s| s.part.is_some())
-}
-
 /// `low_bits_srcs()`: the `low_bits` list as source indices.
 fn low_bits_srcs(op: &Op) -> TokenStream {
     let idx = op.low_bits.iter();
@@ -215,7 +154,7 @@ fn with_mem_bytes(spec: &Spec, op: &Op) -> TokenStream {
         /// The same access with `bytes` bytes (a zero-extending size), if
         /// the op has such a size.
         #[allow(unused_variables)]
-        pub fn with_mem_bytes(&self, bytes: u32) -> Option<Self> { #body }
+        fn with_mem_bytes(&self, bytes: u32) -> Option<Self> { #body }
     }
 }
 
@@ -240,7 +179,7 @@ fn mem_combinable(op: &Op) -> TokenStream {
     quote! {
         /// Whether this access may be combined with another: a memory op
         /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
-        pub fn mem_combinable(&self) -> bool { #(#conds)&&* }
+        fn mem_combinable(&self) -> bool { #(#conds)&&* }
     }
 }
 
@@ -272,17 +211,15 @@ fn with_mem_at(op: &Op) -> TokenStream {
         /// The same access at another offset with another data register
         /// (`None` when the offset does not fit the modifier's type).
         #[allow(unused_variables)]
-        pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> { #body }
+        fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> { #body }
     }
 }
 
-/// `mem_access()`: the `[memory]` table, or `None` for ops without one.
+/// `mem_access()`: the `[memory]` table (nothing for ops without one: the
+/// trait's default).
 fn mem_access(op: &Op) -> TokenStream {
     let Some(m) = &op.memory else {
-        return quote! {
-            /// Not a memory op.
-            pub fn mem_access(&self) -> Option<MemAccess> { None }
-        };
+        return quote!();
     };
     let addr = field(&op.srcs[m.addr].name);
     let off = field(&op.modifiers[m.offset].name);
@@ -313,45 +250,65 @@ fn mem_access(op: &Op) -> TokenStream {
     let doc = format!(" The memory access (`[memory]` in {}).", op.path);
     quote! {
         #[doc = #doc]
-        pub fn mem_access(&self) -> Option<MemAccess> {
+        fn mem_access(&self) -> Option<MemAccess> {
             let bytes: u32 = #bytes;
             Some(MemAccess { kind: #kind, bytes, signed: #signed, align: #align, addr: self.#addr, offset: self.#off as i64, data: #data })
         }
     }
 }
 
-fn value_type(t: ValueType) -> TokenStream {
-    let v = match t {
-        ValueType::U32 => quote!(U32),
-        ValueType::I32 => quote!(I32),
-        ValueType::B32 => quote!(B32),
-        ValueType::F32 => quote!(F32),
-        ValueType::U64 => quote!(U64),
-        ValueType::I64 => quote!(I64),
-        ValueType::F64 => quote!(F64),
-        ValueType::Pred => quote!(Pred),
-    };
-    quote!(ValueType::#v)
+/// The op's `MemOp` impl: its access and the rewrites that combine
+/// accesses, for an op with a `[memory]` table; the trait's defaults (not a
+/// memory op) for the others.
+fn mem_impl(spec: &Spec, op: &Op) -> TokenStream {
+    let ty = op_type(&op.name);
+    if op.memory.is_none() {
+        return quote!(impl MemOp for #ty {});
+    }
+    let impl_doc = crate::shared::spec_doc(
+        spec,
+        &op.memory.as_ref().map_or(op.loc.clone(), |m| m.loc.clone()),
+    );
+    let (access, bytes, at, combinable) = (
+        mem_access(op),
+        with_mem_bytes(spec, op),
+        with_mem_at(op),
+        mem_combinable(op),
+    );
+    quote! {
+        #impl_doc
+        impl MemOp for #ty { #access #bytes #at #combinable }
+    }
 }
 
 fn operand_infos(ops: &[Operand], is_src: bool) -> TokenStream {
     let items = ops.iter().map(|o| {
         let name = &o.name;
         let ty = value_type(o.ty);
-        let (neg, abs, not) = (o.mods.neg, o.mods.abs, o.mods.not);
+        let mut info = quote!(OperandInfo::new(#name, #ty));
+        for (has, with) in [
+            (o.mods.neg, "with_neg"),
+            (o.mods.abs, "with_abs"),
+            (o.mods.not, "with_not"),
+        ] {
+            let with = ident(with);
+            if has {
+                info = quote!(#info.#with());
+            }
+        }
         let default = if is_src {
-            match src_default(o) {
-                Some(d) => quote!(Some(#d)),
-                None => quote!(None),
-            }
+            src_default(o)
         } else {
-            match dst_default(o) {
-                Some(d) => quote!(Some(Src::reg(#d))),
-                None => quote!(None),
-            }
+            dst_default(o).map(|d| quote!(Src::reg(#d)))
         };
-        let align = Literal::u8_unsuffixed(o.align as u8);
-        quote!(OperandInfo { name: #name, ty: #ty, neg: #neg, abs: #abs, not: #not, default: #default, align: #align })
+        if let Some(d) = default {
+            info = quote!(#info.with_default(#d));
+        }
+        if o.align != 1 {
+            let align = Literal::u8_unsuffixed(o.align as u8);
+            info = quote!(#info.with_align(#align));
+        }
+        info
     });
     quote!(&[#(#items),*])
 }
@@ -373,7 +330,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         } else {
             op.doc.trim()
         },
-        op.path,
+        spec_line(spec, &op.loc),
         op.name,
         op.sms()
             .iter()
@@ -382,21 +339,38 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             .join(", ")
     );
     let header = doc(&header);
+    let impl_doc = crate::shared::spec_doc(spec, &op.loc);
     let mut fields = Vec::new();
     for d in &op.dsts {
         let f = field(&d.name);
-        let dd = doc(&format!("Destination ({}). {}", d.ty.name(), d.doc));
+        let dd = doc(&format!(
+            "Destination ({}). {} ({})",
+            d.ty.name(),
+            d.doc,
+            spec_line(spec, &d.loc)
+        )
+        .replace(".  (", ". ("));
         fields.push(quote!(#dd pub #f: Reg));
     }
     for s in &op.srcs {
         let f = field(&s.name);
-        let dd = doc(&format!("Source ({}). {}", s.ty.name(), s.doc));
+        let dd = doc(&format!(
+            "Source ({}). {} ({})",
+            s.ty.name(),
+            s.doc,
+            spec_line(spec, &s.loc)
+        )
+        .replace(".  (", ". ("));
         fields.push(quote!(#dd pub #f: Src));
     }
     for m in &op.modifiers {
         let f = field(&m.name);
         let t = mod_type(spec, m);
-        let dd = doc(&format!("Modifier. {}", m.doc));
+        let dd = doc(&format!(
+            "Modifier. {} ({})",
+            m.doc,
+            spec_line(spec, &m.loc)
+        ));
         fields.push(quote!(#dd pub #f: #t));
     }
     let src_infos = operand_infos(&op.srcs, true);
@@ -436,15 +410,12 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         })
         .collect();
     let class = &op.class;
-    let mem_access = mem_access(op);
     let low_bits_srcs = low_bits_srcs(op);
     let src_views = src_views(spec, op);
-    let with_mem_bytes = with_mem_bytes(spec, op);
-    let with_mem_at = with_mem_at(op);
-    let mem_combinable = mem_combinable(op);
+    let mem_impl = mem_impl(spec, op);
 
-    let encode = crate::encode::op_encode(spec, op)?;
-    let decode = crate::decode::op_decode(spec, op)?;
+    let (encode, encode_impl) = crate::encode::op_encode(spec, op)?;
+    let (decode, forms_impl) = crate::decode::op_decode(spec, op)?;
     let print = crate::print::op_print(spec, op)?;
     let parse = crate::parse::op_parse(spec, op)?;
     let fold = crate::fold::op_fold(spec, op)?;
@@ -457,6 +428,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             #(#fields,)*
         }
 
+        #impl_doc
         impl #ty {
             pub const NAME: &'static str = #name;
             pub const MNEMONIC: &'static str = #mnemonic;
@@ -470,36 +442,20 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             pub fn srcs_mut(&mut self) -> [&mut Src; #nsrc] { [#(#src_muts),*] }
             pub fn dsts(&self) -> [&Reg; #ndst] { [#(#dst_refs),*] }
             pub fn dsts_mut(&mut self) -> [&mut Reg; #ndst] { [#(#dst_muts),*] }
-            #mem_access
             #low_bits_srcs
             #src_views
-            #with_mem_bytes
-            #with_mem_at
-            #mem_combinable
 
             #encode
             #decode
             #print
             #parse
             #fold
-            #legalize
         }
+        #mem_impl
+        #encode_impl
+        #forms_impl
+        #legalize
     })
-}
-
-/// The size every text of `e` is padded to for `chunk_sm` (a printer then
-/// writes it as one fixed-size store instead of a copy of run-time length),
-/// or `None` when some text is not ASCII or longer than 64 bytes.
-pub(crate) fn enum_chunk_size(e: &Enum) -> Option<usize> {
-    let mut texts = e
-        .values
-        .iter()
-        .flat_map(|v| std::iter::once(&v.text).chain(v.sm_texts.iter().map(|(_, t)| t)));
-    if !texts.clone().all(|t| t.is_ascii()) {
-        return None;
-    }
-    let longest = texts.by_ref().map(|t| t.len()).max().unwrap_or(0);
-    [8usize, 16, 32, 64].into_iter().find(|&n| n >= longest)
 }
 
 fn enum_items(spec: &Spec) -> TokenStream {
@@ -508,7 +464,7 @@ fn enum_items(spec: &Spec) -> TokenStream {
         let d = doc(&format!(
             "{}\n\nSpec: {} (enum `{}`).",
             e.doc,
-            spec.files.get(e.loc.file).path,
+            spec_line(spec, &e.loc),
             e.name
         ));
         let vars: Vec<_> = e.values.iter().map(|v| enum_variant(&v.name)).collect();
@@ -895,7 +851,7 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             }
             /// Compute the destinations from source values (CPU semantics).
             pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-                match self { #(Op::#variants(o) => o.fold(sm, srcs)),* }
+                self.fold_cc(sm, srcs, None).map(|x| x.0)
             }
             /// `fold` with Maxwell's carry flag in (`None`: unknown) and out.
             pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> Result<(FoldOut, Option<bool>), FoldError> {

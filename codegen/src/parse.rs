@@ -5,8 +5,8 @@
 use crate::Error;
 use crate::encode::forms;
 use crate::names::{enum_type, enum_variant, field, ident};
-use crate::ops::{dst_default, mod_default, src_default};
 use crate::print::imm_style;
+use crate::shared::{dst_default, mod_default, src_default};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -38,6 +38,11 @@ pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
 
 fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Error> {
     let fname = ident(&format!("parse_syntax{n}"));
+    let syntax_doc = format!(
+        " Parse syntax `{}` ({}).",
+        asm.mnemonic,
+        crate::shared::spec_line(spec, &asm.loc)
+    );
     // Mnemonic candidates: the base and each alias.
     let mut cands = vec![parts(&asm.mnemonic)];
     for a in &op.aliases {
@@ -104,18 +109,11 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
         let (name, conv, compatible) = match &o.item {
             AsmItem::Dst(i) => {
                 let d = &op.dsts[*i];
-                let (f1, f2) = if d.ty.is_pred() {
-                    (quote!(RegFile::Pred), quote!(RegFile::UPred))
-                } else {
-                    (quote!(RegFile::Gpr), quote!(RegFile::UGpr))
-                };
                 let n = &d.name;
+                let pred = d.ty.is_pred();
                 (
                     d.name.clone(),
-                    quote!(match to_dst(tok, #f1).or_else(|| to_dst(tok, #f2)) {
-                        Some(r) => r,
-                        None => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a register", #n) })),
-                    }),
+                    quote!(asm_try!(dst_operand(tok, #n, #pred))),
                     if d.ty.is_pred() {
                         quote!(is_pred_token(tok))
                     } else {
@@ -134,7 +132,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                     }))
                 );
                 let conv = if s.type_by.is_empty() {
-                    quote!(match to_src(tok, #style) { Some(s) => s, None => #bad })
+                    quote!(asm_try!(src_operand(tok, #n, #style)))
                 } else {
                     // The suffixes were read first: they choose the type.
                     let of = ident(&format!("{}_view_of", s.name));
@@ -142,7 +140,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                     let view = quote!(Self::#of(#(#args),*));
                     let style = quote!(#view.map_or(#style, View::imm_style));
                     match s.part {
-                        None => quote!(match to_src(tok, #style) { Some(s) => s, None => #bad }),
+                        None => quote!(asm_try!(src_operand(tok, #n, #style))),
                         // `R2.B2`: the part suffix sets the selector.
                         Some(_) => quote!({
                             let view = #view;
@@ -172,51 +170,9 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 let m = &op.modifiers[*i];
                 let n = &m.name;
                 let conv = match &m.ty {
-                    ModType::Int { signed: false, .. } => quote!(match &tok.base {
-                        Base::Num(t) => match parse_u64(t).and_then(|v| u32::try_from(v).ok()) {
-                            Some(v) => v,
-                            None =>
-                                return Some(Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("bad number for {}", #n)
-                                })),
-                        },
-                        _ =>
-                            return Some(Err(AsmError {
-                                col: tok.col,
-                                message: format!("{} must be a number", #n)
-                            })),
-                    }),
-                    ModType::Int { signed: true, .. } => quote!(match &tok.base {
-                        Base::Num(t) => match parse_i64(t).and_then(|v| i32::try_from(v).ok()) {
-                            Some(v) => v,
-                            None =>
-                                return Some(Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("bad number for {}", #n)
-                                })),
-                        },
-                        _ =>
-                            return Some(Err(AsmError {
-                                col: tok.col,
-                                message: format!("{} must be a number", #n)
-                            })),
-                    }),
-                    ModType::Rel => quote!(match &tok.base {
-                        Base::Num(t) => match parse_i64(t) {
-                            Some(v) => v.wrapping_sub(addr as i64).wrapping_sub(next),
-                            None =>
-                                return Some(Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("bad target for {}", #n)
-                                })),
-                        },
-                        _ =>
-                            return Some(Err(AsmError {
-                                col: tok.col,
-                                message: format!("{} must be an address", #n)
-                            })),
-                    }),
+                    ModType::Int { signed: false, .. } => quote!(asm_try!(uint_operand(tok, #n))),
+                    ModType::Int { signed: true, .. } => quote!(asm_try!(int_operand(tok, #n))),
+                    ModType::Rel => quote!(asm_try!(rel_operand(tok, #n, addr, next))),
                     ModType::Enum(e) => {
                         let en = &spec.enums[*e];
                         let t = enum_type(&en.name);
@@ -227,15 +183,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                         });
                         quote!(match &tok.base { Base::Word(w) | Base::Num(w) => match w.as_str() { w if #t::ALL.iter().any(|v| v.text_sm(sm) == w && v.text() != w) => *#t::ALL.iter().find(|v| v.text_sm(sm) == w).unwrap(), #(#arms,)* _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) }, _ => return Some(Err(AsmError { col: tok.col, message: format!("bad value for {}", #n) })) })
                     }
-                    ModType::Bool => quote!(match &tok.base {
-                        Base::Num(t) if t == "1" => true,
-                        Base::Num(t) if t == "0" => false,
-                        _ =>
-                            return Some(Err(AsmError {
-                                col: tok.col,
-                                message: format!("{} must be 0 or 1", #n)
-                            })),
-                    }),
+                    ModType::Bool => quote!(asm_try!(bool_operand(tok, #n))),
                 };
                 (m.name.clone(), conv, quote!(true))
             }
@@ -252,32 +200,14 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
                 };
                 (
                     n.clone(),
-                    quote!(match &tok.base {
-                        // Maxwell prints an absolute address (RZ base) unsigned.
-                        Base::Mem(r, off) if (#reg && !r.file.is_pred()) => match i32::try_from(
-                            if r.is_zero() && sm < 70 && *off >= 1i64 << (#bits - 1) && *off < 1i64 << #bits {
-                                *off - (1i64 << #bits)
-                            } else {
-                                *off
-                            },
-                        ) {
-                            Ok(off) => (Src::reg(*r), off),
-                            Err(_) => return Some(Err(AsmError { col: tok.col, message: format!("offset of {} out of range", #n) })),
-                        },
-                        // Not a register: IR text before legalization.
-                        Base::MemOther(inner, off) => match (to_src(inner, ImmStyle::Hex), i32::try_from(*off)) {
-                            (Some(s), Ok(off)) => (s, off),
-                            _ => return Some(Err(AsmError { col: tok.col, message: format!("bad address for {}", #n) })),
-                        },
-                        _ => return Some(Err(AsmError { col: tok.col, message: format!("{} must be a memory address [R+offset]", #n) })),
-                    }),
+                    quote!(asm_try!(mem_operand(tok, #n, #reg, #bits, sm))),
                     quote!(matches!(tok.base, Base::Mem(..) | Base::MemOther(..))),
                 )
             }
         };
         let v = ident(&format!("v_{name}"));
         let take = if o.suffixes.is_empty() {
-            quote!({ let tok = &ops[it]; it += 1; #conv })
+            quote!({ let tok = next_operand(ops, &mut it); #conv })
         } else {
             let sets = o.suffixes.iter().map(|&mi| {
                 let m = &op.modifiers[mi];
@@ -442,6 +372,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
         .collect();
     let n_items = item_names.len();
     Ok(quote! {
+        #[doc = #syntax_doc]
         #[allow(unused_variables, unused_mut, unused_assignments, unused_parens, clippy::nonminimal_bool, clippy::needless_late_init)]
         fn #fname(line: &Line, sm: u32, addr: u64) -> Option<Result<(Self, Common), AsmError>> {
             const CANDS: &[&[&str]] = &[#(#cand_arrays),*];
@@ -452,10 +383,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             let ops = &line.operands;
             let required: usize = 0 #(+ #required)*;
             let optional: usize = 0 #(+ #optional)*;
-            if ops.len() < required || ops.len() > required + optional {
-                let col = ops.get(required + optional).map_or(line.mnemonic_col, |t| t.col);
-                return Some(Err(AsmError { col, message: format!("`{}` takes {} operands, found {}", line.parts.join("."), if optional == 0 { required.to_string() } else { format!("{} to {}", required, required + optional) }, ops.len()) }));
-            }
+            asm_try!(check_operand_count(line, required, optional));
             let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
             let mut extra = ops.len() - required;
             let mut it = 0usize;
@@ -465,11 +393,10 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             #(
                 let before = it;
                 #steps
-                if it > before { taken[k] = before; }
-                k += 1;
+                mark_taken(&mut taken, &mut k, before, it);
             )*
             let _ = (&mut taken, &mut k);
-            let reuse_marks: Vec<&str> = names.iter().zip(taken.iter()).filter(|(_, t)| **t != usize::MAX && ops[**t].reuse).map(|(n, _)| *n).collect();
+            let reuse_marks = reuse_marks(&names, &taken, ops);
             let op = Self { #(#inits),* };
             let form = op.form_id(sm);
             let mut ctrl = 0u32;

@@ -4,7 +4,7 @@
 use crate::Error;
 use crate::encode::forms;
 use crate::names::field;
-use crate::ops::{dst_default, mod_default, src_default};
+use crate::shared::{dst_default, mod_default, src_default};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -126,7 +126,7 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
 /// Print the text of enum `e`'s value `v` on `sm`: one fixed-size store of
 /// its padded chunk where the enum has one.
 fn enum_text(spec: &Spec, e: usize, v: TokenStream) -> TokenStream {
-    match spec.enums.get(e).and_then(crate::ops::enum_chunk_size) {
+    match spec.enums.get(e).and_then(crate::shared::enum_chunk_size) {
         Some(_) => quote!({ let (t, n) = #v.chunk_sm(sm); out.push_chunk(t, n); }),
         None => quote!(out.push_str(#v.text_sm(sm));),
     }
@@ -193,13 +193,12 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             None => default = body,
         }
     }
+    let spec_doc = crate::shared::spec_doc(spec, &op.asm.loc);
     Ok(quote! {
-        /// Write nvdisasm's text (normalized as in the corpus) for this op at byte address `addr`.
-        #[inline(never)]
-        pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-            self.print_body(c, sm, addr, out)
-        }
-        /// [`Self::print_line`], inlined into each form's decode-and-print.
+        /// Write nvdisasm's text (normalized as in the corpus) for this op
+        /// at byte address `addr` (inlined into each form's one-step
+        /// printer and into `print_line`, see `Forms`).
+        #spec_doc
         #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
         #[inline(always)]
         fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {

@@ -390,3 +390,161 @@ pub fn take_suffix(rest: &[String], cur: &mut usize, text: &str) -> bool {
     *cur = i;
     true
 }
+
+/// `?` for the generated parsers, which return `Option<Result<..>>`
+/// (`None`: not this op's mnemonic): an error returns `Some(Err(e))`.
+macro_rules! asm_try {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        }
+    };
+}
+pub(crate) use asm_try;
+
+/// The operand at `*it`, moving `*it` past it.
+pub fn next_operand<'a>(ops: &'a [Operand], it: &mut usize) -> &'a Operand {
+    let tok = &ops[*it];
+    *it += 1;
+    tok
+}
+
+/// The line has between `required` and `required + optional` operands.
+pub fn check_operand_count(line: &Line, required: usize, optional: usize) -> Result<(), AsmError> {
+    let ops = &line.operands;
+    if ops.len() >= required && ops.len() <= required + optional {
+        return Ok(());
+    }
+    let col = ops
+        .get(required + optional)
+        .map_or(line.mnemonic_col, |t| t.col);
+    let takes = if optional == 0 {
+        required.to_string()
+    } else {
+        format!("{} to {}", required, required + optional)
+    };
+    Err(err(
+        col,
+        format!(
+            "`{}` takes {} operands, found {}",
+            line.parts.join("."),
+            takes,
+            ops.len()
+        ),
+    ))
+}
+
+/// Destination `name`: a (uniform) predicate register if `pred`, else a
+/// (uniform) general register.
+pub fn dst_operand(tok: &Operand, name: &str, pred: bool) -> Result<Reg, AsmError> {
+    let (file, uniform) = if pred {
+        (RegFile::Pred, RegFile::UPred)
+    } else {
+        (RegFile::Gpr, RegFile::UGpr)
+    };
+    to_dst(tok, file)
+        .or_else(|| to_dst(tok, uniform))
+        .ok_or_else(|| err(tok.col, format!("{name} must be a register")))
+}
+
+/// Source `name`, its immediate read in `style`.
+pub fn src_operand(tok: &Operand, name: &str, style: ImmStyle) -> Result<Src, AsmError> {
+    to_src(tok, style).ok_or_else(|| err(tok.col, format!("bad operand for {name}")))
+}
+
+/// The number a modifier operand `name` is written as.
+fn number<'a>(tok: &'a Operand, name: &str, what: &str) -> Result<&'a str, AsmError> {
+    match &tok.base {
+        Base::Num(t) => Ok(t),
+        _ => Err(err(tok.col, format!("{name} must be {what}"))),
+    }
+}
+
+/// An unsigned modifier operand `name`.
+pub fn uint_operand(tok: &Operand, name: &str) -> Result<u32, AsmError> {
+    let t = number(tok, name, "a number")?;
+    parse_u64(t)
+        .and_then(|v| u32::try_from(v).ok())
+        .ok_or_else(|| err(tok.col, format!("bad number for {name}")))
+}
+
+/// A signed modifier operand `name`.
+pub fn int_operand(tok: &Operand, name: &str) -> Result<i32, AsmError> {
+    let t = number(tok, name, "a number")?;
+    parse_i64(t)
+        .and_then(|v| i32::try_from(v).ok())
+        .ok_or_else(|| err(tok.col, format!("bad number for {name}")))
+}
+
+/// A branch target `name`, written as an absolute address: the offset from
+/// the next instruction (`addr` plus `next` bytes).
+pub fn rel_operand(tok: &Operand, name: &str, addr: u64, next: i64) -> Result<i64, AsmError> {
+    let t = number(tok, name, "an address")?;
+    parse_i64(t)
+        .map(|v| v.wrapping_sub(addr as i64).wrapping_sub(next))
+        .ok_or_else(|| err(tok.col, format!("bad target for {name}")))
+}
+
+/// A flag modifier operand `name`, written 0 or 1.
+pub fn bool_operand(tok: &Operand, name: &str) -> Result<bool, AsmError> {
+    match &tok.base {
+        Base::Num(t) if t == "1" => Ok(true),
+        Base::Num(t) if t == "0" => Ok(false),
+        _ => Err(err(tok.col, format!("{name} must be 0 or 1"))),
+    }
+}
+
+/// A memory address `[R+offset]` of source `name` (a register base only if
+/// `reg`; `bits`: the offset field's width). Maxwell prints an absolute
+/// address (RZ base) unsigned; IR text before legalization may have a base
+/// that is not a register.
+pub fn mem_operand(
+    tok: &Operand,
+    name: &str,
+    reg: bool,
+    bits: u32,
+    sm: u32,
+) -> Result<(Src, i32), AsmError> {
+    match &tok.base {
+        Base::Mem(r, off) if (reg && !r.file.is_pred()) => {
+            let off = if r.is_zero() && sm < 70 && *off >= 1i64 << (bits - 1) && *off < 1i64 << bits
+            {
+                *off - (1i64 << bits)
+            } else {
+                *off
+            };
+            match i32::try_from(off) {
+                Ok(off) => Ok((Src::reg(*r), off)),
+                Err(_) => Err(err(tok.col, format!("offset of {name} out of range"))),
+            }
+        }
+        Base::MemOther(inner, off) => match (to_src(inner, ImmStyle::Hex), i32::try_from(*off)) {
+            (Some(s), Ok(off)) => Ok((s, off)),
+            _ => Err(err(tok.col, format!("bad address for {name}"))),
+        },
+        _ => Err(err(
+            tok.col,
+            format!("{name} must be a memory address [R+offset]"),
+        )),
+    }
+}
+
+/// Record that the operand item `k` took the token at `before` (if it took
+/// one: `it` moved past it), and go on to item `k + 1`.
+pub fn mark_taken(taken: &mut [usize], k: &mut usize, before: usize, it: usize) {
+    if it > before {
+        taken[*k] = before;
+    }
+    *k += 1;
+}
+
+/// The names of the operand items whose token carried `.reuse`.
+pub fn reuse_marks<'a>(names: &[&'a str], taken: &[usize], ops: &[Operand]) -> Vec<&'a str> {
+    names
+        .iter()
+        .zip(taken)
+        .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
+        .map(|(n, _)| *n)
+        .collect()
+}

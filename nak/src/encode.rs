@@ -1,6 +1,7 @@
 //! Support for the generated encoders: operand checks that return errors
 //! instead of panicking, shared by every op.
 
+use crate::instr::Common;
 use crate::operand::{Reg, RegFile, Src, SrcKind};
 use std::fmt;
 
@@ -58,6 +59,76 @@ impl Fail for Refused {
     }
 }
 
+/// The encoder every generated op implements: its checks and packing,
+/// generic over how a failed check is reported ([`Fail`]). The wrappers
+/// (`encode`, `try_encode` and the cold error path) are written once here.
+pub trait Encode: Sized {
+    /// Op name as in the spec (for messages).
+    const NAME: &'static str;
+
+    /// The form match on the source kinds, each arm packing its form.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E>;
+
+    /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    /// The flag-only fast path is inlined here directly (not through
+    /// [`Self::try_encode`], which a big op would leave out of line), so
+    /// `Op::encode`'s jump on the variant lands in the op's whole encoder.
+    #[inline]
+    fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(encode_error(self, sm, c)),
+        }
+    }
+
+    /// The word, or `None` when the op does not encode on `sm` (the fast
+    /// path alone: for legality trials, which fail often and need no
+    /// message).
+    #[inline]
+    fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
+        self.encode_as::<Refused>(sm, c).ok()
+    }
+}
+
+/// Why [`Encode::encode`] refused: the same checks, run again to build the
+/// message. Cold and out of line, so the fast path carries none of it.
+#[cold]
+#[inline(never)]
+fn encode_error<T: Encode>(op: &T, sm: u32, c: &Common) -> EncodeError {
+    match op.encode_as::<EncodeError>(sm, c) {
+        Err(e) => e,
+        Ok(_) => EncodeError::new(T::NAME, "refused, then encoded on a second try"),
+    }
+}
+
+/// The failure of an encoder's form match: no encoding on `sm` at all, or
+/// no form on `sm` takes the sources' kinds. With [`Refused`] it is a bare
+/// flag (the kinds are never looked at).
+#[inline(always)]
+pub fn no_form<E: Fail>(op: &'static str, sms: &[u32], sm: u32, srcs: &[Src]) -> E {
+    if !sms.contains(&sm) {
+        return E::fail(op, format_args!("no encoding on SM{sm}"));
+    }
+    E::fail(
+        op,
+        format_args!(
+            "no form on SM{sm} takes sources of kinds {:?}",
+            SlotKinds(srcs)
+        ),
+    )
+}
+
+/// The sources' slot kinds, listed as `["reg", "imm"]` (no allocation).
+struct SlotKinds<'a>(&'a [Src]);
+
+impl fmt::Debug for SlotKinds<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|s| s.slot_kind().name()))
+            .finish()
+    }
+}
+
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "cannot encode {}: {}", self.op, self.message)
@@ -69,6 +140,60 @@ impl std::error::Error for EncodeError {}
 /// Highest UGPR index on an SM, or None before SM75.
 pub fn ugpr_max(sm: u32) -> Option<u8> {
     crate::isa::ugpr_max(sm)
+}
+
+/// The bank index of constant-buffer source `what` (`s`), fitted to
+/// `width` bits.
+#[inline(always)]
+pub fn cbuf_index_field<E: Fail>(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    width: u32,
+) -> Result<u128, E> {
+    match s.kind {
+        SrcKind::CBuf(c) => fit::<E>(op, what, c.index as u128, width),
+        _ => Err(E::fail(
+            op,
+            format_args!("{} must be a constant buffer", what),
+        )),
+    }
+}
+
+/// The byte offset of constant-buffer source `what` (`s`) in units of
+/// `scale` bytes (it must be a multiple), fitted to `width` bits (two's
+/// complement if `signed`).
+#[inline(always)]
+pub fn cbuf_offset_field<E: Fail>(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    scale: u32,
+    width: u32,
+    signed: bool,
+) -> Result<u128, E> {
+    let SrcKind::CBuf(c) = s.kind else {
+        return Err(E::fail(
+            op,
+            format_args!("{} must be a constant buffer", what),
+        ));
+    };
+    if c.offset % scale != 0 {
+        return Err(E::fail(
+            op,
+            format_args!(
+                "{}: constant offset {:#x} is not a multiple of {}",
+                what,
+                { c.offset },
+                scale
+            ),
+        ));
+    }
+    if signed {
+        fit_signed::<E>(op, what, (c.offset as i32 / scale as i32) as i64, width)
+    } else {
+        fit::<E>(op, what, (c.offset / scale) as u128, width)
+    }
 }
 
 /// Encoded index of a register of `file`, checked against the SM's limits.

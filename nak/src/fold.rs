@@ -119,3 +119,43 @@ impl IntoValue for bool {
         Value::Pred(self)
     }
 }
+
+/// A source value with its modifiers applied, as the generated folds read
+/// it: integers `not` then negate (two's complement), floats `abs` then
+/// negate; predicates `not`.
+pub trait SrcMods: Copy {
+    fn with_mods(self, neg: bool, abs: bool, not: bool) -> Self;
+}
+
+macro_rules! int_src_mods {
+    ($($t:ty),*) => {$(
+        impl SrcMods for $t {
+            #[inline]
+            fn with_mods(self, neg: bool, _abs: bool, not: bool) -> Self {
+                let v = if not { !self } else { self };
+                if neg { v.wrapping_neg() } else { v }
+            }
+        }
+    )*};
+}
+int_src_mods!(u32, i32, u64, i64);
+
+macro_rules! float_src_mods {
+    ($($t:ty),*) => {$(
+        impl SrcMods for $t {
+            #[inline]
+            fn with_mods(self, neg: bool, abs: bool, _not: bool) -> Self {
+                let v = if abs { self.abs() } else { self };
+                if neg { -v } else { v }
+            }
+        }
+    )*};
+}
+float_src_mods!(f32, f64);
+
+impl SrcMods for bool {
+    #[inline]
+    fn with_mods(self, _neg: bool, _abs: bool, not: bool) -> Self {
+        self ^ not
+    }
+}

@@ -12,23 +12,25 @@
 )]
 
 use crate::asm::{
-    AsmError, Base, Line, is_pred_token, parse_i64, parse_u64, strip_mnemonic, take_suffix, to_dst,
-    to_src,
+    AsmError, Base, Line, asm_try, bool_operand, check_operand_count, dst_operand, int_operand,
+    is_pred_token, mark_taken, mem_operand, next_operand, parse_i64, parse_u64, rel_operand,
+    reuse_marks, src_operand, strip_mnemonic, take_suffix, to_dst, to_src, uint_operand,
 };
+use crate::decode::{Forms, decode_form, print_form, print_form_bundled};
 use crate::encode::{
-    EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, dst_field, fit, fit_signed, forbid_mods,
-    imm_field, imm_from_field, imm_src_field, reg_from_index, reg_index, sext_field, src_field,
-    src_reg,
+    Encode, EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, cbuf_index_field,
+    cbuf_offset_field, dst_field, fit, fit_signed, forbid_mods, imm_field, imm_from_field,
+    imm_src_field, no_form, reg_from_index, reg_index, sext_field, src_field, src_reg,
 };
-use crate::fold::{FoldError, FoldOut, IntoValue, Value};
+use crate::fold::{FoldError, FoldOut, IntoValue, SrcMods, Value};
 use crate::fold_fns::*;
 use crate::instr::{Common, FormInfo, OperandInfo, ValueType, dense_arms};
 use crate::legalize_support::{
-    LegalizeCx, LegalizeError, copy_file, fold_imm_mods, fold_imm_mods_as, placeholder,
+    Legalize, LegalizeCx, LegalizeError, copy_file, fold_imm_mods, fold_imm_mods_as, placeholder,
     placeholder_file, placeholder_in,
 };
 use crate::line_buf::{LineBuf, line_text};
-use crate::mem::{MemAccess, MemKind, src_data_reg};
+use crate::mem::{MemAccess, MemKind, MemOp, src_data_reg};
 use crate::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind};
 use crate::print::{
     ImmStyle, write_guard, write_hex, write_mem, write_reg, write_signed_hex, write_src,

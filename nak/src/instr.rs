@@ -70,6 +70,43 @@ pub struct OperandInfo {
     pub align: u8,
 }
 
+impl OperandInfo {
+    /// An operand without source modifiers, default or alignment; the
+    /// `with_*` methods add them (the generated tables read as one line
+    /// per operand).
+    pub const fn new(name: &'static str, ty: ValueType) -> Self {
+        OperandInfo {
+            name,
+            ty,
+            neg: false,
+            abs: false,
+            not: false,
+            default: None,
+            align: 1,
+        }
+    }
+    pub const fn with_neg(self) -> Self {
+        OperandInfo { neg: true, ..self }
+    }
+    pub const fn with_abs(self) -> Self {
+        OperandInfo { abs: true, ..self }
+    }
+    pub const fn with_not(self) -> Self {
+        OperandInfo { not: true, ..self }
+    }
+    /// The value the operand holds when absent.
+    pub const fn with_default(self, default: Src) -> Self {
+        OperandInfo {
+            default: Some(default),
+            ..self
+        }
+    }
+    /// Register alignment in registers.
+    pub const fn with_align(self, align: u8) -> Self {
+        OperandInfo { align, ..self }
+    }
+}
+
 /// Static description of one encoding form (for tests and tools).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FormInfo {

@@ -5,6 +5,7 @@
 //! lives in [`isa`]; the hand-written modules here are what every op shares.
 
 pub mod asm;
+pub mod decode;
 pub mod encode;
 pub mod fmt_float;
 pub mod fold;
@@ -22,9 +23,15 @@ pub mod print;
 pub mod reg_names;
 pub mod runner;
 
-/// The generated ISA: op structs, the `Op` enum, `decode`, `parse`, `FORMS`.
+/// The generated ISA: op structs, the `Op` enum, `decode`, `parse`, `FORMS`;
+/// and the runtime traits the op structs implement (their shared methods:
+/// `encode`, `try_encode`, `legalize`, `print_line`, `mem_access`...).
 pub mod isa {
+    pub use crate::decode::Forms;
+    pub use crate::encode::Encode;
     pub use crate::generated::*;
+    pub use crate::legalize_support::Legalize;
+    pub use crate::mem::MemOp;
 }
 pub mod lint_cmd;
 pub mod sample;

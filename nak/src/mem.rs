@@ -32,6 +32,33 @@ impl MemAccess {
     }
 }
 
+/// A load or store's access, and the rewrites that combine accesses. Every
+/// generated op implements it; ops without a `[memory]` table keep the
+/// defaults (no access, nothing to rewrite).
+pub trait MemOp: Sized {
+    /// The memory access (`[memory]` in the op's spec file).
+    fn mem_access(&self) -> Option<MemAccess> {
+        None
+    }
+    /// The same access with `bytes` bytes (a zero-extending size), if the
+    /// op has such a size.
+    fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
+        let _ = bytes;
+        None
+    }
+    /// The same access at another offset with another data register
+    /// (`None` when the offset does not fit the modifier's type).
+    fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
+        let _ = (offset, data);
+        None
+    }
+    /// Whether this access may be combined with another: a memory op
+    /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
+    fn mem_combinable(&self) -> bool {
+        false
+    }
+}
+
 /// The register a data source names (RZ for anything else).
 pub fn src_data_reg(s: &Src) -> Reg {
     match s.kind {

@@ -5,7 +5,7 @@
 //! generated legalizer produces. A new op is covered without touching this.
 
 use nak::instr::{Common, ValueType};
-use nak::isa::{self, FORMS, Op};
+use nak::isa::{self, Encode, FORMS, Legalize, Op};
 use nak::legalize_support::{LegalizeCx, LegalizeError};
 use nak::operand::{Reg, RegFile, Src};
 

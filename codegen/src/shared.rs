@@ -1,0 +1,133 @@
+//! Helpers every generator shares: Rust types and default values of spec
+//! items, and where an item is in the spec. Below all generators (they
+//! and the top-level `ops` import it; it imports none of them).
+
+use crate::names::enum_type;
+use crate::names::enum_variant;
+use isa_spec::diag::Loc;
+use isa_spec::model::*;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+/// `file:line` of a spec item (the file as the loader shows it, relative
+/// to the workspace), for the doc comment of the code generated from it:
+/// a compiler error in generated code then leads to the spec line.
+pub(crate) fn spec_line(spec: &Spec, loc: &Loc) -> String {
+    let file = spec.files.get(loc.file);
+    let (line, _) = file.line_col(loc.span.start);
+    format!("{}:{line}", file.path)
+}
+
+/// A doc attribute `Spec: file:line.` for code generated from a spec item.
+pub(crate) fn spec_doc(spec: &Spec, loc: &Loc) -> TokenStream {
+    let text = format!(" Spec: {}.", spec_line(spec, loc));
+    quote!(#[doc = #text])
+}
+
+/// `ValueType::X` for a value type.
+pub(crate) fn value_type(t: ValueType) -> TokenStream {
+    let v = match t {
+        ValueType::U32 => quote!(U32),
+        ValueType::I32 => quote!(I32),
+        ValueType::B32 => quote!(B32),
+        ValueType::F32 => quote!(F32),
+        ValueType::U64 => quote!(U64),
+        ValueType::I64 => quote!(I64),
+        ValueType::F64 => quote!(F64),
+        ValueType::Pred => quote!(Pred),
+    };
+    quote!(ValueType::#v)
+}
+
+/// Rust type of a modifier value.
+pub(crate) fn mod_type(spec: &Spec, m: &Modifier) -> TokenStream {
+    match &m.ty {
+        ModType::Bool => quote!(bool),
+        ModType::Int { signed: false, .. } => quote!(u32),
+        ModType::Int { signed: true, .. } => quote!(i32),
+        ModType::Rel => quote!(i64),
+        ModType::Enum(e) => {
+            let t = enum_type(&spec.enums[*e].name);
+            quote!(#t)
+        }
+    }
+}
+
+/// Expression for a modifier's default value.
+pub(crate) fn mod_default(spec: &Spec, m: &Modifier) -> TokenStream {
+    match &m.ty {
+        ModType::Bool => {
+            let b = m.default != 0;
+            quote!(#b)
+        }
+        ModType::Int { signed: false, .. } => {
+            let v = Literal::u32_suffixed(m.default as u32);
+            quote!(#v)
+        }
+        ModType::Int { signed: true, .. } => {
+            let v = Literal::i32_suffixed(m.default as i32);
+            quote!(#v)
+        }
+        ModType::Rel => {
+            let v = Literal::i64_suffixed(m.default);
+            quote!(#v)
+        }
+        ModType::Enum(e) => {
+            let en = &spec.enums[*e];
+            let t = enum_type(&en.name);
+            let v = enum_variant(&en.values[m.default as usize].name);
+            quote!(#t::#v)
+        }
+    }
+}
+
+/// Expression for an operand's default value.
+pub(crate) fn src_default(o: &Operand) -> Option<TokenStream> {
+    o.default.map(|d| match (d, o.ty.is_pred()) {
+        (DefaultValue::Zero, true) => quote!(Src::PT),
+        (DefaultValue::Zero, false) => quote!(Src::RZ),
+        (DefaultValue::False, _) => quote!(Src::FALSE),
+    })
+}
+
+pub(crate) fn dst_default(o: &Operand) -> Option<TokenStream> {
+    o.default.map(|_| {
+        if o.ty.is_pred() {
+            quote!(Reg::PT)
+        } else {
+            quote!(Reg::RZ)
+        }
+    })
+}
+
+/// The size every text of `e` is padded to for `chunk_sm` (a printer then
+/// writes it as one fixed-size store instead of a copy of run-time length),
+/// or `None` when some text is not ASCII or longer than 64 bytes.
+pub(crate) fn enum_chunk_size(e: &Enum) -> Option<usize> {
+    let mut texts = e
+        .values
+        .iter()
+        .flat_map(|v| std::iter::once(&v.text).chain(v.sm_texts.iter().map(|(_, t)| t)));
+    if !texts.clone().all(|t| t.is_ascii()) {
+        return None;
+    }
+    let longest = texts.by_ref().map(|t| t.len()).max().unwrap_or(0);
+    [8usize, 16, 32, 64].into_iter().find(|&n| n >= longest)
+}
+
+/// `quote!` helper: a doc attribute from text.
+pub(crate) fn doc(text: &str) -> TokenStream {
+    let lines: Vec<TokenStream> = text
+        .lines()
+        .map(|l| {
+            let l = format!(" {}", l.trim_end());
+            quote!(#[doc = #l])
+        })
+        .collect();
+    quote!(#(#lines)*)
+}
+
+/// Whether `op` has a `part` selector (its encoder and decoder check it).
+pub(crate) fn has_parts(op: &Op) -> bool {
+    op.srcs.iter().any(|s| s.part.is_some())
+}
