@@ -127,12 +127,17 @@ impl OpBra {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0xf8 != 0 => {
+                self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
             (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x700 != 0 => {
+                self.combo_f1::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
-            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => self.encode_f2::<E>(sm, c),
+            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -150,6 +155,79 @@ impl OpBra {
                 )
             }
         }
+    }
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.cond.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0xf8 != 0 => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x700 != 0 => {
+                self.encode_f1::<EncodeError>(sm, c)
+            }
+            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => {
+                self.encode_f2::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((!self.any)) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "mode={} any={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.mode.name(), self.any, sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((!self.any) || (self.any && matches!(self.mode, BraMode::U))) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "mode={} any={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.mode.name(), self.any, sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((!self.any)) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "mode={} any={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.mode.name(), self.any, sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
     }
     ///Form `fixed` on SM [70, 75, 80, 86, 89].
     #[allow(clippy::identity_op, unused_variables)]
@@ -323,6 +401,9 @@ impl OpBra {
         let cc: Cc = Cc::T;
         let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
             .wrapping_mul(4i64);
+        if !((!any)) {
+            return None;
+        }
         Some((
             Self {
                 cond,
@@ -387,6 +468,9 @@ impl OpBra {
                 56u32,
             )
             .wrapping_mul(4i64);
+        if !((!any) || (any && matches!(mode, BraMode::U))) {
+            return None;
+        }
         Some((
             Self {
                 cond,
@@ -470,6 +554,9 @@ impl OpBra {
             _ => return None,
         };
         let target: i64 = sext_field((((w >> 20) & 0xffffff)), 24u32).wrapping_mul(1i64);
+        if !((!any)) {
+            return None;
+        }
         Some((
             Self {
                 cond,

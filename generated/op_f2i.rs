@@ -142,11 +142,19 @@ impl OpF2i {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.combo_f1::<E>(sm)?;
+                self.encode_f1::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.combo_f3::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
             _ => {
@@ -166,6 +174,108 @@ impl OpF2i {
                 )
             }
         }
+    }
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.b.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.encode_f1::<EncodeError>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.encode_f2::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.encode_f3::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
     }
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
@@ -393,6 +503,11 @@ impl OpF2i {
             _ => return None,
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
+        if !((matches!(stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(stype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             Self {
                 d,
@@ -472,6 +587,11 @@ impl OpF2i {
             _ => return None,
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
+        if !((matches!(stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(stype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             Self {
                 d,
@@ -553,6 +673,11 @@ impl OpF2i {
             _ => return None,
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
+        if !((matches!(stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(stype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             Self {
                 d,
@@ -630,6 +755,11 @@ impl OpF2i {
             _ => return None,
         };
         let ntz: bool = (((w >> 77) & 1)) != 0;
+        if !((matches!(stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(stype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             Self {
                 d,

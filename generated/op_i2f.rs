@@ -138,11 +138,19 @@ impl OpI2f {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.combo_f1::<E>(sm)?;
+                self.encode_f1::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.combo_f3::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
             _ => {
@@ -162,6 +170,110 @@ impl OpI2f {
                 )
             }
         }
+    }
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.b.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.encode_f1::<EncodeError>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.encode_f2::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.encode_f3::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16)
+            && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)
+                && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
     }
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
@@ -373,6 +485,11 @@ impl OpI2f {
             3 => Rnd::Rz,
             _ => return None,
         };
+        if !((matches!(dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(dtype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             Self { d, b, dtype, stype, rnd },
             Common {
@@ -442,6 +559,13 @@ impl OpI2f {
             3 => Rnd::Rz,
             _ => return None,
         };
+        if !((matches!(dtype, CvtFtype32::F32 | CvtFtype32::F16)
+            && matches!(stype, CvtItype32::S32 | CvtItype32::U32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(dtype, CvtFtype32::Bf16)
+                && matches!(stype, CvtItype32::S32 | CvtItype32::U32)))
+        {
+            return None;
+        }
         Some((
             Self { d, b, dtype, stype, rnd },
             Common {
@@ -513,6 +637,11 @@ impl OpI2f {
             3 => Rnd::Rz,
             _ => return None,
         };
+        if !((matches!(dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(dtype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             Self { d, b, dtype, stype, rnd },
             Common {
@@ -580,6 +709,11 @@ impl OpI2f {
             3 => Rnd::Rz,
             _ => return None,
         };
+        if !((matches!(dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(dtype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             Self { d, b, dtype, stype, rnd },
             Common {

@@ -4,7 +4,7 @@
 
 /// `IMAD.HI`: High word of the 32x32->64-bit product plus c (PTX mad.hi).
 ///
-/// Spec: isa-spec/spec/ops/imad_hi.toml (op `imad_hi`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/imad_hi.toml (op `imad_hi`). SMs: 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadHi {
     /// Destination (u32).
@@ -25,7 +25,7 @@ impl OpImadHi {
     pub const MNEMONIC: &'static str = "IMAD.HI";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo {
             name: "a",
@@ -123,17 +123,17 @@ impl OpImadHi {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => Some(0),
+            ) if smb & 0x7f0 != 0 => Some(0),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Imm(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => Some(1),
+            ) if smb & 0x7f0 != 0 => Some(1),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x1f8 != 0 => Some(2),
+            ) if smb & 0x1f0 != 0 => Some(2),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
@@ -143,7 +143,7 @@ impl OpImadHi {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
-            ) if smb & 0x1f8 != 0 => Some(4),
+            ) if smb & 0x1f0 != 0 => Some(4),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
@@ -192,17 +192,17 @@ impl OpImadHi {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
+            ) if smb & 0x7f0 != 0 => self.encode_f0::<E>(sm, c),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Imm(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
+            ) if smb & 0x7f0 != 0 => self.encode_f1::<E>(sm, c),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            ) if smb & 0x1f0 != 0 => self.encode_f2::<E>(sm, c),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
@@ -212,7 +212,7 @@ impl OpImadHi {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
-            ) if smb & 0x1f8 != 0 => self.encode_f4::<E>(sm, c),
+            ) if smb & 0x1f0 != 0 => self.encode_f4::<E>(sm, c),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
@@ -240,7 +240,7 @@ impl OpImadHi {
             }
         }
     }
-    ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    ///Form `rrr` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -267,7 +267,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120].
+    ///Form `rir` on SM [75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -294,7 +294,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rcr` on SM [70, 75, 80, 86, 89, 90].
+    ///Form `rcr` on SM [75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -386,7 +386,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    ///Form `rrc` on SM [70, 75, 80, 86, 89, 90].
+    ///Form `rrc` on SM [75, 80, 86, 89, 90].
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {

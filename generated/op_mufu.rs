@@ -145,24 +145,47 @@ impl OpMufu {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
+                self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x8 != 0 => self.encode_f1::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x8 != 0 => self.encode_f2::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x8 != 0 => {
+                self.combo_f1::<E>(sm)?;
+                self.encode_f1::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x8 != 0 => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => {
+                self.combo_f3::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0xf0 != 0 => self.encode_f4::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => self.encode_f5::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0xf0 != 0 => {
+                self.combo_f4::<E>(sm)?;
+                self.encode_f4::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => {
+                self.combo_f5::<E>(sm)?;
+                self.encode_f5::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
+                self.combo_f6::<E>(sm)?;
                 self.encode_f6::<E>(sm, c)
             }
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
+                self.combo_f7::<E>(sm)?;
                 self.encode_f7::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x700 != 0 => self.encode_f8::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x100 != 0 => self.encode_f9::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x700 != 0 => {
+                self.combo_f8::<E>(sm)?;
+                self.encode_f8::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x100 != 0 => {
+                self.combo_f9::<E>(sm)?;
+                self.encode_f9::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
+                self.combo_f10::<E>(sm)?;
                 self.encode_f10::<E>(sm, c)
             }
             _ => {
@@ -182,6 +205,307 @@ impl OpMufu {
                 )
             }
         }
+    }
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.a.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x8 != 0 => self.encode_f1::<EncodeError>(sm, c),
+            (SrcKind::CBuf(_),) if smb & 0x8 != 0 => self.encode_f2::<EncodeError>(sm, c),
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => {
+                self.encode_f3::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0xf0 != 0 => self.encode_f4::<EncodeError>(sm, c),
+            (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => {
+                self.encode_f5::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
+                self.encode_f6::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
+                self.encode_f7::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x700 != 0 => {
+                self.encode_f8::<EncodeError>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x100 != 0 => {
+                self.encode_f9::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
+                self.encode_f10::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f4<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f5<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f6<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f7<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f8<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f9<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f10<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
     }
     ///Form `rrr` on SM [70].
     #[allow(clippy::identity_op, unused_variables)]
@@ -204,8 +528,31 @@ impl OpMufu {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    Some(6),
+                    Some(7),
+                    Some(8),
+                    None,
+                ];
+                match CODES[self.op.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             } << 74;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
@@ -233,8 +580,31 @@ impl OpMufu {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    Some(6),
+                    Some(7),
+                    Some(8),
+                    None,
+                ];
+                match CODES[self.op.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             } << 74;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
@@ -302,8 +672,31 @@ impl OpMufu {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    Some(6),
+                    Some(7),
+                    Some(8),
+                    None,
+                ];
+                match CODES[self.op.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             } << 74;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
@@ -680,10 +1073,18 @@ impl OpMufu {
             6 => MufuOp::Rcp64h,
             7 => MufuOp::Rsq64h,
             8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
+        if !((matches!(fmt, MufuFmt::F32))
+            || (matches!(fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             Self { d, a, op, fmt },
             Common {
@@ -741,10 +1142,18 @@ impl OpMufu {
             6 => MufuOp::Rcp64h,
             7 => MufuOp::Rsq64h,
             8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
+        if !((matches!(fmt, MufuFmt::F32))
+            || (matches!(fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             Self { d, a, op, fmt },
             Common {
@@ -804,10 +1213,18 @@ impl OpMufu {
             6 => MufuOp::Rcp64h,
             7 => MufuOp::Rsq64h,
             8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
+        if !((matches!(fmt, MufuFmt::F32))
+            || (matches!(fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             Self { d, a, op, fmt },
             Common {
@@ -871,6 +1288,15 @@ impl OpMufu {
             1 => MufuFmt::F16,
             _ => return None,
         };
+        if !((matches!(fmt, MufuFmt::F32))
+            || (matches!(fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             Self { d, a, op, fmt },
             Common {
@@ -936,6 +1362,15 @@ impl OpMufu {
             1 => MufuFmt::F16,
             _ => return None,
         };
+        if !((matches!(fmt, MufuFmt::F32))
+            || (matches!(fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             Self { d, a, op, fmt },
             Common {
@@ -1003,6 +1438,15 @@ impl OpMufu {
             1 => MufuFmt::F16,
             _ => return None,
         };
+        if !((matches!(fmt, MufuFmt::F32))
+            || (matches!(fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             Self { d, a, op, fmt },
             Common {
@@ -1066,6 +1510,15 @@ impl OpMufu {
             1 => MufuFmt::F16,
             _ => return None,
         };
+        if !((matches!(fmt, MufuFmt::F32))
+            || (matches!(fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             Self { d, a, op, fmt },
             Common {
@@ -1130,6 +1583,15 @@ impl OpMufu {
             2 => MufuFmt::Bf16,
             _ => return None,
         };
+        if !((matches!(fmt, MufuFmt::F32))
+            || (matches!(fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             Self { d, a, op, fmt },
             Common {
@@ -1196,6 +1658,15 @@ impl OpMufu {
             2 => MufuFmt::Bf16,
             _ => return None,
         };
+        if !((matches!(fmt, MufuFmt::F32))
+            || (matches!(fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             Self { d, a, op, fmt },
             Common {
@@ -1264,6 +1735,15 @@ impl OpMufu {
             2 => MufuFmt::Bf16,
             _ => return None,
         };
+        if !((matches!(fmt, MufuFmt::F32))
+            || (matches!(fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             Self { d, a, op, fmt },
             Common {
@@ -1328,6 +1808,15 @@ impl OpMufu {
             2 => MufuFmt::Bf16,
             _ => return None,
         };
+        if !((matches!(fmt, MufuFmt::F32))
+            || (matches!(fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             Self { d, a, op, fmt },
             Common {

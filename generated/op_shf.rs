@@ -202,47 +202,74 @@ impl OpShf {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
+            ) if smb & 0x7f8 != 0 => {
+                self.combo_f0::<E>(sm)?;
+                self.encode_f0::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Imm(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
+            ) if smb & 0x7f8 != 0 => {
+                self.combo_f1::<E>(sm)?;
+                self.encode_f1::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            ) if smb & 0x1f8 != 0 => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
+            ) if smb & 0x7f0 != 0 => {
+                self.combo_f3::<E>(sm)?;
+                self.encode_f3::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Imm(_),
-            ) if smb & 0x7f8 != 0 => self.encode_f4::<E>(sm, c),
+            ) if smb & 0x7f8 != 0 => {
+                self.combo_f4::<E>(sm)?;
+                self.encode_f4::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
-            ) if smb & 0x1f8 != 0 => self.encode_f5::<E>(sm, c),
+            ) if smb & 0x1f8 != 0 => {
+                self.combo_f5::<E>(sm)?;
+                self.encode_f5::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-            ) if smb & 0x7f0 != 0 => self.encode_f6::<E>(sm, c),
+            ) if smb & 0x7f0 != 0 => {
+                self.combo_f6::<E>(sm)?;
+                self.encode_f6::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f7::<E>(sm, c),
+            ) if smb & 0x7 != 0 => {
+                self.combo_f7::<E>(sm)?;
+                self.encode_f7::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Imm(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f8::<E>(sm, c),
+            ) if smb & 0x7 != 0 => {
+                self.combo_f8::<E>(sm)?;
+                self.encode_f8::<E>(sm, c)
+            }
             _ => {
                 if !Self::SMS.contains(&sm) {
                     return Err(
@@ -264,6 +291,146 @@ impl OpShf {
                 )
             }
         }
+    }
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.c.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f8 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f8 != 0 => self.encode_f1::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x1f8 != 0 => self.encode_f2::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f0 != 0 => self.encode_f3::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+            ) if smb & 0x7f8 != 0 => self.encode_f4::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+            ) if smb & 0x1f8 != 0 => self.encode_f5::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0x7f0 != 0 => self.encode_f6::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f7::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f8::<EncodeError>(sm, c),
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f4<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f5<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f6<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f7<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if (matches!(self.dir, ShfDir::L) && self.hi) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "SHF.L.HI on SM{}: the hardware traps on it (Mesa NAK's hardware unit tests: SHF.L...HI raises an illegal-instruction error on SM50..SM62)",
+                        sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f8<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if (matches!(self.dir, ShfDir::L) && self.hi) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "SHF.L.HI on SM{}: the hardware traps on it (Mesa NAK's hardware unit tests: SHF.L...HI raises an illegal-instruction error on SM50..SM62)",
+                        sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
     }
     ///Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120].
     #[allow(clippy::identity_op, unused_variables)]

@@ -229,6 +229,13 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         let m = u128_lit(m);
         quote!(if w & #m == #m { return None; })
     });
+    // Combinations the spec's `legal` products leave out do not decode.
+    let local = |m: usize| {
+        let f = field(&op.modifiers[m].name);
+        quote!(#f)
+    };
+    let legal =
+        crate::combo::legal_expr(spec, op, f, &local).map(|e| quote!(if !#e { return None; }));
     quote! {
         /// The op and common part of a word of this form, or `None` when a
         /// field holds a value the encoder could not produce. Inlined into
@@ -239,6 +246,7 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         fn #parts(w: u128, sm: u32) -> Option<(Self, Common)> {
             #(#not_all)*
             #(#lets)*
+            #legal
             Some((Self { #(#inits),* }, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
         }
         #[inline(never)]

@@ -154,6 +154,11 @@ pub const CODES: &[Code] = &[
         "two ops print the same text on one SM (same mnemonic, suffixes and operand count)",
     ),
     c("S1201", W, "an ALU op without fold semantics"),
+    c(
+        "S1401",
+        E,
+        "a `legal` or `traps` entry naming an unknown form, modifier or value, SMs where the op does not exist, or a trap without evidence",
+    ),
 ];
 
 pub fn find(code: &str) -> Option<&'static Code> {
