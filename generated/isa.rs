@@ -4061,10 +4061,7 @@ impl Sr {
                 "SR_MACHINE_ID_0"
             }
             (Sr::SrSwScratch, 70) => "SR_MACHINE_ID_0",
-            (
-                Sr::SrSwScratch,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
-            ) => "SR_MACHINE_ID_0",
+            (Sr::SrSwScratch, 75) => "SR_MACHINE_ID_0",
             (Sr::Sr36, 50) => "SR_CTA_PARAM",
             (Sr::Sr36, 52) => "SR_CTA_PARAM",
             (Sr::Sr36, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_CTA_PARAM",
@@ -4538,10 +4535,9 @@ impl Sr {
             (Sr::SrSwScratch, 70) => {
                 (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
             }
-            (
-                Sr::SrSwScratch,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
-            ) => (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15),
+            (Sr::SrSwScratch, 75) => {
+                (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
+            }
             (Sr::Sr36, 50) => {
                 (b"SR_CTA_PARAM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
             }
@@ -8495,6 +8491,75 @@ impl Op {
             Op::Vimnmx(o) => o.encode(sm, c),
         }
     }
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products (for tests that show nvdisasm rejects the
+    /// combinations they leave out).
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self {
+            Op::Bra(o) => o.encode_any_combo(sm, c),
+            Op::BraUp(o) => o.encode(sm, c),
+            Op::BraUr(o) => o.encode(sm, c),
+            Op::Brev(o) => o.encode(sm, c),
+            Op::Cs2r(o) => o.encode(sm, c),
+            Op::Cs2r32(o) => o.encode(sm, c),
+            Op::Exit(o) => o.encode(sm, c),
+            Op::F2f(o) => o.encode_any_combo(sm, c),
+            Op::F2f64(o) => o.encode_any_combo(sm, c),
+            Op::F2i(o) => o.encode_any_combo(sm, c),
+            Op::F2i64(o) => o.encode_any_combo(sm, c),
+            Op::Fadd(o) => o.encode(sm, c),
+            Op::Fadd32i(o) => o.encode(sm, c),
+            Op::Ffma(o) => o.encode(sm, c),
+            Op::Ffma32i(o) => o.encode(sm, c),
+            Op::Flo(o) => o.encode(sm, c),
+            Op::Fmnmx(o) => o.encode(sm, c),
+            Op::Fmul(o) => o.encode(sm, c),
+            Op::Fmul32i(o) => o.encode(sm, c),
+            Op::Fsel(o) => o.encode(sm, c),
+            Op::Fsetp(o) => o.encode(sm, c),
+            Op::I2f(o) => o.encode_any_combo(sm, c),
+            Op::I2f64(o) => o.encode_any_combo(sm, c),
+            Op::Iabs(o) => o.encode(sm, c),
+            Op::Iadd(o) => o.encode(sm, c),
+            Op::Iadd3(o) => o.encode(sm, c),
+            Op::Iadd32i(o) => o.encode(sm, c),
+            Op::Iadd3x(o) => o.encode(sm, c),
+            Op::Imad(o) => o.encode(sm, c),
+            Op::ImadHi(o) => o.encode(sm, c),
+            Op::ImadWide(o) => o.encode(sm, c),
+            Op::ImadWideX(o) => o.encode(sm, c),
+            Op::Imadx(o) => o.encode(sm, c),
+            Op::Imnmx(o) => o.encode(sm, c),
+            Op::Iscadd(o) => o.encode(sm, c),
+            Op::Iscadd32i(o) => o.encode(sm, c),
+            Op::Isetp(o) => o.encode(sm, c),
+            Op::Isetp64(o) => o.encode(sm, c),
+            Op::Ldg(o) => o.encode(sm, c),
+            Op::Lea(o) => o.encode(sm, c),
+            Op::LeaHi(o) => o.encode(sm, c),
+            Op::LeaHiX(o) => o.encode(sm, c),
+            Op::LeaX(o) => o.encode(sm, c),
+            Op::Lop(o) => o.encode(sm, c),
+            Op::Lop3(o) => o.encode(sm, c),
+            Op::Lop32i(o) => o.encode(sm, c),
+            Op::Mov(o) => o.encode(sm, c),
+            Op::Mov32i(o) => o.encode(sm, c),
+            Op::Mov64(o) => o.encode(sm, c),
+            Op::Mufu(o) => o.encode_any_combo(sm, c),
+            Op::Nop(o) => o.encode(sm, c),
+            Op::Plop3(o) => o.encode(sm, c),
+            Op::Popc(o) => o.encode(sm, c),
+            Op::Prmt(o) => o.encode(sm, c),
+            Op::S2r(o) => o.encode(sm, c),
+            Op::Sel(o) => o.encode(sm, c),
+            Op::Sel64(o) => o.encode(sm, c),
+            Op::Shf(o) => o.encode_any_combo(sm, c),
+            Op::Shl(o) => o.encode(sm, c),
+            Op::Shr(o) => o.encode(sm, c),
+            Op::Stg(o) => o.encode(sm, c),
+            Op::Vimnmx(o) => o.encode(sm, c),
+        }
+    }
     /// The word, or `None` when the op does not encode on `sm`
     /// (no error message is built: for legality trials). One jump
     /// on the variant into the op's whole encoder.
@@ -11883,7 +11948,7 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
 #[allow(unused_variables)]
 fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
         return decode_form::<OpImadHi, 0>(w, sm);
     }
@@ -12191,7 +12256,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
 #[allow(unused_variables)]
 fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+        && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
         return decode_form::<OpImadHi, 4>(w, sm);
     }
@@ -12443,7 +12508,7 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
 #[allow(unused_variables)]
 fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
         return decode_form::<OpImadHi, 1>(w, sm);
     }
@@ -12826,7 +12891,7 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
 #[allow(unused_variables)]
 fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+        && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
         return decode_form::<OpImadHi, 2>(w, sm);
     }
@@ -13869,7 +13934,7 @@ fn print_sm70_arm19(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
         return print_form::<OpImadHi, 0>(w, sm, addr, ctrl, out);
     }
@@ -14351,7 +14416,7 @@ fn print_sm70_arm48(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+        && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
         return print_form::<OpImadHi, 4>(w, sm, addr, ctrl, out);
     }
@@ -14723,7 +14788,7 @@ fn print_sm70_arm68(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
         return print_form::<OpImadHi, 1>(w, sm, addr, ctrl, out);
     }
@@ -15304,7 +15369,7 @@ fn print_sm70_arm101(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+        && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
         return print_form::<OpImadHi, 2>(w, sm, addr, ctrl, out);
     }
@@ -17662,7 +17727,7 @@ pub const FORMS: &[FormInfo] = &[
         form: "rrr",
         id: 0,
         family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        sms: &[75, 80, 86, 89, 90, 100, 120],
         mask: 0x1fffff1f500ffffff0000000fff,
         value: 0x78000000000000000000227,
         unknown: 0,
@@ -17674,7 +17739,7 @@ pub const FORMS: &[FormInfo] = &[
         form: "rir",
         id: 1,
         family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
+        sms: &[75, 80, 86, 89, 90, 100, 120],
         mask: 0x1fffff1f5000000000000000fff,
         value: 0x78000000000000000000827,
         unknown: 0,
@@ -17686,7 +17751,7 @@ pub const FORMS: &[FormInfo] = &[
         form: "rcr",
         id: 2,
         family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
+        sms: &[75, 80, 86, 89, 90],
         mask: 0x1fffff1f500f80000ff00000fff,
         value: 0x78000000000000000000a27,
         unknown: 0,
@@ -17710,7 +17775,7 @@ pub const FORMS: &[FormInfo] = &[
         form: "rrc",
         id: 4,
         family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
+        sms: &[75, 80, 86, 89, 90],
         mask: 0x1fffff1fd00780000ff00000fff,
         value: 0x78000000000000000000627,
         unknown: 0,

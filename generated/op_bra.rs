@@ -7,15 +7,15 @@
 /// Spec: isa-spec/spec/ops/bra.toml:3 (op `bra`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBra {
-    /// Source (pred). (isa-spec/spec/ops/bra.toml:8)
+    /// Source (pred). (isa-spec/spec/ops/bra.toml:17)
     pub cond: Src,
-    /// Modifier.  (isa-spec/spec/ops/bra.toml:14)
+    /// Modifier.  (isa-spec/spec/ops/bra.toml:23)
     pub mode: BraMode,
-    /// Modifier.  (isa-spec/spec/ops/bra.toml:19)
+    /// Modifier.  (isa-spec/spec/ops/bra.toml:28)
     pub any: bool,
-    /// Modifier. Maxwell/Pascal condition-code test. (isa-spec/spec/ops/bra.toml:25)
+    /// Modifier. Maxwell/Pascal condition-code test. (isa-spec/spec/ops/bra.toml:34)
     pub cc: Cc,
-    /// Modifier.  (isa-spec/spec/ops/bra.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/bra.toml:40)
     pub target: i64,
 }
 /// Spec: isa-spec/spec/ops/bra.toml:3.
@@ -67,7 +67,80 @@ impl OpBra {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/bra.toml:44; form at isa-spec/spec/ops/bra.toml:44).
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.cond.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0xf8 != 0 => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x700 != 0 => {
+                self.encode_f1::<EncodeError>(sm, c)
+            }
+            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => {
+                self.encode_f2::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((!self.any)) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "mode={} any={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.mode.name(), self.any, sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((!self.any) || (self.any && matches!(self.mode, BraMode::U))) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "mode={} any={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.mode.name(), self.any, sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((!self.any)) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "mode={} any={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.mode.name(), self.any, sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -111,7 +184,7 @@ impl OpBra {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra.toml:60; form at isa-spec/spec/ops/bra.toml:60).
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra.toml:69; form at isa-spec/spec/ops/bra.toml:69).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -158,7 +231,7 @@ impl OpBra {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bra.toml:76; form at isa-spec/spec/ops/bra.toml:76).
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bra.toml:85; form at isa-spec/spec/ops/bra.toml:85).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -215,7 +288,7 @@ impl OpBra {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:44; form at isa-spec/spec/ops/bra.toml:44).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -243,6 +316,9 @@ impl OpBra {
             cc,
             target,
         };
+        if !((!o.any)) {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -253,7 +329,7 @@ impl OpBra {
             },
         ))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:60; form at isa-spec/spec/ops/bra.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:69; form at isa-spec/spec/ops/bra.toml:69).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -284,6 +360,9 @@ impl OpBra {
             cc,
             target,
         };
+        if !((!o.any) || (o.any && matches!(o.mode, BraMode::U))) {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -294,7 +373,7 @@ impl OpBra {
             },
         ))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:76; form at isa-spec/spec/ops/bra.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:85; form at isa-spec/spec/ops/bra.toml:85).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -344,6 +423,9 @@ impl OpBra {
             cc,
             target,
         };
+        if !((!o.any)) {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -357,7 +439,7 @@ impl OpBra {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/bra.toml:34.
+    /// Spec: isa-spec/spec/ops/bra.toml:43.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -426,7 +508,7 @@ impl OpBra {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:34).
+    /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:43).
     #[allow(
         unused_variables,
         unused_mut,
@@ -537,7 +619,7 @@ impl OpBra {
             )),
         )
     }
-    /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:39).
+    /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:48).
     #[allow(
         unused_variables,
         unused_mut,
@@ -754,12 +836,17 @@ impl Encode for OpBra {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0xf8 != 0 => {
+                self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
             (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x700 != 0 => {
+                self.combo_f1::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
-            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => self.encode_f2::<E>(sm, c),
+            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond])),
         }
     }

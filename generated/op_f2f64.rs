@@ -7,19 +7,19 @@
 /// Spec: isa-spec/spec/ops/f2f64.toml:2 (op `f2f64`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2f64 {
-    /// Destination (f32). (isa-spec/spec/ops/f2f64.toml:7)
+    /// Destination (f32). (isa-spec/spec/ops/f2f64.toml:18)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/f2f64.toml:11)
+    /// Source (f32). (isa-spec/spec/ops/f2f64.toml:22)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/f2f64.toml:18)
+    /// Modifier.  (isa-spec/spec/ops/f2f64.toml:29)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2f64.toml:23)
+    /// Modifier.  (isa-spec/spec/ops/f2f64.toml:34)
     pub dtype: CvtFtypeShown,
-    /// Modifier.  (isa-spec/spec/ops/f2f64.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/f2f64.toml:38)
     pub stype: CvtFtypeShown,
-    /// Modifier.  (isa-spec/spec/ops/f2f64.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/f2f64.toml:42)
     pub rnd: Rnd,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/f2f64.toml:35)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/f2f64.toml:46)
     pub sel: u32,
 }
 /// Spec: isa-spec/spec/ops/f2f64.toml:2.
@@ -89,7 +89,133 @@ impl OpF2f64 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f64.toml:51; form at isa-spec/spec/ops/f2f64.toml:54).
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.b.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.encode_f1::<EncodeError>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.encode_f2::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.encode_f3::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
+            && matches!(self.stype, CvtFtypeShown::F64))
+            || (matches!(self.dtype, CvtFtypeShown::F64)
+                && matches!(self.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::Bf16)
+                && matches!(self.stype, CvtFtypeShown::F64))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::F64)
+                && matches!(self.stype, CvtFtypeShown::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
+            && matches!(self.stype, CvtFtypeShown::F64))
+            || (matches!(self.dtype, CvtFtypeShown::F64)
+                && matches!(self.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::Bf16)
+                && matches!(self.stype, CvtFtypeShown::F64))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::F64)
+                && matches!(self.stype, CvtFtypeShown::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
+            && matches!(self.stype, CvtFtypeShown::F64))
+            || (matches!(self.dtype, CvtFtypeShown::F64)
+                && matches!(self.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::Bf16)
+                && matches!(self.stype, CvtFtypeShown::F64))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::F64)
+                && matches!(self.stype, CvtFtypeShown::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
+            && matches!(self.stype, CvtFtypeShown::F64))
+            || (matches!(self.dtype, CvtFtypeShown::F64)
+                && matches!(self.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::Bf16)
+                && matches!(self.stype, CvtFtypeShown::F64))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::F64)
+                && matches!(self.stype, CvtFtypeShown::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -124,7 +250,7 @@ impl OpF2f64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f64.toml:51; form at isa-spec/spec/ops/f2f64.toml:54).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -164,7 +290,7 @@ impl OpF2f64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2f64.toml:51; form at isa-spec/spec/ops/f2f64.toml:54).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -200,7 +326,7 @@ impl OpF2f64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f64.toml:51; form at isa-spec/spec/ops/f2f64.toml:54).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -235,7 +361,7 @@ impl OpF2f64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2f64.toml:51; form at isa-spec/spec/ops/f2f64.toml:54).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -281,6 +407,17 @@ impl OpF2f64 {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
+            && matches!(o.stype, CvtFtypeShown::F64))
+            || (matches!(o.dtype, CvtFtypeShown::F64)
+                && matches!(o.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::Bf16)
+                && matches!(o.stype, CvtFtypeShown::F64))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::F64)
+                && matches!(o.stype, CvtFtypeShown::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -291,7 +428,7 @@ impl OpF2f64 {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2f64.toml:51; form at isa-spec/spec/ops/f2f64.toml:54).
+    /// Form `rir`'s fields (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -339,6 +476,17 @@ impl OpF2f64 {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
+            && matches!(o.stype, CvtFtypeShown::F64))
+            || (matches!(o.dtype, CvtFtypeShown::F64)
+                && matches!(o.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::Bf16)
+                && matches!(o.stype, CvtFtypeShown::F64))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::F64)
+                && matches!(o.stype, CvtFtypeShown::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -349,7 +497,7 @@ impl OpF2f64 {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2f64.toml:51; form at isa-spec/spec/ops/f2f64.toml:54).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -399,6 +547,17 @@ impl OpF2f64 {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
+            && matches!(o.stype, CvtFtypeShown::F64))
+            || (matches!(o.dtype, CvtFtypeShown::F64)
+                && matches!(o.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::Bf16)
+                && matches!(o.stype, CvtFtypeShown::F64))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::F64)
+                && matches!(o.stype, CvtFtypeShown::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -409,7 +568,7 @@ impl OpF2f64 {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2f64.toml:51; form at isa-spec/spec/ops/f2f64.toml:54).
+    /// Form `rur`'s fields (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -455,6 +614,17 @@ impl OpF2f64 {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
+            && matches!(o.stype, CvtFtypeShown::F64))
+            || (matches!(o.dtype, CvtFtypeShown::F64)
+                && matches!(o.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::Bf16)
+                && matches!(o.stype, CvtFtypeShown::F64))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::F64)
+                && matches!(o.stype, CvtFtypeShown::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -468,15 +638,11 @@ impl OpF2f64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/f2f64.toml:39.
+    /// Spec: isa-spec/spec/ops/f2f64.toml:50.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_b = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -518,7 +684,7 @@ impl OpF2f64 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `F2F` (isa-spec/spec/ops/f2f64.toml:39).
+    /// Parse syntax `F2F` (isa-spec/spec/ops/f2f64.toml:50).
     #[allow(
         unused_variables,
         unused_mut,
@@ -698,7 +864,6 @@ impl OpF2f64 {
         let reuse_b = reuse_marks.iter().any(|n| *n == "b");
         if reuse_b {
             match form {
-                Some(0) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }
@@ -787,11 +952,19 @@ impl Encode for OpF2f64 {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.combo_f1::<E>(sm)?;
+                self.encode_f1::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.combo_f3::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),

@@ -7,21 +7,21 @@
 /// Spec: isa-spec/spec/ops/f2i.toml:3 (op `f2i`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2i {
-    /// Destination (b32). (isa-spec/spec/ops/f2i.toml:8)
+    /// Destination (b32). (isa-spec/spec/ops/f2i.toml:17)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/f2i.toml:12)
+    /// Source (f32). (isa-spec/spec/ops/f2i.toml:21)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/f2i.toml:19)
-    pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2i.toml:24)
-    pub dtype: CvtItype32,
     /// Modifier.  (isa-spec/spec/ops/f2i.toml:28)
+    pub ftz: bool,
+    /// Modifier.  (isa-spec/spec/ops/f2i.toml:33)
+    pub dtype: CvtItype32,
+    /// Modifier.  (isa-spec/spec/ops/f2i.toml:37)
     pub stype: CvtFtype32,
-    /// Modifier.  (isa-spec/spec/ops/f2i.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/f2i.toml:41)
     pub rnd: F2iRnd,
-    /// Modifier. Bit 77; ptxas sets it on the 32-bit opcode. (isa-spec/spec/ops/f2i.toml:36)
+    /// Modifier. Bit 77; ptxas sets it on the 32-bit opcode. (isa-spec/spec/ops/f2i.toml:45)
     pub ntz: bool,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/f2i.toml:42)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/f2i.toml:51)
     pub sel: u32,
 }
 /// Spec: isa-spec/spec/ops/f2i.toml:3.
@@ -90,7 +90,109 @@ impl OpF2i {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i.toml:58; form at isa-spec/spec/ops/f2i.toml:61).
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.b.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.encode_f1::<EncodeError>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.encode_f2::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.encode_f3::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -129,7 +231,7 @@ impl OpF2i {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i.toml:58; form at isa-spec/spec/ops/f2i.toml:61).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -173,7 +275,7 @@ impl OpF2i {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2i.toml:58; form at isa-spec/spec/ops/f2i.toml:61).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -213,7 +315,7 @@ impl OpF2i {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i.toml:58; form at isa-spec/spec/ops/f2i.toml:61).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -252,7 +354,7 @@ impl OpF2i {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i.toml:58; form at isa-spec/spec/ops/f2i.toml:61).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -301,6 +403,11 @@ impl OpF2i {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.stype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -311,7 +418,7 @@ impl OpF2i {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2i.toml:58; form at isa-spec/spec/ops/f2i.toml:61).
+    /// Form `rir`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -362,6 +469,11 @@ impl OpF2i {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.stype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -372,7 +484,7 @@ impl OpF2i {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2i.toml:58; form at isa-spec/spec/ops/f2i.toml:61).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -425,6 +537,11 @@ impl OpF2i {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.stype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -435,7 +552,7 @@ impl OpF2i {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2i.toml:58; form at isa-spec/spec/ops/f2i.toml:61).
+    /// Form `rur`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -484,6 +601,11 @@ impl OpF2i {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.stype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -497,15 +619,11 @@ impl OpF2i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/f2i.toml:46.
+    /// Spec: isa-spec/spec/ops/f2i.toml:55.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_b = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -550,7 +668,7 @@ impl OpF2i {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `F2I` (isa-spec/spec/ops/f2i.toml:46).
+    /// Parse syntax `F2I` (isa-spec/spec/ops/f2i.toml:55).
     #[allow(
         unused_variables,
         unused_mut,
@@ -738,7 +856,6 @@ impl OpF2i {
         let reuse_b = reuse_marks.iter().any(|n| *n == "b");
         if reuse_b {
             match form {
-                Some(0) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }
@@ -828,11 +945,19 @@ impl Encode for OpF2i {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.combo_f1::<E>(sm)?;
+                self.encode_f1::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.combo_f3::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),

@@ -7,21 +7,21 @@
 /// Spec: isa-spec/spec/ops/f2i64.toml:3 (op `f2i64`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2i64 {
-    /// Destination (b32). (isa-spec/spec/ops/f2i64.toml:8)
+    /// Destination (b32). (isa-spec/spec/ops/f2i64.toml:18)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/f2i64.toml:12)
+    /// Source (f32). (isa-spec/spec/ops/f2i64.toml:22)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:19)
+    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:29)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:24)
+    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:34)
     pub dtype: CvtItype,
-    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:38)
     pub stype: CvtFtype,
-    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:42)
     pub rnd: F2iRnd,
-    /// Modifier. Float to integer conversion with an F64 source or a 64-bit result. (isa-spec/spec/ops/f2i64.toml:36)
+    /// Modifier. Float to integer conversion with an F64 source or a 64-bit result. (isa-spec/spec/ops/f2i64.toml:46)
     pub ntz: bool,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/f2i64.toml:42)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/f2i64.toml:52)
     pub sel: u32,
 }
 /// Spec: isa-spec/spec/ops/f2i64.toml:3.
@@ -91,7 +91,125 @@ impl OpF2i64 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:58; form at isa-spec/spec/ops/f2i64.toml:61).
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.b.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.encode_f1::<EncodeError>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.encode_f2::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.encode_f3::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype::F64))
+            || (matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(self.stype, CvtFtype::F32 | CvtFtype::F16))
+            || (sm_bit(sm) & 0x700 != 0
+                && matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(self.stype, CvtFtype::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype::F64))
+            || (matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(self.stype, CvtFtype::F32 | CvtFtype::F16))
+            || (sm_bit(sm) & 0x700 != 0
+                && matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(self.stype, CvtFtype::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype::F64))
+            || (matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(self.stype, CvtFtype::F32 | CvtFtype::F16))
+            || (sm_bit(sm) & 0x700 != 0
+                && matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(self.stype, CvtFtype::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.stype, CvtFtype::F64))
+            || (matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(self.stype, CvtFtype::F32 | CvtFtype::F16))
+            || (sm_bit(sm) & 0x700 != 0
+                && matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(self.stype, CvtFtype::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -130,7 +248,7 @@ impl OpF2i64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:58; form at isa-spec/spec/ops/f2i64.toml:61).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -174,7 +292,7 @@ impl OpF2i64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2i64.toml:58; form at isa-spec/spec/ops/f2i64.toml:61).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -214,7 +332,7 @@ impl OpF2i64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:58; form at isa-spec/spec/ops/f2i64.toml:61).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -253,7 +371,7 @@ impl OpF2i64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i64.toml:58; form at isa-spec/spec/ops/f2i64.toml:61).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -305,6 +423,15 @@ impl OpF2i64 {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.stype, CvtFtype::F64))
+            || (matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(o.stype, CvtFtype::F32 | CvtFtype::F16))
+            || (sm_bit(sm) & 0x700 != 0
+                && matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(o.stype, CvtFtype::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -315,7 +442,7 @@ impl OpF2i64 {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2i64.toml:58; form at isa-spec/spec/ops/f2i64.toml:61).
+    /// Form `rir`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -369,6 +496,15 @@ impl OpF2i64 {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.stype, CvtFtype::F64))
+            || (matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(o.stype, CvtFtype::F32 | CvtFtype::F16))
+            || (sm_bit(sm) & 0x700 != 0
+                && matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(o.stype, CvtFtype::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -379,7 +515,7 @@ impl OpF2i64 {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2i64.toml:58; form at isa-spec/spec/ops/f2i64.toml:61).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -435,6 +571,15 @@ impl OpF2i64 {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.stype, CvtFtype::F64))
+            || (matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(o.stype, CvtFtype::F32 | CvtFtype::F16))
+            || (sm_bit(sm) & 0x700 != 0
+                && matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(o.stype, CvtFtype::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -445,7 +590,7 @@ impl OpF2i64 {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2i64.toml:58; form at isa-spec/spec/ops/f2i64.toml:61).
+    /// Form `rur`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -497,6 +642,15 @@ impl OpF2i64 {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.stype, CvtFtype::F64))
+            || (matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(o.stype, CvtFtype::F32 | CvtFtype::F16))
+            || (sm_bit(sm) & 0x700 != 0
+                && matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(o.stype, CvtFtype::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -510,15 +664,11 @@ impl OpF2i64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/f2i64.toml:46.
+    /// Spec: isa-spec/spec/ops/f2i64.toml:56.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_b = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -563,7 +713,7 @@ impl OpF2i64 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `F2I` (isa-spec/spec/ops/f2i64.toml:46).
+    /// Parse syntax `F2I` (isa-spec/spec/ops/f2i64.toml:56).
     #[allow(
         unused_variables,
         unused_mut,
@@ -769,7 +919,6 @@ impl OpF2i64 {
         let reuse_b = reuse_marks.iter().any(|n| *n == "b");
         if reuse_b {
             match form {
-                Some(0) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }
@@ -859,11 +1008,19 @@ impl Encode for OpF2i64 {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.combo_f1::<E>(sm)?;
+                self.encode_f1::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.combo_f3::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),

@@ -7,17 +7,17 @@
 /// Spec: isa-spec/spec/ops/i2f.toml:3 (op `i2f`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2f {
-    /// Destination (f32). (isa-spec/spec/ops/i2f.toml:8)
+    /// Destination (f32). (isa-spec/spec/ops/i2f.toml:19)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/i2f.toml:12)
+    /// Source (b32). (isa-spec/spec/ops/i2f.toml:23)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/i2f.toml:18)
+    /// Modifier.  (isa-spec/spec/ops/i2f.toml:29)
     pub dtype: CvtFtype32,
-    /// Modifier.  (isa-spec/spec/ops/i2f.toml:22)
+    /// Modifier.  (isa-spec/spec/ops/i2f.toml:33)
     pub stype: CvtItype32,
-    /// Modifier.  (isa-spec/spec/ops/i2f.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/i2f.toml:37)
     pub rnd: Rnd,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/i2f.toml:30)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/i2f.toml:41)
     pub sel: u32,
 }
 /// Spec: isa-spec/spec/ops/i2f.toml:3.
@@ -87,7 +87,111 @@ impl OpI2f {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:46; form at isa-spec/spec/ops/i2f.toml:49).
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.b.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.encode_f1::<EncodeError>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.encode_f2::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.encode_f3::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16)
+            && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)
+                && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.dtype.name(), self.stype.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -122,7 +226,7 @@ impl OpI2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:46; form at isa-spec/spec/ops/i2f.toml:49).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -164,7 +268,7 @@ impl OpI2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/i2f.toml:46; form at isa-spec/spec/ops/i2f.toml:49).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -200,7 +304,7 @@ impl OpI2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:46; form at isa-spec/spec/ops/i2f.toml:49).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -235,7 +339,7 @@ impl OpI2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/i2f.toml:46; form at isa-spec/spec/ops/i2f.toml:49).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -280,6 +384,11 @@ impl OpI2f {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -290,7 +399,7 @@ impl OpI2f {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/i2f.toml:46; form at isa-spec/spec/ops/i2f.toml:49).
+    /// Form `rir`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -337,6 +446,13 @@ impl OpI2f {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.dtype, CvtFtype32::F32 | CvtFtype32::F16)
+            && matches!(o.stype, CvtItype32::S32 | CvtItype32::U32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype32::Bf16)
+                && matches!(o.stype, CvtItype32::S32 | CvtItype32::U32)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -347,7 +463,7 @@ impl OpI2f {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/i2f.toml:46; form at isa-spec/spec/ops/i2f.toml:49).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -396,6 +512,11 @@ impl OpI2f {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -406,7 +527,7 @@ impl OpI2f {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/i2f.toml:46; form at isa-spec/spec/ops/i2f.toml:49).
+    /// Form `rur`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -451,6 +572,11 @@ impl OpI2f {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype32::Bf16)))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -464,15 +590,11 @@ impl OpI2f {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/i2f.toml:34.
+    /// Spec: isa-spec/spec/ops/i2f.toml:45.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_b = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -511,7 +633,7 @@ impl OpI2f {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `I2F` (isa-spec/spec/ops/i2f.toml:34).
+    /// Parse syntax `I2F` (isa-spec/spec/ops/i2f.toml:45).
     #[allow(
         unused_variables,
         unused_mut,
@@ -695,7 +817,6 @@ impl OpI2f {
         let reuse_b = reuse_marks.iter().any(|n| *n == "b");
         if reuse_b {
             match form {
-                Some(0) => ctrl |= 1u32 << 18,
                 _ => {}
             }
         }
@@ -783,11 +904,19 @@ impl Encode for OpI2f {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+                self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+                self.combo_f1::<E>(sm)?;
+                self.encode_f1::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+                self.combo_f3::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),

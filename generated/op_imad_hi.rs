@@ -4,7 +4,7 @@
 
 /// `IMAD.HI`: High word of the 32x32->64-bit product plus c (PTX mad.hi).
 ///
-/// Spec: isa-spec/spec/ops/imad_hi.toml:2 (op `imad_hi`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/imad_hi.toml:2 (op `imad_hi`). SMs: 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadHi {
     /// Destination (u32). (isa-spec/spec/ops/imad_hi.toml:7)
@@ -26,7 +26,7 @@ impl OpImadHi {
     pub const MNEMONIC: &'static str = "IMAD.HI";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::I32),
@@ -68,17 +68,17 @@ impl OpImadHi {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => Some(0),
+            ) if smb & 0x7f0 != 0 => Some(0),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Imm(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => Some(1),
+            ) if smb & 0x7f0 != 0 => Some(1),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x1f8 != 0 => Some(2),
+            ) if smb & 0x1f0 != 0 => Some(2),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
@@ -88,7 +88,7 @@ impl OpImadHi {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
-            ) if smb & 0x1f8 != 0 => Some(4),
+            ) if smb & 0x1f0 != 0 => Some(4),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
@@ -97,7 +97,7 @@ impl OpImadHi {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rrr` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -124,7 +124,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rir` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -151,7 +151,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rcr` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -179,7 +179,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -206,7 +206,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rrc` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -234,7 +234,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -261,7 +261,7 @@ impl OpImadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -301,7 +301,7 @@ impl OpImadHi {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rir`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -343,7 +343,7 @@ impl OpImadHi {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -387,7 +387,7 @@ impl OpImadHi {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rur`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -427,7 +427,7 @@ impl OpImadHi {
             },
         ))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -471,7 +471,7 @@ impl OpImadHi {
             },
         ))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/imad_hi.toml:53; form at isa-spec/spec/ops/imad_hi.toml:56).
+    /// Form `rru`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -782,17 +782,17 @@ impl Encode for OpImadHi {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
+            ) if smb & 0x7f0 != 0 => self.encode_f0::<E>(sm, c),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Imm(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
+            ) if smb & 0x7f0 != 0 => self.encode_f1::<E>(sm, c),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            ) if smb & 0x1f0 != 0 => self.encode_f2::<E>(sm, c),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
@@ -802,7 +802,7 @@ impl Encode for OpImadHi {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
-            ) if smb & 0x1f8 != 0 => self.encode_f4::<E>(sm, c),
+            ) if smb & 0x1f0 != 0 => self.encode_f4::<E>(sm, c),
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),

@@ -7,15 +7,15 @@
 /// Spec: isa-spec/spec/ops/mufu.toml:2 (op `mufu`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMufu {
-    /// Destination (f32). (isa-spec/spec/ops/mufu.toml:7)
+    /// Destination (f32). (isa-spec/spec/ops/mufu.toml:17)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/mufu.toml:11)
+    /// Source (f32). (isa-spec/spec/ops/mufu.toml:21)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/mufu.toml:18)
+    /// Modifier.  (isa-spec/spec/ops/mufu.toml:28)
     pub op: MufuOp,
-    /// Modifier.  (isa-spec/spec/ops/mufu.toml:22)
+    /// Modifier.  (isa-spec/spec/ops/mufu.toml:32)
     pub fmt: MufuFmt,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/mufu.toml:27)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/mufu.toml:37)
     pub sel: u32,
 }
 /// Spec: isa-spec/spec/ops/mufu.toml:2.
@@ -98,7 +98,308 @@ impl OpMufu {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:43; form at isa-spec/spec/ops/mufu.toml:47).
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.a.kind,) {
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x8 != 0 => self.encode_f1::<EncodeError>(sm, c),
+            (SrcKind::CBuf(_),) if smb & 0x8 != 0 => self.encode_f2::<EncodeError>(sm, c),
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => {
+                self.encode_f3::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0xf0 != 0 => self.encode_f4::<EncodeError>(sm, c),
+            (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => {
+                self.encode_f5::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
+                self.encode_f6::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
+                self.encode_f7::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x700 != 0 => {
+                self.encode_f8::<EncodeError>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x100 != 0 => {
+                self.encode_f9::<EncodeError>(sm, c)
+            }
+            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
+                self.encode_f10::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f4<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f5<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f6<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f7<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f8<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f9<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f10<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -119,8 +420,31 @@ impl OpMufu {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    Some(6),
+                    Some(7),
+                    Some(8),
+                    None,
+                ];
+                match CODES[self.op.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
@@ -130,7 +454,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:43; form at isa-spec/spec/ops/mufu.toml:47).
+    /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -157,8 +481,31 @@ impl OpMufu {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    Some(6),
+                    Some(7),
+                    Some(8),
+                    None,
+                ];
+                match CODES[self.op.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             } << 74;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
         w
@@ -167,7 +514,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:43; form at isa-spec/spec/ops/mufu.toml:47).
+    /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -189,8 +536,31 @@ impl OpMufu {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    Some(6),
+                    Some(7),
+                    Some(8),
+                    None,
+                ];
+                match CODES[self.op.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
@@ -200,7 +570,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:69).
+    /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -241,7 +611,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:69).
+    /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -287,7 +657,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:69).
+    /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -329,7 +699,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:69).
+    /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -370,7 +740,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:91; form at isa-spec/spec/ops/mufu.toml:95).
+    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -399,7 +769,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:91; form at isa-spec/spec/ops/mufu.toml:95).
+    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -433,7 +803,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:91; form at isa-spec/spec/ops/mufu.toml:95).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -463,7 +833,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:91; form at isa-spec/spec/ops/mufu.toml:95).
+    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -492,7 +862,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:43; form at isa-spec/spec/ops/mufu.toml:47).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -513,13 +883,21 @@ impl OpMufu {
             6 => MufuOp::Rcp64h,
             7 => MufuOp::Rsq64h,
             8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
         let sel: u32 = (((w >> 60) & 3)) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
+            return None;
+        }
+        if !((matches!(o.fmt, MufuFmt::F32))
+            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
             return None;
         }
         Some((
@@ -532,7 +910,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:43; form at isa-spec/spec/ops/mufu.toml:47).
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -555,13 +933,21 @@ impl OpMufu {
             6 => MufuOp::Rcp64h,
             7 => MufuOp::Rsq64h,
             8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
         let sel: u32 = 0u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
+            return None;
+        }
+        if !((matches!(o.fmt, MufuFmt::F32))
+            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
             return None;
         }
         Some((
@@ -574,7 +960,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:43; form at isa-spec/spec/ops/mufu.toml:47).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -599,13 +985,21 @@ impl OpMufu {
             6 => MufuOp::Rcp64h,
             7 => MufuOp::Rsq64h,
             8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
         let sel: u32 = (((w >> 60) & 3)) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
+            return None;
+        }
+        if !((matches!(o.fmt, MufuFmt::F32))
+            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
             return None;
         }
         Some((
@@ -618,7 +1012,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:69).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -652,6 +1046,15 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.fmt, MufuFmt::F32))
+            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -662,7 +1065,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:69).
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -698,6 +1101,15 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.fmt, MufuFmt::F32))
+            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -708,7 +1120,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:69).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -746,6 +1158,15 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.fmt, MufuFmt::F32))
+            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -756,7 +1177,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:69).
+    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -790,6 +1211,15 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.fmt, MufuFmt::F32))
+            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -800,7 +1230,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:91; form at isa-spec/spec/ops/mufu.toml:95).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -835,6 +1265,15 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.fmt, MufuFmt::F32))
+            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -845,7 +1284,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:91; form at isa-spec/spec/ops/mufu.toml:95).
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -882,6 +1321,15 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.fmt, MufuFmt::F32))
+            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -892,7 +1340,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:91; form at isa-spec/spec/ops/mufu.toml:95).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -931,6 +1379,15 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.fmt, MufuFmt::F32))
+            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -941,7 +1398,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:91; form at isa-spec/spec/ops/mufu.toml:95).
+    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -976,6 +1433,15 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
+        if !((matches!(o.fmt, MufuFmt::F32))
+            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
+        {
+            return None;
+        }
         Some((
             o,
             Common {
@@ -989,7 +1455,7 @@ impl OpMufu {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/mufu.toml:31.
+    /// Spec: isa-spec/spec/ops/mufu.toml:41.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1028,7 +1494,7 @@ impl OpMufu {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `MUFU` (isa-spec/spec/ops/mufu.toml:31).
+    /// Parse syntax `MUFU` (isa-spec/spec/ops/mufu.toml:41).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1294,24 +1760,47 @@ impl Encode for OpMufu {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
+                self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x8 != 0 => self.encode_f1::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x8 != 0 => self.encode_f2::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x8 != 0 => {
+                self.combo_f1::<E>(sm)?;
+                self.encode_f1::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x8 != 0 => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => {
+                self.combo_f3::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0xf0 != 0 => self.encode_f4::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => self.encode_f5::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0xf0 != 0 => {
+                self.combo_f4::<E>(sm)?;
+                self.encode_f4::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => {
+                self.combo_f5::<E>(sm)?;
+                self.encode_f5::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
+                self.combo_f6::<E>(sm)?;
                 self.encode_f6::<E>(sm, c)
             }
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
+                self.combo_f7::<E>(sm)?;
                 self.encode_f7::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x700 != 0 => self.encode_f8::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x100 != 0 => self.encode_f9::<E>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x700 != 0 => {
+                self.combo_f8::<E>(sm)?;
+                self.encode_f8::<E>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x100 != 0 => {
+                self.combo_f9::<E>(sm)?;
+                self.encode_f9::<E>(sm, c)
+            }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
+                self.combo_f10::<E>(sm)?;
                 self.encode_f10::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a])),

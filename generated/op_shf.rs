@@ -7,21 +7,21 @@
 /// Spec: isa-spec/spec/ops/shf.toml:2 (op `shf`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShf {
-    /// Destination (b32). (isa-spec/spec/ops/shf.toml:7)
+    /// Destination (b32). (isa-spec/spec/ops/shf.toml:14)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/shf.toml:11)
+    /// Source (b32). (isa-spec/spec/ops/shf.toml:18)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/shf.toml:15)
+    /// Source (b32). (isa-spec/spec/ops/shf.toml:22)
     pub b: Src,
-    /// Source (b32). (isa-spec/spec/ops/shf.toml:19)
+    /// Source (b32). (isa-spec/spec/ops/shf.toml:26)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/shf.toml:23)
+    /// Modifier.  (isa-spec/spec/ops/shf.toml:30)
     pub dir: ShfDir,
-    /// Modifier.  (isa-spec/spec/ops/shf.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/shf.toml:34)
     pub wrap: bool,
-    /// Modifier.  (isa-spec/spec/ops/shf.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/shf.toml:39)
     pub ty: ShfType,
-    /// Modifier.  (isa-spec/spec/ops/shf.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/shf.toml:43)
     pub hi: bool,
 }
 /// Spec: isa-spec/spec/ops/shf.toml:2.
@@ -113,7 +113,147 @@ impl OpShf {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    #[allow(unused_variables, clippy::match_single_binding)]
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.c.kind) {
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f8 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f8 != 0 => self.encode_f1::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x1f8 != 0 => self.encode_f2::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7f0 != 0 => self.encode_f3::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+            ) if smb & 0x7f8 != 0 => self.encode_f4::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::CBuf(_),
+            ) if smb & 0x1f8 != 0 => self.encode_f5::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
+            ) if smb & 0x7f0 != 0 => self.encode_f6::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f7::<EncodeError>(sm, c),
+            (
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                SrcKind::Imm(_),
+                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+            ) if smb & 0x7 != 0 => self.encode_f8::<EncodeError>(sm, c),
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f4<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f5<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f6<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f7<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if (matches!(self.dir, ShfDir::L) && self.hi) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "SHF.L.HI on SM{}: the hardware traps on it (Mesa NAK's hardware unit tests: SHF.L...HI raises an illegal-instruction error on SM50..SM62)",
+                        sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether this form's modifier combination exists on `sm` and is
+    /// not a trap (`legal` and `traps` in the spec).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    fn combo_f8<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if (matches!(self.dir, ShfDir::L) && self.hi) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "SHF.L.HI on SM{}: the hardware traps on it (Mesa NAK's hardware unit tests: SHF.L...HI raises an illegal-instruction error on SM50..SM62)",
+                        sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -145,7 +285,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -177,7 +317,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -210,7 +350,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -242,7 +382,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -274,7 +414,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -307,7 +447,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -339,7 +479,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:99; form at isa-spec/spec/ops/shf.toml:99).
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:106; form at isa-spec/spec/ops/shf.toml:106).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -382,7 +522,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:124; form at isa-spec/spec/ops/shf.toml:124).
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:131; form at isa-spec/spec/ops/shf.toml:131).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -425,7 +565,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -482,7 +622,7 @@ impl OpShf {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rir`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -541,7 +681,7 @@ impl OpShf {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -602,7 +742,7 @@ impl OpShf {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rur`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -659,7 +799,7 @@ impl OpShf {
             },
         ))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rri`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -718,7 +858,7 @@ impl OpShf {
             },
         ))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -779,7 +919,7 @@ impl OpShf {
             },
         ))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/shf.toml:80; form at isa-spec/spec/ops/shf.toml:83).
+    /// Form `rru`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -836,7 +976,7 @@ impl OpShf {
             },
         ))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:99; form at isa-spec/spec/ops/shf.toml:99).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:106; form at isa-spec/spec/ops/shf.toml:106).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -892,7 +1032,7 @@ impl OpShf {
             },
         ))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:124; form at isa-spec/spec/ops/shf.toml:124).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:131; form at isa-spec/spec/ops/shf.toml:131).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -951,7 +1091,7 @@ impl OpShf {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/shf.toml:40.
+    /// Spec: isa-spec/spec/ops/shf.toml:47.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -1008,7 +1148,7 @@ impl OpShf {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `SHF` (isa-spec/spec/ops/shf.toml:40).
+    /// Parse syntax `SHF` (isa-spec/spec/ops/shf.toml:47).
     #[allow(
         unused_variables,
         unused_mut,
@@ -1281,47 +1421,74 @@ impl Encode for OpShf {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
+            ) if smb & 0x7f8 != 0 => {
+                self.combo_f0::<E>(sm)?;
+                self.encode_f0::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Imm(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
+            ) if smb & 0x7f8 != 0 => {
+                self.combo_f1::<E>(sm)?;
+                self.encode_f1::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
+            ) if smb & 0x1f8 != 0 => {
+                self.combo_f2::<E>(sm)?;
+                self.encode_f2::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
+            ) if smb & 0x7f0 != 0 => {
+                self.combo_f3::<E>(sm)?;
+                self.encode_f3::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Imm(_),
-            ) if smb & 0x7f8 != 0 => self.encode_f4::<E>(sm, c),
+            ) if smb & 0x7f8 != 0 => {
+                self.combo_f4::<E>(sm)?;
+                self.encode_f4::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
-            ) if smb & 0x1f8 != 0 => self.encode_f5::<E>(sm, c),
+            ) if smb & 0x1f8 != 0 => {
+                self.combo_f5::<E>(sm)?;
+                self.encode_f5::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-            ) if smb & 0x7f0 != 0 => self.encode_f6::<E>(sm, c),
+            ) if smb & 0x7f0 != 0 => {
+                self.combo_f6::<E>(sm)?;
+                self.encode_f6::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f7::<E>(sm, c),
+            ) if smb & 0x7 != 0 => {
+                self.combo_f7::<E>(sm)?;
+                self.encode_f7::<E>(sm, c)
+            }
             (
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Imm(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f8::<E>(sm, c),
+            ) if smb & 0x7 != 0 => {
+                self.combo_f8::<E>(sm)?;
+                self.encode_f8::<E>(sm, c)
+            }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
         }
     }

@@ -232,6 +232,13 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         crate::shared::spec_line(spec, &f.enc.loc),
         crate::shared::spec_line(spec, &form.loc)
     );
+    // Combinations the spec's `legal` products leave out do not decode.
+    let local = |m: usize| {
+        let f = field(&op.modifiers[m].name);
+        quote!(o.#f)
+    };
+    let legal =
+        crate::combo::legal_expr(spec, op, f, &local).map(|e| quote!(if !#e { return None; }));
     quote! {
         #[doc = #form_doc]
         #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
@@ -241,6 +248,7 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
             #(#lets)*
             let o = Self { #(#inits),* };
             #parts_check
+            #legal
             Some((o, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
         }
     }

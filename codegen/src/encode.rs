@@ -371,11 +371,50 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         let id = Literal::u8_unsuffixed(f.id as u8);
         form_arm(spec, op, f, quote!(Some(#id)))
     });
+    let rules = crate::combo::has_rules(op);
     let arms = fs.iter().map(|f| {
         let n = ident(&format!("encode_f{}", f.id));
-        form_arm(spec, op, f, quote!(self.#n::<E>(sm, c)))
+        if rules {
+            let k = ident(&format!("combo_f{}", f.id));
+            form_arm(
+                spec,
+                op,
+                f,
+                quote!({ self.#k::<E>(sm)?; self.#n::<E>(sm, c) }),
+            )
+        } else {
+            form_arm(spec, op, f, quote!(self.#n::<E>(sm, c)))
+        }
     });
     let fns = fs.iter().map(|f| form_encode_fn(spec, op, f));
+    let combo_fns = fs
+        .iter()
+        .filter(|_| rules)
+        .map(|f| crate::combo::combo_check_fn(spec, op, f));
+    let any_combo = if rules {
+        let arms = fs.iter().map(|f| {
+            let n = ident(&format!("encode_f{}", f.id));
+            form_arm(spec, op, f, quote!(self.#n::<EncodeError>(sm, c)))
+        });
+        let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
+        quote! {
+            /// [`Self::encode`] without the spec's `legal` and `traps`
+            /// products: the word of a combination that does not exist
+            /// (for tests that show nvdisasm rejects it).
+            #[allow(unused_variables, clippy::match_single_binding)]
+            pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+                let smb = sm_bit(sm);
+                match (#(self.#src_fields.kind,)*) {
+                    #(#arms,)*
+                    _ => self.encode(sm, c),
+                }
+            }
+            #(#combo_fns)*
+        }
+    } else {
+        // `Op::encode_any_combo` calls `encode` for an op without rules.
+        quote!()
+    };
     let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
     let parts_check = if crate::shared::has_parts(op) {
         quote!(if !self.parts_ok() {
@@ -399,6 +438,7 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
                 _ => None,
             }
         }
+        #any_combo
         #(#fns)*
     };
     let name = &op.name;

@@ -10,6 +10,7 @@
 //! layout, and formatting is about 85% of the generation time.
 
 pub mod build_support;
+mod combo;
 mod decode;
 mod encode;
 mod fold;

@@ -88,6 +88,7 @@ codes! {
     S1103 Error "two values of one suffix modifier print the same text";
     S1104 Error "two ops print the same text on one SM (same mnemonic, suffixes and operand count)";
     S1201 Warning "an ALU op without fold semantics";
+    S1401 Error "a `legal` or `traps` entry naming an unknown form, modifier or value, SMs where the op does not exist, or a trap without evidence";
 }
 
 /// The code named `code` (as in `lint.toml`).

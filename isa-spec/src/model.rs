@@ -428,7 +428,32 @@ pub struct Op {
     pub fold: Fold,
     /// Family index -> fold replacing the default.
     pub fold_family: Vec<(usize, Fold)>,
+    /// `legal`: the combinations that exist (empty: every combination).
+    pub legal: Vec<Combo>,
+    /// `traps`: combinations the hardware traps on (never encoded).
+    pub traps: Vec<Combo>,
     pub encodings: Vec<Encoding>,
+}
+
+/// A product of modifier values on some SMs and forms (`legal`, `traps`).
+#[derive(Clone, Debug)]
+pub struct Combo {
+    pub class: String,
+    pub sms: Vec<u32>,
+    /// Form names; empty: every form.
+    pub forms: Vec<String>,
+    /// (modifier index, the values it takes: enum index, or 0/1 for bool).
+    pub mods: Vec<(usize, Vec<i64>)>,
+    pub evidence: String,
+    pub loc: Loc,
+}
+
+impl Combo {
+    /// Whether the product covers form `form` on some of `sms`.
+    pub fn covers(&self, form: &str, sms: &[u32]) -> bool {
+        (self.forms.is_empty() || self.forms.iter().any(|f| f == form))
+            && sms.iter().any(|s| self.sms.contains(s))
+    }
 }
 
 impl Op {

@@ -736,6 +736,8 @@ pub(crate) fn resolve_op(
         low_bits: Vec::new(),
         fold: Fold::default(),
         fold_family: vec![],
+        legal: vec![],
+        traps: vec![],
         encodings: vec![],
     };
     if !["alu", "move", "control", "system", "memory"].contains(&op.class.as_str()) {
@@ -897,6 +899,8 @@ pub(crate) fn resolve_op(
             ok = false;
         }
     }
+    op.legal = resolve_combos(cx, &op, names.enums, &o.legal, false);
+    op.traps = resolve_combos(cx, &op, names.enums, &o.traps, true);
     if !ok {
         // The op is dropped, but its folds can still be checked.
         crate::fold_lint::check_op_with(names.enums, &op, cx.report);
@@ -907,6 +911,119 @@ pub(crate) fn resolve_op(
         .as_ref()
         .and_then(|l| l.get_ref().wide_imm.clone());
     Some((op, wide))
+}
+
+/// `legal` / `traps` products: every name must be a form of the op, a
+/// bool or enum modifier and one of its values, on SMs where the op
+/// exists (S1401); a trap needs its evidence.
+fn resolve_combos(
+    cx: &mut Ctx,
+    op: &Op,
+    enums: &[Enum],
+    defs: &[S<schema::ComboDef>],
+    trap: bool,
+) -> Vec<Combo> {
+    let op_sms = op.sms();
+    let mut out = Vec::new();
+    for d in defs {
+        let r = d.get_ref();
+        let sms = match &r.sms {
+            None => op_sms.clone(),
+            Some(s) => match parse_sms(s.get_ref(), &op_sms) {
+                Ok(v) if v.is_empty() => {
+                    cx.err(
+                        Code::S1401,
+                        s,
+                        format!(
+                            "`{}` names no SM of `{}` ({op_sms:?})",
+                            s.get_ref(),
+                            op.name
+                        ),
+                    );
+                    continue;
+                }
+                Ok(v) => v,
+                Err(e) => {
+                    cx.err(
+                        Code::S1401,
+                        s,
+                        format!("{e} (SMs of `{}`: {op_sms:?})", op.name),
+                    );
+                    continue;
+                }
+            },
+        };
+        let mut forms = Vec::new();
+        for f in &r.forms {
+            let known = op
+                .encodings
+                .iter()
+                .flat_map(|e| &e.forms)
+                .any(|x| &x.name == f.get_ref());
+            if known {
+                forms.push(f.get_ref().clone());
+            } else {
+                cx.err(
+                    Code::S1401,
+                    f,
+                    format!("`{}` is not a form of `{}`", f.get_ref(), op.name),
+                );
+            }
+        }
+        let mut mods = Vec::new();
+        for (name, vals) in &r.mods {
+            let Some(mi) = op.modifier(name.get_ref()) else {
+                cx.err(
+                    Code::S1401,
+                    name,
+                    format!("`{}` is not a modifier of `{}`", name.get_ref(), op.name),
+                );
+                continue;
+            };
+            let mut idx = Vec::new();
+            for v in vals {
+                let found = match (&op.modifiers[mi].ty, v.get_ref()) {
+                    (ModType::Bool, toml::Value::Boolean(b)) => Some(i64::from(*b)),
+                    (ModType::Enum(e), toml::Value::String(s)) => enums[*e]
+                        .values
+                        .iter()
+                        .position(|x| &x.name == s)
+                        .map(|i| i as i64),
+                    _ => None,
+                };
+                match found {
+                    Some(i) => idx.push(i),
+                    None => cx.err(
+                        Code::S1401,
+                        v,
+                        format!("`{}` is not a value of modifier `{}` (bool: true/false; enum: a value name)", v.get_ref(), name.get_ref()),
+                    ),
+                }
+            }
+            mods.push((mi, idx));
+        }
+        let evidence = r
+            .evidence
+            .as_ref()
+            .map(|e| e.get_ref().clone())
+            .unwrap_or_default();
+        if trap && evidence.is_empty() {
+            cx.err(Code::S1401, d, "a `traps` entry needs its `evidence`");
+        }
+        out.push(Combo {
+            class: r
+                .class
+                .as_ref()
+                .map(|c| c.get_ref().clone())
+                .unwrap_or_default(),
+            sms,
+            forms,
+            mods,
+            evidence,
+            loc: cx.loc(d),
+        });
+    }
+    out
 }
 
 /// Legalize rules refer to other ops, so they resolve after all ops load.

@@ -169,7 +169,40 @@ pub struct OpFile {
     /// Per-family fold, replacing `fold` on that family: family -> as `fold`.
     #[serde(default)]
     pub fold_family: BTreeMap<S<String>, BTreeMap<S<String>, S<String>>>,
+    /// The modifier combinations that exist, as a union of products: when
+    /// an op has any, an instruction's combination must match one (on its
+    /// SM and form) to encode or decode.
+    #[serde(default)]
+    pub legal: Vec<S<ComboDef>>,
+    /// Combinations the disassembler prints but the hardware traps on
+    /// (illegal-instruction error): the encoder refuses them, the decoder
+    /// still reads them. Each needs its `evidence`.
+    #[serde(default)]
+    pub traps: Vec<S<ComboDef>>,
     pub encoding: Vec<S<EncodingDef>>,
+}
+
+/// One product of modifier values (`legal`, `traps`): the SMs and forms it
+/// covers, and per modifier the values it takes (a modifier not named
+/// takes any value).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComboDef {
+    /// The hardware's group for these combinations (nvdisasm's opclass,
+    /// e.g. `f2f_f32_downconvert`), for the reader.
+    pub class: Option<S<String>>,
+    /// SM range, e.g. `"90.."`; default: every SM of the op.
+    pub sms: Option<S<String>>,
+    /// Form names (`rrr`, `rir`, ...); default: every form.
+    #[serde(default)]
+    pub forms: Vec<S<String>>,
+    /// Modifier -> the values it takes here (enum value names, or
+    /// `true`/`false` for a bool).
+    #[serde(default)]
+    pub mods: BTreeMap<S<String>, Vec<S<toml::Value>>>,
+    /// Why the combination is listed (required in `traps`: the hardware
+    /// test or report that found the trap).
+    pub evidence: Option<S<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -325,7 +325,9 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
                 }
                 (b >> 32) as u32
             }
-            ImmStyle::F16 => fmt_float::f32_bits_to_f16(fmt_float::parse_f32(t)?)? as u32,
+            ImmStyle::F16 | ImmStyle::F16Nvdisasm11 => {
+                fmt_float::f32_bits_to_f16(fmt_float::parse_f32(t)?)? as u32
+            }
             ImmStyle::Bf16 => bf16_bits(fmt_float::parse_f32(t)?)?,
         }),
         Base::Word(w) => {
@@ -333,7 +335,7 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
             match style {
                 ImmStyle::F32 | ImmStyle::F32Nvdisasm11 => SrcKind::Imm(fmt_float::parse_f32(w)?),
                 ImmStyle::F64Hi => SrcKind::Imm((fmt_float::parse_f64(w)? >> 32) as u32),
-                ImmStyle::F16 => {
+                ImmStyle::F16 | ImmStyle::F16Nvdisasm11 => {
                     SrcKind::Imm(fmt_float::f32_bits_to_f16(fmt_float::parse_f32(w)?)? as u32)
                 }
                 ImmStyle::Bf16 => SrcKind::Imm(bf16_bits(fmt_float::parse_f32(w)?)?),

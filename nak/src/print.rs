@@ -19,6 +19,8 @@ pub enum ImmStyle {
     F64Hi,
     /// f32 bits as nvdisasm 11.x prints them (every NaN shows as QNAN).
     F32Nvdisasm11,
+    /// F16 bits as nvdisasm 11.x prints them (every NaN shows as QNAN).
+    F16Nvdisasm11,
     /// An F16 in the low half (the high half is ignored).
     F16,
     /// A BF16 in the low half (the high half is ignored).
@@ -32,6 +34,9 @@ impl ImmStyle {
         match self {
             ImmStyle::F32 if matches!(crate::isa::reference_nvdisasm(sm), Some(11)) => {
                 ImmStyle::F32Nvdisasm11
+            }
+            ImmStyle::F16 if matches!(crate::isa::reference_nvdisasm(sm), Some(11)) => {
+                ImmStyle::F16Nvdisasm11
             }
             s => s,
         }
@@ -179,6 +184,9 @@ fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
         ImmStyle::F32Nvdisasm11 => fmt_float::fmt_f32_nvdisasm11(v, out),
         ImmStyle::F64Hi => fmt_float::fmt_f64((v as u64) << 32, out),
         ImmStyle::F16 => fmt_float::fmt_f32(fmt_float::f16_to_f32_bits(v as u16), out),
+        ImmStyle::F16Nvdisasm11 => {
+            fmt_float::fmt_f32_nvdisasm11(fmt_float::f16_to_f32_bits(v as u16), out)
+        }
         ImmStyle::Bf16 => fmt_float::fmt_f32((v & 0xffff) << 16, out),
     }
 }

@@ -1,0 +1,152 @@
+//! The spec's `legal` and `traps` products as code: one boolean expression
+//! per form over the modifier values. The decoder matches only legal
+//! combinations; the encoder refuses the others and every trap (the
+//! legalizer and the assembler go through the encoder, the sampler through
+//! both).
+
+use crate::encode::{FormRef, sm_mask};
+use crate::names::{enum_type, enum_variant, field};
+use isa_spec::model::*;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Whether the op has any combination rule.
+pub(crate) fn has_rules(op: &Op) -> bool {
+    !op.legal.is_empty() || !op.traps.is_empty()
+}
+
+/// `rule` holds for the modifier values `get(m)` on `sm` (form `f`).
+fn product(
+    spec: &Spec,
+    op: &Op,
+    f: &FormRef,
+    rule: &Combo,
+    get: &dyn Fn(usize) -> TokenStream,
+) -> TokenStream {
+    let mut conj = Vec::new();
+    if !f.form.sms.iter().all(|s| rule.sms.contains(s)) {
+        let mask = sm_mask(spec, &rule.sms);
+        conj.push(quote!(sm_bit(sm) & #mask != 0));
+    }
+    for (m, vals) in &rule.mods {
+        let v = get(*m);
+        conj.push(match op.modifiers[*m].ty {
+            ModType::Enum(e) => {
+                let en = &spec.enums[e];
+                let t = enum_type(&en.name);
+                let pats = vals.iter().map(|&i| {
+                    let var = enum_variant(&en.values[i as usize].name);
+                    quote!(#t::#var)
+                });
+                if vals.is_empty() {
+                    quote!(false)
+                } else {
+                    quote!(matches!(#v, #(#pats)|*))
+                }
+            }
+            _ => match (vals.contains(&0), vals.contains(&1)) {
+                (true, true) => continue,
+                (false, true) => quote!(#v),
+                (true, false) => quote!(!#v),
+                (false, false) => quote!(false),
+            },
+        });
+    }
+    if conj.is_empty() {
+        quote!(true)
+    } else {
+        quote!((#(#conj)&&*))
+    }
+}
+
+/// The `legal` test of form `f` over `get(m)`, or `None` when the op has
+/// no `legal` products (every combination exists).
+pub(crate) fn legal_expr(
+    spec: &Spec,
+    op: &Op,
+    f: &FormRef,
+    get: &dyn Fn(usize) -> TokenStream,
+) -> Option<TokenStream> {
+    if op.legal.is_empty() {
+        return None;
+    }
+    let alts: Vec<TokenStream> = op
+        .legal
+        .iter()
+        .filter(|r| r.covers(&f.form.name, &f.form.sms))
+        .map(|r| product(spec, op, f, r, get))
+        .collect();
+    Some(if alts.is_empty() {
+        quote!(false)
+    } else {
+        quote!((#(#alts)||*))
+    })
+}
+
+/// The modifier values of an op struct (`self.x`).
+fn self_get(op: &Op) -> impl Fn(usize) -> TokenStream + '_ {
+    move |m| {
+        let f = field(&op.modifiers[m].name);
+        quote!(self.#f)
+    }
+}
+
+/// `combo_fN`: `Ok` when form `f`'s modifier values exist on `sm` and no
+/// trap covers them; the error names the values, or the trap's evidence.
+pub(crate) fn combo_check_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
+    let name = crate::names::ident(&format!("combo_f{}", f.id));
+    let get = self_get(op);
+    let mut checks = Vec::new();
+    if let Some(e) = legal_expr(spec, op, f, &get) {
+        let named: Vec<usize> = {
+            let mut v: Vec<usize> = op
+                .legal
+                .iter()
+                .flat_map(|r| r.mods.iter().map(|m| m.0))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let fmt = named
+            .iter()
+            .map(|&m| format!("{}={{}}", op.modifiers[m].name))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let fmt = format!(
+            "{fmt} is not a combination that exists on SM{{}} (the spec's `legal` products)"
+        );
+        let args = named.iter().map(|&m| {
+            let v = get(m);
+            match op.modifiers[m].ty {
+                ModType::Enum(_) => quote!(#v.name()),
+                _ => quote!(#v),
+            }
+        });
+        checks.push(
+            quote!(if !#e { return Err(E::fail(Self::NAME, format_args!(#fmt, #(#args,)* sm))); }),
+        );
+    }
+    for t in op
+        .traps
+        .iter()
+        .filter(|r| r.covers(&f.form.name, &f.form.sms))
+    {
+        let hit = product(spec, op, f, t, &get);
+        let msg = format!(
+            "{} on SM{{}}: the hardware traps on it ({})",
+            t.class, t.evidence
+        );
+        checks.push(quote!(if #hit { return Err(E::fail(Self::NAME, format_args!(#msg, sm))); }));
+    }
+    quote! {
+        /// Whether this form's modifier combination exists on `sm` and is
+        /// not a trap (`legal` and `traps` in the spec).
+        #[allow(unused_variables, clippy::nonminimal_bool)]
+        #[inline(always)]
+        fn #name<E: Fail>(&self, sm: u32) -> Result<(), E> {
+            #(#checks)*
+            Ok(())
+        }
+    }
+}
