@@ -507,6 +507,29 @@ fn runner_reports_undecodable_words() {
     assert!(e.message.contains("undecodable"), "{e}");
 }
 
+/// Maxwell's SHF.L with .HI: nvdisasm prints it, the hardware raises an
+/// illegal-instruction error (the spec's `traps`); the runner does too.
+#[test]
+fn runner_traps_on_a_trapping_combination() {
+    let sm = 50;
+    let w = nak::sample::sample_words(sm, &["shf"], 64, 5)
+        .into_iter()
+        .find_map(|w| match isa::decode(w, sm) {
+            Some((Op::Shf(mut o), c)) => {
+                o.dir = nak::isa::ShfDir::L;
+                o.hi = true;
+                o.encode_any_combo(sm, &c).ok()
+            }
+            _ => None,
+        })
+        .expect("an SHF word with .L and .HI");
+    let code = nak::stream::encode_stream(sm, &[(w, 0x7e0)], None).expect("a stream");
+    let e = CpuRunner::default()
+        .run(sm, &code, &mut WarpState::default())
+        .unwrap_err();
+    assert!(e.message.contains("illegal instruction"), "{e}");
+}
+
 #[test]
 fn parallel_copy_cycles_and_swaps() {
     for sm in sms() {

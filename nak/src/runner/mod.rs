@@ -290,6 +290,12 @@ impl CpuRunner {
                 format!("`{}` has no fold semantics on SM{sm}", op.name()),
             ));
         }
+        // What the encoder refuses the hardware does not run: a combination
+        // the spec marks as trapping (Maxwell's SHF.L...HI) raises an
+        // illegal-instruction error instead of being folded.
+        if let Err(e) = op.encode(sm, &Common::default()) {
+            return Err(err(addr, format!("illegal instruction on SM{sm}: {e}")));
+        }
         let infos = op.src_info();
         let dinfo = op.dst_info();
         // Read every lane's sources before writing (uniform registers are shared).
