@@ -86,8 +86,8 @@ impl OpBra {
             _ => self.encode(sm, c),
         }
     }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
@@ -104,30 +104,12 @@ impl OpBra {
         }
         Ok(())
     }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
         if !((!self.any) || (self.any && matches!(self.mode, BraMode::U))) {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "mode={} any={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.mode.name(), self.any, sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((!self.any)) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -844,7 +826,7 @@ impl Encode for OpBra {
                 self.encode_f1::<E>(sm, c)
             }
             (_,) if smb & 0x7 != 0 && self.cond == Src::PT => {
-                self.combo_f2::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond])),

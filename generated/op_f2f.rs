@@ -110,98 +110,11 @@ impl OpF2f {
             _ => self.encode(sm, c),
         }
     }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtypeShown32::F16)
-            && matches!(self.stype, CvtFtypeShown32::F32))
-            || (matches!(self.dtype, CvtFtypeShown32::F32)
-                && matches!(self.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x7e0 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
-                && matches!(self.stype, CvtFtypeShown32::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
-                && matches!(self.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(self.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
-                && matches!(self.stype, CvtFtypeShown32::Bf16)))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.dtype.name(), self.stype.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtypeShown32::F16)
-            && matches!(self.stype, CvtFtypeShown32::F32))
-            || (matches!(self.dtype, CvtFtypeShown32::F32)
-                && matches!(self.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x7e0 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
-                && matches!(self.stype, CvtFtypeShown32::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
-                && matches!(self.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(self.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
-                && matches!(self.stype, CvtFtypeShown32::Bf16)))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.dtype.name(), self.stype.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtypeShown32::F16)
-            && matches!(self.stype, CvtFtypeShown32::F32))
-            || (matches!(self.dtype, CvtFtypeShown32::F32)
-                && matches!(self.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x7e0 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
-                && matches!(self.stype, CvtFtypeShown32::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
-                && matches!(self.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(self.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
-                && matches!(self.stype, CvtFtypeShown32::Bf16)))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.dtype.name(), self.stype.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
         if !((matches!(self.dtype, CvtFtypeShown32::F16)
             && matches!(self.stype, CvtFtypeShown32::F32))
             || (matches!(self.dtype, CvtFtypeShown32::F32)
@@ -959,15 +872,15 @@ impl Encode for OpF2f {
                 self.encode_f0::<E>(sm, c)
             }
             (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
-                self.combo_f1::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
-                self.combo_f2::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
-                self.combo_f3::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),

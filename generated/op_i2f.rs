@@ -109,8 +109,8 @@ impl OpI2f {
             _ => self.encode(sm, c),
         }
     }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
@@ -129,8 +129,8 @@ impl OpI2f {
         }
         Ok(())
     }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
@@ -138,46 +138,6 @@ impl OpI2f {
             && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32))
             || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)
                 && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.dtype.name(), self.stype.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.dtype.name(), self.stype.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
         {
             return Err(
                 E::fail(
@@ -912,11 +872,11 @@ impl Encode for OpI2f {
                 self.encode_f1::<E>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
-                self.combo_f2::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
-                self.combo_f3::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),

@@ -111,8 +111,8 @@ impl OpI2f64 {
             _ => self.encode(sm, c),
         }
     }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
@@ -134,8 +134,8 @@ impl OpI2f64 {
         }
         Ok(())
     }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
@@ -143,52 +143,6 @@ impl OpI2f64 {
             && matches!(
                 self.stype, CvtItype::S32 | CvtItype::U32 | CvtItype::S64 | CvtItype::U64
             ))
-            || (matches!(self.dtype, CvtFtype::F32 | CvtFtype::F16)
-                && matches!(self.stype, CvtItype::S64 | CvtItype::U64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype::Bf16)
-                && matches!(self.stype, CvtItype::S64 | CvtItype::U64)))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.dtype.name(), self.stype.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtype::F64))
-            || (matches!(self.dtype, CvtFtype::F32 | CvtFtype::F16)
-                && matches!(self.stype, CvtItype::S64 | CvtItype::U64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype::Bf16)
-                && matches!(self.stype, CvtItype::S64 | CvtItype::U64)))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.dtype.name(), self.stype.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtype::F64))
             || (matches!(self.dtype, CvtFtype::F32 | CvtFtype::F16)
                 && matches!(self.stype, CvtItype::S64 | CvtItype::U64))
             || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype::Bf16)
@@ -970,11 +924,11 @@ impl Encode for OpI2f64 {
                 self.encode_f1::<E>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
-                self.combo_f2::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
-                self.combo_f3::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),

@@ -135,251 +135,11 @@ impl OpMufu {
             _ => self.encode(sm, c),
         }
     }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.fmt, MufuFmt::F32))
-            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.op.name(), self.fmt.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.fmt, MufuFmt::F32))
-            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.op.name(), self.fmt.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.fmt, MufuFmt::F32))
-            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.op.name(), self.fmt.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.fmt, MufuFmt::F32))
-            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.op.name(), self.fmt.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f4<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.fmt, MufuFmt::F32))
-            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.op.name(), self.fmt.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f5<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.fmt, MufuFmt::F32))
-            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.op.name(), self.fmt.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f6<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.fmt, MufuFmt::F32))
-            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.op.name(), self.fmt.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f7<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.fmt, MufuFmt::F32))
-            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.op.name(), self.fmt.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f8<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.fmt, MufuFmt::F32))
-            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.op.name(), self.fmt.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f9<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.fmt, MufuFmt::F32))
-            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.op.name(), self.fmt.name(), sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f10<E: Fail>(&self, sm: u32) -> Result<(), E> {
         if !((matches!(self.fmt, MufuFmt::F32))
             || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
                 && matches!(
@@ -1764,43 +1524,43 @@ impl Encode for OpMufu {
                 self.encode_f0::<E>(sm, c)
             }
             (SrcKind::Imm(_),) if smb & 0x8 != 0 => {
-                self.combo_f1::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x8 != 0 => {
-                self.combo_f2::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => {
-                self.combo_f3::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
             (SrcKind::Imm(_),) if smb & 0xf0 != 0 => {
-                self.combo_f4::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f4::<E>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => {
-                self.combo_f5::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f5::<E>(sm, c)
             }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
-                self.combo_f6::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f6::<E>(sm, c)
             }
             (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
-                self.combo_f7::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f7::<E>(sm, c)
             }
             (SrcKind::Imm(_),) if smb & 0x700 != 0 => {
-                self.combo_f8::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f8::<E>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x100 != 0 => {
-                self.combo_f9::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f9::<E>(sm, c)
             }
             (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
-                self.combo_f10::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f10::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a])),

@@ -168,78 +168,18 @@ impl OpShf {
             _ => self.encode(sm, c),
         }
     }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
         Ok(())
     }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f2<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f4<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f5<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f6<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f7<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if (matches!(self.dir, ShfDir::L) && self.hi) {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "SHF.L.HI on SM{}: the hardware traps on it (Mesa NAK's hardware unit tests: SHF.L...HI raises an illegal-instruction error on SM50..SM62)",
-                        sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether this form's modifier combination exists on `sm` and is
-    /// not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
-    #[inline(always)]
-    fn combo_f8<E: Fail>(&self, sm: u32) -> Result<(), E> {
         if (matches!(self.dir, ShfDir::L) && self.hi) {
             return Err(
                 E::fail(
@@ -1430,7 +1370,7 @@ impl Encode for OpShf {
                 SrcKind::Imm(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
             ) if smb & 0x7f8 != 0 => {
-                self.combo_f1::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
             (
@@ -1438,7 +1378,7 @@ impl Encode for OpShf {
                 SrcKind::CBuf(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
             ) if smb & 0x1f8 != 0 => {
-                self.combo_f2::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
             (
@@ -1446,7 +1386,7 @@ impl Encode for OpShf {
                 SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
             ) if smb & 0x7f0 != 0 => {
-                self.combo_f3::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
             (
@@ -1454,7 +1394,7 @@ impl Encode for OpShf {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Imm(_),
             ) if smb & 0x7f8 != 0 => {
-                self.combo_f4::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f4::<E>(sm, c)
             }
             (
@@ -1462,7 +1402,7 @@ impl Encode for OpShf {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::CBuf(_),
             ) if smb & 0x1f8 != 0 => {
-                self.combo_f5::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f5::<E>(sm, c)
             }
             (
@@ -1470,7 +1410,7 @@ impl Encode for OpShf {
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
                 SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
             ) if smb & 0x7f0 != 0 => {
-                self.combo_f6::<E>(sm)?;
+                self.combo_f0::<E>(sm)?;
                 self.encode_f6::<E>(sm, c)
             }
             (
@@ -1486,7 +1426,7 @@ impl Encode for OpShf {
                 SrcKind::Imm(_),
                 SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
             ) if smb & 0x7 != 0 => {
-                self.combo_f8::<E>(sm)?;
+                self.combo_f7::<E>(sm)?;
                 self.encode_f8::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),

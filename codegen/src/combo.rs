@@ -91,10 +91,44 @@ fn self_get(op: &Op) -> impl Fn(usize) -> TokenStream + '_ {
     }
 }
 
-/// `combo_fN`: `Ok` when form `f`'s modifier values exist on `sm` and no
-/// trap covers them; the error names the values, or the trap's evidence.
-pub(crate) fn combo_check_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
-    let name = crate::names::ident(&format!("combo_f{}", f.id));
+/// The combination checks of every form, one function per distinct check
+/// (forms whose `legal` and `traps` products read alike share one): the
+/// functions, and per form the name of the one it calls.
+pub(crate) fn combo_check_fns(
+    spec: &Spec,
+    op: &Op,
+    fs: &[FormRef],
+) -> (Vec<TokenStream>, Vec<proc_macro2::Ident>) {
+    let mut bodies: Vec<(String, proc_macro2::Ident)> = Vec::new();
+    let mut fns = Vec::new();
+    let mut names = Vec::new();
+    for f in fs {
+        let body = combo_checks(spec, op, f);
+        let key = body.to_string();
+        if let Some((_, n)) = bodies.iter().find(|(k, _)| *k == key) {
+            names.push(n.clone());
+            continue;
+        }
+        let name = crate::names::ident(&format!("combo_f{}", f.id));
+        fns.push(quote! {
+            /// Whether the form's modifier combination exists on `sm` and
+            /// is not a trap (`legal` and `traps` in the spec).
+            #[allow(unused_variables, clippy::nonminimal_bool)]
+            #[inline(always)]
+            fn #name<E: Fail>(&self, sm: u32) -> Result<(), E> {
+                #body
+                Ok(())
+            }
+        });
+        bodies.push((key, name.clone()));
+        names.push(name);
+    }
+    (fns, names)
+}
+
+/// The checks of form `f`: an error when its modifier values do not exist
+/// on `sm` (naming them) or a trap covers them (giving its evidence).
+fn combo_checks(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     let get = self_get(op);
     let mut checks = Vec::new();
     if let Some(e) = legal_expr(spec, op, f, &get) {
@@ -139,14 +173,5 @@ pub(crate) fn combo_check_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         );
         checks.push(quote!(if #hit { return Err(E::fail(Self::NAME, format_args!(#msg, sm))); }));
     }
-    quote! {
-        /// Whether this form's modifier combination exists on `sm` and is
-        /// not a trap (`legal` and `traps` in the spec).
-        #[allow(unused_variables, clippy::nonminimal_bool)]
-        #[inline(always)]
-        fn #name<E: Fail>(&self, sm: u32) -> Result<(), E> {
-            #(#checks)*
-            Ok(())
-        }
-    }
+    quote!(#(#checks)*)
 }

@@ -372,10 +372,15 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         form_arm(spec, op, f, quote!(Some(#id)))
     });
     let rules = crate::combo::has_rules(op);
+    let (combo_fns, combo_names) = if rules {
+        crate::combo::combo_check_fns(spec, op, &fs)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let arms = fs.iter().map(|f| {
         let n = ident(&format!("encode_f{}", f.id));
         if rules {
-            let k = ident(&format!("combo_f{}", f.id));
+            let k = &combo_names[f.id];
             form_arm(
                 spec,
                 op,
@@ -387,10 +392,6 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         }
     });
     let fns = fs.iter().map(|f| form_encode_fn(spec, op, f));
-    let combo_fns = fs
-        .iter()
-        .filter(|_| rules)
-        .map(|f| crate::combo::combo_check_fn(spec, op, f));
     let any_combo = if rules {
         let arms = fs.iter().map(|f| {
             let n = ident(&format!("encode_f{}", f.id));

@@ -913,24 +913,46 @@ fn asm_at(op: &Op, sm: u32) -> &Asm {
         .map_or(&op.asm, |(_, a)| a)
 }
 
-fn suffix_set(spec: &Spec, op: &Op, asm: &Asm) -> Vec<String> {
-    let mut out = vec![String::new()];
+/// Every suffix text `asm` can print on `sm`: each value of each suffix
+/// modifier, combined, keeping only combinations the op's `legal` products
+/// admit there.
+fn suffix_set(spec: &Spec, op: &Op, asm: &Asm, sm: u32) -> Vec<String> {
+    let mut out: Vec<(String, Vec<(usize, i64)>)> = vec![(String::new(), Vec::new())];
     for &mi in &asm.suffixes {
         let Some(texts) = suffix_texts(spec, &op.modifiers[mi]) else {
             continue;
         };
         let mut next = Vec::new();
-        for o in &out {
-            for t in &texts {
-                next.push(format!("{o}{t}"));
+        for (o, vals) in &out {
+            for (v, t) in texts.iter().enumerate() {
+                let mut vals = vals.clone();
+                vals.push((mi, v as i64));
+                if suffixes_legal(op, sm, &vals) {
+                    next.push((format!("{o}{t}"), vals));
+                }
             }
         }
-        next.sort();
-        next.dedup();
         next.truncate(4096);
         out = next;
     }
-    out
+    let mut texts: Vec<String> = out.into_iter().map(|(t, _)| t).collect();
+    texts.sort();
+    texts.dedup();
+    texts
+}
+
+/// Whether the suffix values `vals` (modifier, value index) can print on
+/// `sm`: the op has no `legal` products, or one of those covering `sm`
+/// admits every one of them (its conditions on other modifiers are theirs).
+fn suffixes_legal(op: &Op, sm: u32, vals: &[(usize, i64)]) -> bool {
+    op.legal.is_empty()
+        || op.legal.iter().filter(|r| r.sms.contains(&sm)).any(|r| {
+            r.mods.iter().all(|(m, allowed)| {
+                vals.iter()
+                    .find(|(vm, _)| vm == m)
+                    .is_none_or(|(_, v)| allowed.contains(v))
+            })
+        })
 }
 
 /// What an operand token can look like in the text, as bits: a register,
@@ -1049,8 +1071,8 @@ fn asm_clash(spec: &Spec, a: &Op, b: &Op, sm: u32) -> Option<Diagnostic> {
         return None;
     }
     let n = shared_shape(a, x, b, y)?;
-    let sb = suffix_set(spec, b, y);
-    let text = suffix_set(spec, a, x)
+    let sb = suffix_set(spec, b, y, sm);
+    let text = suffix_set(spec, a, x, sm)
         .into_iter()
         .find(|t| sb.contains(t))?;
     Some(
