@@ -180,7 +180,7 @@ fn shl_shr() {
     }
 }
 
-/// Maxwell SHF (facts §9): left shifts always return the high word; a right
+/// Maxwell SHF (the spec's `fold_family.sm50` of shf.toml): left shifts always return the high word; a right
 /// shift fills with the sign only for S64; the 32-bit type (code 0) is
 /// unsigned.
 fn shf50_ref(a: u32, s: u32, c: u32, right: bool, ty: ShfType, wrap: bool, hi: bool) -> u32 {

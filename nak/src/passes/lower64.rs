@@ -12,8 +12,8 @@
 //!   words reading the low result; min/max: a compare and two SEL.
 //!
 //! * SM50 (Maxwell/Pascal) shifts: a left SHF always returns the high word
-//!   there, and SHL/SHR clamp the amount at 32 with no 64-bit wrap (facts
-//!   §9, the spec's folds), so a register amount is first reduced by
+//!   there, and SHL/SHR clamp the amount at 32 with no 64-bit wrap (the
+//!   spec's SM50 folds, checked against the runner by tests/fold_bitops_sm50.rs), so a register amount is first reduced by
 //!   `LOP.AND t, b, 0x3f` (a constant one at lowering time): `shl`: hi =
 //!   `SHF.L.U64 a.lo, t, a.hi`, lo = `SHL a.lo, t` (three instructions);
 //!   `shr`: lo = `SHF.R.{U64,S64} a.lo, t, a.hi`, hi = `SHR[.U32] a.hi, t`.
