@@ -14,8 +14,9 @@
 //! * SM50 (Maxwell/Pascal) shifts: a left SHF always returns the high word
 //!   there, and SHL/SHR clamp the amount at 32 with no 64-bit wrap (the
 //!   spec's SM50 folds, tested in tests/fold_bitops_sm50.rs), so a
-//!   register amount is first reduced by `LOP.AND t, b, 0x3f` (a constant one at lowering time): `shl`: hi =
-//!   `SHF.L.U64 a.lo, t, a.hi`, lo = `SHL a.lo, t` (three instructions);
+//!   register amount is first reduced by `LOP.AND t, b, 0x3f` (a constant
+//!   one at lowering time): `shl`: hi = `SHF.L.U64 a.lo, t, a.hi`, lo =
+//!   `SHL a.lo, t` (three instructions);
 //!   `shr`: lo = `SHF.R.{U64,S64} a.lo, t, a.hi`, hi = `SHR[.U32] a.hi, t`.
 //! * SM50 add/sub: the carry goes through the CC register: lo = `IADD.CC
 //!   a.lo, ±b.lo`, hi = `IADD.X a.hi, ±b.hi` (a negated source enters the
