@@ -91,7 +91,7 @@ impl OpBra {
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((!self.any)) {
+        if !self.legal_f0(sm) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -109,7 +109,7 @@ impl OpBra {
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((!self.any) || (self.any && matches!(self.mode, BraMode::U))) {
+        if !self.legal_f1(sm) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -121,6 +121,20 @@ impl OpBra {
             );
         }
         Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((!self.any))
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    pub fn legal_f1(&self, sm: u32) -> bool {
+        ((!self.any) || (self.any && matches!(self.mode, BraMode::U)))
     }
     /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
     #[allow(clippy::identity_op, unused_variables)]
@@ -298,7 +312,7 @@ impl OpBra {
             cc,
             target,
         };
-        if !((!o.any)) {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -342,7 +356,7 @@ impl OpBra {
             cc,
             target,
         };
-        if !((!o.any) || (o.any && matches!(o.mode, BraMode::U))) {
+        if !o.legal_f1(sm) {
             return None;
         }
         Some((
@@ -405,7 +419,7 @@ impl OpBra {
             cc,
             target,
         };
-        if !((!o.any)) {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((

@@ -115,18 +115,7 @@ impl OpF2f {
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtypeShown32::F16)
-            && matches!(self.stype, CvtFtypeShown32::F32))
-            || (matches!(self.dtype, CvtFtypeShown32::F32)
-                && matches!(self.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x7e0 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
-                && matches!(self.stype, CvtFtypeShown32::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
-                && matches!(self.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(self.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
-                && matches!(self.stype, CvtFtypeShown32::Bf16)))
-        {
+        if !self.legal_f0(sm) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -138,6 +127,23 @@ impl OpF2f {
             );
         }
         Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((matches!(self.dtype, CvtFtypeShown32::F16)
+            && matches!(self.stype, CvtFtypeShown32::F32))
+            || (matches!(self.dtype, CvtFtypeShown32::F32)
+                && matches!(self.stype, CvtFtypeShown32::F16))
+            || (sm_bit(sm) & 0x7e0 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
+                && matches!(self.stype, CvtFtypeShown32::F32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
+                && matches!(self.stype, CvtFtypeShown32::F16))
+            || (sm_bit(sm) & 0x700 != 0
+                && matches!(self.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
+                && matches!(self.stype, CvtFtypeShown32::Bf16)))
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[allow(clippy::identity_op, unused_variables)]
@@ -329,18 +335,7 @@ impl OpF2f {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtypeShown32::F16)
-            && matches!(o.stype, CvtFtypeShown32::F32))
-            || (matches!(o.dtype, CvtFtypeShown32::F32)
-                && matches!(o.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x7e0 != 0 && matches!(o.dtype, CvtFtypeShown32::Bf16)
-                && matches!(o.stype, CvtFtypeShown32::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown32::Bf16)
-                && matches!(o.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(o.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
-                && matches!(o.stype, CvtFtypeShown32::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -399,18 +394,7 @@ impl OpF2f {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtypeShown32::F16)
-            && matches!(o.stype, CvtFtypeShown32::F32))
-            || (matches!(o.dtype, CvtFtypeShown32::F32)
-                && matches!(o.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x7e0 != 0 && matches!(o.dtype, CvtFtypeShown32::Bf16)
-                && matches!(o.stype, CvtFtypeShown32::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown32::Bf16)
-                && matches!(o.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(o.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
-                && matches!(o.stype, CvtFtypeShown32::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -471,18 +455,7 @@ impl OpF2f {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtypeShown32::F16)
-            && matches!(o.stype, CvtFtypeShown32::F32))
-            || (matches!(o.dtype, CvtFtypeShown32::F32)
-                && matches!(o.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x7e0 != 0 && matches!(o.dtype, CvtFtypeShown32::Bf16)
-                && matches!(o.stype, CvtFtypeShown32::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown32::Bf16)
-                && matches!(o.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(o.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
-                && matches!(o.stype, CvtFtypeShown32::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -539,18 +512,7 @@ impl OpF2f {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtypeShown32::F16)
-            && matches!(o.stype, CvtFtypeShown32::F32))
-            || (matches!(o.dtype, CvtFtypeShown32::F32)
-                && matches!(o.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x7e0 != 0 && matches!(o.dtype, CvtFtypeShown32::Bf16)
-                && matches!(o.stype, CvtFtypeShown32::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown32::Bf16)
-                && matches!(o.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(o.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
-                && matches!(o.stype, CvtFtypeShown32::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((

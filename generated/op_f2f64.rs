@@ -116,15 +116,7 @@ impl OpF2f64 {
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
-            && matches!(self.stype, CvtFtypeShown::F64))
-            || (matches!(self.dtype, CvtFtypeShown::F64)
-                && matches!(self.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::Bf16)
-                && matches!(self.stype, CvtFtypeShown::F64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::F64)
-                && matches!(self.stype, CvtFtypeShown::Bf16)))
-        {
+        if !self.legal_f0(sm) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -136,6 +128,20 @@ impl OpF2f64 {
             );
         }
         Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((matches!(self.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
+            && matches!(self.stype, CvtFtypeShown::F64))
+            || (matches!(self.dtype, CvtFtypeShown::F64)
+                && matches!(self.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::Bf16)
+                && matches!(self.stype, CvtFtypeShown::F64))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtypeShown::F64)
+                && matches!(self.stype, CvtFtypeShown::Bf16)))
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
     #[allow(clippy::identity_op, unused_variables)]
@@ -329,15 +335,7 @@ impl OpF2f64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
-            && matches!(o.stype, CvtFtypeShown::F64))
-            || (matches!(o.dtype, CvtFtypeShown::F64)
-                && matches!(o.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::Bf16)
-                && matches!(o.stype, CvtFtypeShown::F64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::F64)
-                && matches!(o.stype, CvtFtypeShown::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -398,15 +396,7 @@ impl OpF2f64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
-            && matches!(o.stype, CvtFtypeShown::F64))
-            || (matches!(o.dtype, CvtFtypeShown::F64)
-                && matches!(o.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::Bf16)
-                && matches!(o.stype, CvtFtypeShown::F64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::F64)
-                && matches!(o.stype, CvtFtypeShown::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -469,15 +459,7 @@ impl OpF2f64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
-            && matches!(o.stype, CvtFtypeShown::F64))
-            || (matches!(o.dtype, CvtFtypeShown::F64)
-                && matches!(o.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::Bf16)
-                && matches!(o.stype, CvtFtypeShown::F64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::F64)
-                && matches!(o.stype, CvtFtypeShown::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -536,15 +518,7 @@ impl OpF2f64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
-            && matches!(o.stype, CvtFtypeShown::F64))
-            || (matches!(o.dtype, CvtFtypeShown::F64)
-                && matches!(o.stype, CvtFtypeShown::F16 | CvtFtypeShown::F32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::Bf16)
-                && matches!(o.stype, CvtFtypeShown::F64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtypeShown::F64)
-                && matches!(o.stype, CvtFtypeShown::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((

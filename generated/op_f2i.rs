@@ -117,9 +117,7 @@ impl OpF2i {
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
-        {
+        if !self.legal_f0(sm) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -131,6 +129,14 @@ impl OpF2i {
             );
         }
         Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[allow(clippy::identity_op, unused_variables)]
@@ -343,9 +349,7 @@ impl OpF2i {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.stype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.stype, CvtFtype32::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -409,9 +413,7 @@ impl OpF2i {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.stype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.stype, CvtFtype32::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -477,9 +479,7 @@ impl OpF2i {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.stype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.stype, CvtFtype32::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -541,9 +541,7 @@ impl OpF2i {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.stype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.stype, CvtFtype32::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((

@@ -118,13 +118,7 @@ impl OpF2i64 {
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.stype, CvtFtype::F64))
-            || (matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
-                && matches!(self.stype, CvtFtype::F32 | CvtFtype::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
-                && matches!(self.stype, CvtFtype::Bf16)))
-        {
+        if !self.legal_f0(sm) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -136,6 +130,18 @@ impl OpF2i64 {
             );
         }
         Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((matches!(self.stype, CvtFtype::F64))
+            || (matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(self.stype, CvtFtype::F32 | CvtFtype::F16))
+            || (sm_bit(sm) & 0x700 != 0
+                && matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
+                && matches!(self.stype, CvtFtype::Bf16)))
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[allow(clippy::identity_op, unused_variables)]
@@ -351,13 +357,7 @@ impl OpF2i64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.stype, CvtFtype::F64))
-            || (matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
-                && matches!(o.stype, CvtFtype::F32 | CvtFtype::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
-                && matches!(o.stype, CvtFtype::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -424,13 +424,7 @@ impl OpF2i64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.stype, CvtFtype::F64))
-            || (matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
-                && matches!(o.stype, CvtFtype::F32 | CvtFtype::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
-                && matches!(o.stype, CvtFtype::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -499,13 +493,7 @@ impl OpF2i64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.stype, CvtFtype::F64))
-            || (matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
-                && matches!(o.stype, CvtFtype::F32 | CvtFtype::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
-                && matches!(o.stype, CvtFtype::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -570,13 +558,7 @@ impl OpF2i64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.stype, CvtFtype::F64))
-            || (matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
-                && matches!(o.stype, CvtFtype::F32 | CvtFtype::F16))
-            || (sm_bit(sm) & 0x700 != 0
-                && matches!(o.dtype, CvtItype::S64 | CvtItype::U64)
-                && matches!(o.stype, CvtFtype::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((

@@ -114,9 +114,7 @@ impl OpI2f {
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
-        {
+        if !self.legal_f0(sm) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -134,11 +132,7 @@ impl OpI2f {
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16)
-            && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)
-                && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
-        {
+        if !self.legal_f1(sm) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -150,6 +144,24 @@ impl OpI2f {
             );
         }
         Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    pub fn legal_f1(&self, sm: u32) -> bool {
+        ((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16)
+            && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)
+                && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[allow(clippy::identity_op, unused_variables)]
@@ -344,9 +356,7 @@ impl OpI2f {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype32::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -406,11 +416,7 @@ impl OpI2f {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtype32::F32 | CvtFtype32::F16)
-            && matches!(o.stype, CvtItype32::S32 | CvtItype32::U32))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype32::Bf16)
-                && matches!(o.stype, CvtItype32::S32 | CvtItype32::U32)))
-        {
+        if !o.legal_f1(sm) {
             return None;
         }
         Some((
@@ -472,9 +478,7 @@ impl OpI2f {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype32::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -532,9 +536,7 @@ impl OpI2f {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype32::Bf16)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((

@@ -116,12 +116,7 @@ impl OpI2f64 {
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtype::F64))
-            || (matches!(self.dtype, CvtFtype::F32 | CvtFtype::F16)
-                && matches!(self.stype, CvtItype::S64 | CvtItype::U64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype::Bf16)
-                && matches!(self.stype, CvtItype::S64 | CvtItype::U64)))
-        {
+        if !self.legal_f0(sm) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -139,15 +134,7 @@ impl OpI2f64 {
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.dtype, CvtFtype::F64)
-            && matches!(
-                self.stype, CvtItype::S32 | CvtItype::U32 | CvtItype::S64 | CvtItype::U64
-            ))
-            || (matches!(self.dtype, CvtFtype::F32 | CvtFtype::F16)
-                && matches!(self.stype, CvtItype::S64 | CvtItype::U64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype::Bf16)
-                && matches!(self.stype, CvtItype::S64 | CvtItype::U64)))
-        {
+        if !self.legal_f1(sm) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -159,6 +146,31 @@ impl OpI2f64 {
             );
         }
         Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((matches!(self.dtype, CvtFtype::F64))
+            || (matches!(self.dtype, CvtFtype::F32 | CvtFtype::F16)
+                && matches!(self.stype, CvtItype::S64 | CvtItype::U64))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype::Bf16)
+                && matches!(self.stype, CvtItype::S64 | CvtItype::U64)))
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    pub fn legal_f1(&self, sm: u32) -> bool {
+        ((matches!(self.dtype, CvtFtype::F64)
+            && matches!(
+                self.stype, CvtItype::S32 | CvtItype::U32 | CvtItype::S64 | CvtItype::U64
+            ))
+            || (matches!(self.dtype, CvtFtype::F32 | CvtFtype::F16)
+                && matches!(self.stype, CvtItype::S64 | CvtItype::U64))
+            || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype::Bf16)
+                && matches!(self.stype, CvtItype::S64 | CvtItype::U64)))
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
     #[allow(clippy::identity_op, unused_variables)]
@@ -356,12 +368,7 @@ impl OpI2f64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtype::F64))
-            || (matches!(o.dtype, CvtFtype::F32 | CvtFtype::F16)
-                && matches!(o.stype, CvtItype::S64 | CvtItype::U64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype::Bf16)
-                && matches!(o.stype, CvtItype::S64 | CvtItype::U64)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -424,15 +431,7 @@ impl OpI2f64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtype::F64)
-            && matches!(
-                o.stype, CvtItype::S32 | CvtItype::U32 | CvtItype::S64 | CvtItype::U64
-            ))
-            || (matches!(o.dtype, CvtFtype::F32 | CvtFtype::F16)
-                && matches!(o.stype, CvtItype::S64 | CvtItype::U64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype::Bf16)
-                && matches!(o.stype, CvtItype::S64 | CvtItype::U64)))
-        {
+        if !o.legal_f1(sm) {
             return None;
         }
         Some((
@@ -497,12 +496,7 @@ impl OpI2f64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtype::F64))
-            || (matches!(o.dtype, CvtFtype::F32 | CvtFtype::F16)
-                && matches!(o.stype, CvtItype::S64 | CvtItype::U64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype::Bf16)
-                && matches!(o.stype, CvtItype::S64 | CvtItype::U64)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -563,12 +557,7 @@ impl OpI2f64 {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.dtype, CvtFtype::F64))
-            || (matches!(o.dtype, CvtFtype::F32 | CvtFtype::F16)
-                && matches!(o.stype, CvtItype::S64 | CvtItype::U64))
-            || (sm_bit(sm) & 0x700 != 0 && matches!(o.dtype, CvtFtype::Bf16)
-                && matches!(o.stype, CvtItype::S64 | CvtItype::U64)))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((

@@ -140,13 +140,7 @@ impl OpMufu {
     #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !((matches!(self.fmt, MufuFmt::F32))
-            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !self.legal_f0(sm) {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -158,6 +152,18 @@ impl OpMufu {
             );
         }
         Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[allow(unused_variables, clippy::nonminimal_bool)]
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                )))
     }
     /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
     #[allow(clippy::identity_op, unused_variables)]
@@ -651,13 +657,7 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.fmt, MufuFmt::F32))
-            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -701,13 +701,7 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.fmt, MufuFmt::F32))
-            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -753,13 +747,7 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.fmt, MufuFmt::F32))
-            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -806,13 +794,7 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.fmt, MufuFmt::F32))
-            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -861,13 +843,7 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.fmt, MufuFmt::F32))
-            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -918,13 +894,7 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.fmt, MufuFmt::F32))
-            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -971,13 +941,7 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.fmt, MufuFmt::F32))
-            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -1025,13 +989,7 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.fmt, MufuFmt::F32))
-            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -1081,13 +1039,7 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.fmt, MufuFmt::F32))
-            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -1139,13 +1091,7 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.fmt, MufuFmt::F32))
-            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((
@@ -1193,13 +1139,7 @@ impl OpMufu {
         if !o.parts_ok() {
             return None;
         }
-        if !((matches!(o.fmt, MufuFmt::F32))
-            || (matches!(o.fmt, MufuFmt::F16 | MufuFmt::Bf16)
-                && matches!(
-                    o.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
-                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
-                )))
-        {
+        if !o.legal_f0(sm) {
             return None;
         }
         Some((

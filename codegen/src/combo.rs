@@ -61,7 +61,7 @@ fn product(
 
 /// The `legal` test of form `f` over `get(m)`, or `None` when the op has
 /// no `legal` products (every combination exists).
-pub(crate) fn legal_expr(
+fn legal_expr(
     spec: &Spec,
     op: &Op,
     f: &FormRef,
@@ -91,6 +91,43 @@ fn self_get(op: &Op) -> impl Fn(usize) -> TokenStream + '_ {
     }
 }
 
+/// The `legal` test of every form as methods, one per distinct test
+/// (`legal_fN(&self, sm) -> bool`): the methods, and per form the name of
+/// the one it uses (`None`: the op has no `legal` products). The decoder
+/// and the encoder's combination check both call them.
+pub(crate) fn legal_fns(
+    spec: &Spec,
+    op: &Op,
+    fs: &[FormRef],
+) -> (Vec<TokenStream>, Vec<Option<proc_macro2::Ident>>) {
+    let get = self_get(op);
+    let mut seen: Vec<(String, proc_macro2::Ident)> = Vec::new();
+    let mut fns = Vec::new();
+    let mut names = Vec::new();
+    for f in fs {
+        let Some(e) = legal_expr(spec, op, f, &get) else {
+            names.push(None);
+            continue;
+        };
+        let key = e.to_string();
+        if let Some((_, n)) = seen.iter().find(|(k, _)| *k == key) {
+            names.push(Some(n.clone()));
+            continue;
+        }
+        let name = crate::names::ident(&format!("legal_f{}", f.id));
+        fns.push(quote! {
+            /// Whether the form's modifier values exist on `sm` (the
+            /// spec's `legal` products).
+            #[allow(unused_variables, clippy::nonminimal_bool)]
+            #[inline(always)]
+            pub fn #name(&self, sm: u32) -> bool { #e }
+        });
+        seen.push((key, name.clone()));
+        names.push(Some(name));
+    }
+    (fns, names)
+}
+
 /// The combination checks of every form, one function per distinct check
 /// (forms whose `legal` and `traps` products read alike share one): the
 /// functions, and per form the name of the one it calls.
@@ -99,11 +136,12 @@ pub(crate) fn combo_check_fns(
     op: &Op,
     fs: &[FormRef],
 ) -> (Vec<TokenStream>, Vec<proc_macro2::Ident>) {
+    let (_, legal) = legal_fns(spec, op, fs);
     let mut bodies: Vec<(String, proc_macro2::Ident)> = Vec::new();
     let mut fns = Vec::new();
     let mut names = Vec::new();
     for f in fs {
-        let body = combo_checks(spec, op, f);
+        let body = combo_checks(spec, op, f, legal[f.id].as_ref());
         let key = body.to_string();
         if let Some((_, n)) = bodies.iter().find(|(k, _)| *k == key) {
             names.push(n.clone());
@@ -128,10 +166,15 @@ pub(crate) fn combo_check_fns(
 
 /// The checks of form `f`: an error when its modifier values do not exist
 /// on `sm` (naming them) or a trap covers them (giving its evidence).
-fn combo_checks(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
+fn combo_checks(
+    spec: &Spec,
+    op: &Op,
+    f: &FormRef,
+    legal: Option<&proc_macro2::Ident>,
+) -> TokenStream {
     let get = self_get(op);
     let mut checks = Vec::new();
-    if let Some(e) = legal_expr(spec, op, f, &get) {
+    if let Some(legal) = legal {
         let named: Vec<usize> = {
             let mut v: Vec<usize> = op
                 .legal
@@ -158,7 +201,7 @@ fn combo_checks(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             }
         });
         checks.push(
-            quote!(if !#e { return Err(E::fail(Self::NAME, format_args!(#fmt, #(#args,)* sm))); }),
+            quote!(if !self.#legal(sm) { return Err(E::fail(Self::NAME, format_args!(#fmt, #(#args,)* sm))); }),
         );
     }
     for t in op

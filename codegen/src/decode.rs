@@ -233,12 +233,10 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         crate::shared::spec_line(spec, &form.loc)
     );
     // Combinations the spec's `legal` products leave out do not decode.
-    let local = |m: usize| {
-        let f = field(&op.modifiers[m].name);
-        quote!(o.#f)
-    };
-    let legal =
-        crate::combo::legal_expr(spec, op, f, &local).map(|e| quote!(if !#e { return None; }));
+    let (_, legal_names) = crate::combo::legal_fns(spec, op, &crate::encode::forms(op));
+    let legal = legal_names[f.id]
+        .as_ref()
+        .map(|n| quote!(if !o.#n(sm) { return None; }));
     quote! {
         #[doc = #form_doc]
         #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]

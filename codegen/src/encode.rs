@@ -377,6 +377,7 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
     } else {
         (Vec::new(), Vec::new())
     };
+    let (legal_fns, _) = crate::combo::legal_fns(spec, op, &fs);
     let arms = fs.iter().map(|f| {
         let n = ident(&format!("encode_f{}", f.id));
         if rules {
@@ -440,6 +441,7 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
             }
         }
         #any_combo
+        #(#legal_fns)*
         #(#fns)*
     };
     let name = &op.name;
