@@ -9418,11 +9418,7 @@ pub fn printer(sm: u32) -> Option<fn(u128, u32, u64, u32, &mut LineBuf) -> Optio
 /// that encodes on `sm`; else the first whose syntax matches (an
 /// IR instruction not legalized yet; encoding it reports why it
 /// cannot be encoded); else the error of the best partial match.
-pub fn parse(
-    line: &crate::asm::Line,
-    sm: u32,
-    addr: u64,
-) -> Result<(Op, Common), AsmError> {
+pub fn parse(line: &Line, sm: u32, addr: u64) -> Result<(Op, Common), AsmError> {
     let mut best: Option<AsmError> = None;
     let mut first: Option<(Op, Common)> = None;
     match OpBra::parse(line, sm, addr) {

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-oracle.sh >/dev/null
 source .oracle/env.sh
 tool=$NVDISASM_13; [ "$sm" -lt 75 ] && tool=$NVDISASM_11
-cargo build -q --release -p nak
+cargo build -q --release -p nak-cli
 nak=target/release/nak
 tmp=${BENCH_TMP:-$(mktemp -d)}; [ -z "${BENCH_TMP:-}" ] && trap 'rm -rf "$tmp"' EXIT
 # Covered corpus words of this SM (those nak decodes), repeated to N.

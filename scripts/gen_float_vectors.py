@@ -36,7 +36,7 @@ Output format, one vector per line (lines starting with '#' are comments):
     f64<TAB>16 hex digits<TAB>text
 
 `--check N` additionally compares N random f32 and N random f64 high words
-against the model below (printf "%.20g" / "%.20e", see nak/src/fmt_float.rs)
+against the model below (printf "%.20g" / "%.20e", see nak/src/runtime/fmt_float.rs)
 without storing them; it exits non-zero on a mismatch.
 
 Python 3 standard library only.
@@ -92,7 +92,7 @@ def disasm(template, imms):
 
 
 # ---------------------------------------------------------------------------
-# The model (what nak/src/fmt_float.rs implements), for --check only.
+# The model (what nak/src/runtime/fmt_float.rs implements), for --check only.
 
 def model_value(x):
     if math.isinf(x):

@@ -4,7 +4,7 @@
 # `nak asm` into a raw stream (examples/sm_NN.bin) for `nak dis`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build -q --release -p nak
+cargo build -q --release -p nak-cli
 nak=target/release/nak
 mkdir -p examples
 for sm in 50 75 90; do

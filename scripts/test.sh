@@ -8,7 +8,7 @@ bash scripts/install-oracle.sh
 # shellcheck disable=SC1091
 source .oracle/env.sh
 echo "== spec lint"
-cargo run -q -p nak -- lint --format short --deny-warnings
+cargo run -q -p nak-cli -- lint --format short --deny-warnings
 echo "== build"
 cargo build --workspace --all-targets
 echo "== tests"

@@ -255,7 +255,7 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
 /// The op's per-form field readers (`parts_fN`, in its inherent impl, `.0`)
 /// and its `Forms` impl (`.1`): the match from a form number to its
 /// reader, and its printer. The table entries that call them
-/// (`decode_form`, `print_form`) are the runtime's (`nak/src/decode.rs`).
+/// (`decode_form`, `print_form`) are the runtime's (`nak/src/runtime/decode.rs`).
 pub fn op_decode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Error> {
     let fs = forms(op);
     let fns = fs.iter().map(|f| form_decode_fn(spec, op, f));

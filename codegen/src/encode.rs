@@ -363,7 +363,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
 /// op's inherent impl, `.0`) and its `Encode` impl (`.1`), whose
 /// `encode_as` matches the source kinds once and calls the form's packing.
 /// The wrappers (`encode`, `try_encode`, the error path) are the runtime's
-/// (`nak/src/encode.rs`).
+/// (`nak/src/runtime/encode.rs`).
 pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Error> {
     let ty = crate::names::op_type(&op.name);
     let fs = forms(op);

@@ -1,5 +1,5 @@
 //! Legalizers: each op's `Legalize` impl, the data the runtime's search
-//! (`nak/src/legalize_support.rs`) needs: sources by index, commutative
+//! (`nak/src/runtime/legalize_support.rs`) needs: sources by index, commutative
 //! swaps (with their comparison flip or predicate negation) and the
 //! wider/narrower-immediate op. The search tries rewrites in order of cost
 //! until the op's own encoder accepts one, so legalize and encode share one
@@ -78,7 +78,7 @@ fn to_wide(spec: &Spec, op: &Op, wide: &Op, fname: &str) -> TokenStream {
 
 /// The op's `Legalize` impl: its sources by index, its carry use, and the
 /// rewrites its spec allows (swaps, the wide and the narrow op). The search
-/// itself is the runtime's (`nak/src/legalize_support.rs`).
+/// itself is the runtime's (`nak/src/runtime/legalize_support.rs`).
 pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let ty = op_type(&op.name);
     let fold_imms = op.srcs.iter().map(|s| {

@@ -5,7 +5,7 @@
 //! - literals, names in scope, unary and binary operators, casts to
 //!   primitive types, parentheses, tuples and `.0`-style fields, `if`/`else`,
 //!   `match` (patterns: literals, ranges, enum paths, bindings, `_`, `|`);
-//! - calls of the helpers in `nak/src/fold_fns.rs` ([`HELPERS`]), of
+//! - calls of the helpers in `nak/src/runtime/fold_fns.rs` ([`HELPERS`]), of
 //!   primitive associated functions (`f32::from_bits`, `u64::from`) and of
 //!   closures bound in the `let` block; method calls from [`METHODS`];
 //!   `?` after a helper call (its `FoldError` makes the value unfoldable);
@@ -28,7 +28,7 @@ use proc_macro2::Span;
 use std::collections::HashMap;
 use syn::spanned::Spanned;
 
-/// Public functions of `nak/src/fold_fns.rs` (a test keeps this in sync).
+/// Public functions of `nak/src/runtime/fold_fns.rs` (a test keeps this in sync).
 pub const HELPERS: &[&str] = &[
     "f2f_f32",
     "f2i_u32",
@@ -679,7 +679,7 @@ impl Checker<'_> {
                                 self.err(
                                     Code::S0906,
                                     p.span(),
-                                    format!("`{one}` is not a fold helper (nak/src/fold_fns.rs) or a closure bound in `let`"),
+                                    format!("`{one}` is not a fold helper (nak/src/runtime/fold_fns.rs) or a closure bound in `let`"),
                                 );
                                 Ty::Unknown
                             }
@@ -888,7 +888,7 @@ impl Checker<'_> {
     }
 }
 
-/// `helper(...)` with a helper of `nak/src/fold_fns.rs`.
+/// `helper(...)` with a helper of `nak/src/runtime/fold_fns.rs`.
 fn is_helper_call(e: &syn::Expr) -> bool {
     if let syn::Expr::Call(c) = e
         && let syn::Expr::Path(p) = &*c.func

@@ -197,7 +197,7 @@ fn readme_lists_every_code() {
 #[test]
 fn fold_helper_allow_list_matches_fold_fns() {
     let src = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../nak/src/fold_fns.rs"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../nak/src/runtime/fold_fns.rs"),
     )
     .unwrap();
     let mut fns: Vec<&str> = src

@@ -2,9 +2,9 @@
 //! instructions of one SM that the spec covers, repeated to over a million
 //! words. Results go to BENCHMARKS.md (`cargo bench -p nak --bench isa`).
 
-use nak::instr::Common;
 use nak::isa::{self, Op};
-use nak::line_buf::LineBuf;
+use nak::runtime::instr::Common;
+use nak::runtime::line_buf::LineBuf;
 use std::io::Read;
 
 const TARGET: usize = 1 << 20;
@@ -21,7 +21,7 @@ fn stream(sm: u32) -> Vec<u128> {
     let words: Vec<u128> = text
         .lines()
         .filter_map(|l| l.split_once('\t'))
-        .filter_map(|(h, _)| nak::stream::parse_word_hex(h, family))
+        .filter_map(|(h, _)| nak::dis::stream::parse_word_hex(h, family))
         .filter(|w| isa::decode(*w, sm).is_some())
         .collect();
     assert!(!words.is_empty(), "no covered corpus words for SM{sm}");
@@ -139,7 +139,7 @@ fn decode_print(bencher: divan::Bencher, sm: u32) {
     let words = stream(sm);
     // As `nak dis` prints (without the hex column): in one step per word
     // (`isa::printer`), straight into the room after the text.
-    let mut out = nak::text_buf::TextBuf::with_capacity(64 << 20);
+    let mut out = nak::dis::text_buf::TextBuf::with_capacity(64 << 20);
     let print = isa::printer(sm).expect("covered SM");
     bencher
         .counter(divan::counter::ItemsCount::new(words.len()))
@@ -162,7 +162,7 @@ fn decode_print(bencher: divan::Bencher, sm: u32) {
 #[divan::bench(args = [50, 75])]
 fn decode_then_print_line(bencher: divan::Bencher, sm: u32) {
     let words = stream(sm);
-    let mut out = nak::text_buf::TextBuf::with_capacity(64 << 20);
+    let mut out = nak::dis::text_buf::TextBuf::with_capacity(64 << 20);
     bencher
         .counter(divan::counter::ItemsCount::new(words.len()))
         .bench_local(|| {
@@ -181,14 +181,14 @@ fn decode_then_print_line(bencher: divan::Bencher, sm: u32) {
 }
 
 struct NoCopies;
-impl nak::legalize_support::LegalizeCx for NoCopies {
+impl nak::runtime::legalize_support::LegalizeCx for NoCopies {
     fn copy_to_reg(
         &mut self,
-        _: nak::operand::Src,
-        _: nak::instr::ValueType,
-        file: nak::operand::RegFile,
-    ) -> Result<nak::operand::Reg, nak::legalize_support::LegalizeError> {
-        Ok(nak::operand::Reg { file, idx: 0 })
+        _: nak::runtime::operand::Src,
+        _: nak::runtime::instr::ValueType,
+        file: nak::runtime::operand::RegFile,
+    ) -> Result<nak::runtime::operand::Reg, nak::runtime::legalize_support::LegalizeError> {
+        Ok(nak::runtime::operand::Reg { file, idx: 0 })
     }
 }
 

@@ -11,8 +11,8 @@
 //! nvdisasm.
 
 use isa_spec::model::{Asm, AsmCond, AsmItem, ModType, Op, SlotKindClass, Spec, ValueType};
-use nak::instr::Common;
 use nak::isa;
+use nak::runtime::instr::Common;
 
 /// One combination of modifier values, as an instruction of one form.
 #[derive(Clone, Debug)]
@@ -181,7 +181,7 @@ pub fn combos(spec: &Spec, name: &str, sm: u32) -> Vec<Combo> {
                     rest /= c;
                 }
                 let t = text(spec, op, form, &vals, sm);
-                let Ok(line) = nak::asm::tokenize(&t) else {
+                let Ok(line) = nak::runtime::asm::tokenize(&t) else {
                     continue;
                 };
                 let Ok((o, mut c)) = isa::parse(&line, sm, 0) else {

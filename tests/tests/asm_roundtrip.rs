@@ -13,11 +13,11 @@ fn printed_text_parses_back() {
     let mut other_word = Vec::new();
     let mut checked = 0;
     for &sm in isa::ALL_SMS {
-        for w in nak::sample::sample_words(sm, &[], 8, 99) {
+        for w in nak::runtime::sample::sample_words(sm, &[], 8, 99) {
             let (op, c) = isa::decode(w, sm).expect("sampled word decodes");
             let text = op.text(&c, sm, 0);
             checked += 1;
-            let line = match nak::asm::tokenize(&text) {
+            let line = match nak::runtime::asm::tokenize(&text) {
                 Ok(l) => l,
                 Err(e) => {
                     failures.push(format!("SM{sm} `{text}`: {}", e.message));

@@ -1,18 +1,18 @@
 //! The backend around the generated code, tested like hardware: random
 //! data over a warp of 32 lanes on the CPU runner (generated decoders and
 //! folds). Every op of the spec is covered without listing it: instances
-//! come from `nak::sample` (random valid words per form), sources are then
+//! come from `nak::runtime::sample` (random valid words per form), sources are then
 //! replaced by every operand kind.
 
-use nak::fold::Value;
-use nak::instr::ValueType;
-use nak::ir::text::{parse_function, print_function};
-use nak::ir::{Function, Instr, Op64, VOp, VReg, VSrc};
+use nak::backend::ir::text::{parse_function, print_function};
+use nak::backend::ir::{Function, Instr, Op64, VOp, VReg, VSrc};
+use nak::backend::passes::{assemble::assemble, constfold::fold_constants, legalize::legalize};
+use nak::backend::runner::{CpuRunner, LANES, Runner, WarpState};
 use nak::isa::{self, Icmp, Op};
-use nak::operand::{Reg, Src};
-use nak::passes::{assemble::assemble, constfold::fold_constants, legalize::legalize};
-use nak::runner::{CpuRunner, LANES, Runner, WarpState};
-use nak::sample::{Rng, sample_words};
+use nak::runtime::fold::Value;
+use nak::runtime::instr::ValueType;
+use nak::runtime::operand::{Reg, Src};
+use nak::runtime::sample::{Rng, sample_words};
 
 /// Random instances of every op with fold semantics on `sm`.
 fn instances(sm: u32, per_form: usize, seed: u64) -> Vec<Op> {
@@ -24,13 +24,13 @@ fn instances(sm: u32, per_form: usize, seed: u64) -> Vec<Op> {
         .filter(|op| op.mem_access().is_none())
         // Some modifier values have no fold (e.g. MUFU's F16 format).
         .filter(|op| {
-            let zeros: Vec<nak::fold::Value> = op
+            let zeros: Vec<nak::runtime::fold::Value> = op
                 .src_info()
                 .iter()
                 .map(|i| match i.ty {
-                    nak::instr::ValueType::Pred => nak::fold::Value::Pred(false),
-                    t if t.regs() == 2 => nak::fold::Value::U64(0),
-                    _ => nak::fold::Value::U32(0),
+                    nak::runtime::instr::ValueType::Pred => nak::runtime::fold::Value::Pred(false),
+                    t if t.regs() == 2 => nak::runtime::fold::Value::U64(0),
+                    _ => nak::runtime::fold::Value::U32(0),
                 })
                 .collect();
             op.fold(sm, &zeros).is_ok()
@@ -147,7 +147,7 @@ fn randomize(op: &mut Op, rng: &mut Rng, sm: u32) {
         // encodes does: no compiler asks for it there.
         let mut only_dst = decoded;
         *only_dst.dst_mut(k) = r;
-        let c = nak::instr::Common::default();
+        let c = nak::runtime::instr::Common::default();
         if decoded.encode(sm, &c).is_ok() && only_dst.encode(sm, &c).is_err() {
             continue;
         }
@@ -216,7 +216,7 @@ fn legalization_preserves_semantics_for_every_op() {
                 continue;
             }
             let f = Function::from_instrs(sm, vec![Instr::hw(op).with_guard(guard)]);
-            let text = nak::ir::text::instr_text(&f.blocks[0].instrs[0], sm);
+            let text = nak::backend::ir::text::instr_text(&f.blocks[0].instrs[0], sm);
             match run(&f, &st) {
                 Err(e) => failures.push(format!("SM{sm} `{text}`: {e}")),
                 Ok(got) => {
@@ -224,7 +224,7 @@ fn legalization_preserves_semantics_for_every_op() {
                     for l in 0..LANES {
                         for (k, info) in op.dst_info().iter().enumerate() {
                             for c in 0..info.ty.regs() {
-                                let r = nak::ir::comp_reg(*op.dst(k), c);
+                                let r = nak::backend::ir::comp_reg(*op.dst(k), c);
                                 if got.reg(l, r) != want.reg(l, r) {
                                     failures.push(format!(
                                         "SM{sm} `{text}` lane {l}: {r} = {:#x}, fold says {:#x}",
@@ -343,7 +343,8 @@ fn constant_folding_matches_running() {
                     let r = if info.ty.is_pred() {
                         // Folded predicate results need a predicate copy op.
                         if !rng.next_u64().is_multiple_of(3)
-                            || nak::passes::hwops::copy_op(sm, Reg::pred(0), Src::PT).is_none()
+                            || nak::backend::passes::hwops::copy_op(sm, Reg::pred(0), Src::PT)
+                                .is_none()
                         {
                             Reg::PT
                         } else {
@@ -390,7 +391,7 @@ fn constant_folding_matches_running() {
             for l in 0..LANES {
                 for (r, t) in &defined {
                     for c in 0..t.regs() {
-                        let r = nak::ir::comp_reg(*r, c);
+                        let r = nak::backend::ir::comp_reg(*r, c);
                         assert_eq!(
                             a.reg(l, r),
                             b.reg(l, r),
@@ -438,7 +439,7 @@ fn text_round_trip() {
             }),
             Instr::new(VOp::Copy {
                 dst: VReg::one(Reg::gpr(1)),
-                src: VSrc::CBuf(nak::operand::CBuf {
+                src: VSrc::CBuf(nak::runtime::operand::CBuf {
                     index: 1,
                     offset: 0x10,
                 }),
@@ -470,7 +471,7 @@ fn text_round_trip() {
             Instr::new(VOp::Bra("next".into())).with_guard(Src::reg(Reg::pred(0))),
         ]);
         let mut f = Function::from_instrs(sm, instrs);
-        f.blocks.push(nak::ir::Block {
+        f.blocks.push(nak::backend::ir::Block {
             label: "next".into(),
             instrs: vec![
                 Instr::new(VOp::Phi {
@@ -512,7 +513,7 @@ fn runner_reports_undecodable_words() {
 #[test]
 fn runner_traps_on_a_trapping_combination() {
     let sm = 50;
-    let w = nak::sample::sample_words(sm, &["shf"], 64, 5)
+    let w = nak::runtime::sample::sample_words(sm, &["shf"], 64, 5)
         .into_iter()
         .find_map(|w| match isa::decode(w, sm) {
             Some((Op::Shf(mut o), c)) => {
@@ -523,7 +524,7 @@ fn runner_traps_on_a_trapping_combination() {
             _ => None,
         })
         .expect("an SHF word with .L and .HI");
-    let code = nak::stream::encode_stream(sm, &[(w, 0x7e0)], None).expect("a stream");
+    let code = nak::dis::stream::encode_stream(sm, &[(w, 0x7e0)], None).expect("a stream");
     let e = CpuRunner::default()
         .run(sm, &code, &mut WarpState::default())
         .unwrap_err();

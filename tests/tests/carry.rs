@@ -3,13 +3,13 @@
 //! on the CPU runner against Rust's wide arithmetic, 64-bit add/sub lower to
 //! two instructions, and constant folding follows the carry.
 
-use nak::ir::text::{parse_function, print_function};
-use nak::ir::{Function, Instr, Op64, VOp, VReg, VSrc};
+use nak::backend::ir::text::{parse_function, print_function};
+use nak::backend::ir::{Function, Instr, Op64, VOp, VReg, VSrc};
+use nak::backend::passes::{assemble::assemble, constfold::fold_constants, legalize::legalize};
+use nak::backend::runner::{CpuRunner, LANES, Runner, WarpState};
 use nak::isa;
-use nak::operand::Reg;
-use nak::passes::{assemble::assemble, constfold::fold_constants, legalize::legalize};
-use nak::runner::{CpuRunner, LANES, Runner, WarpState};
-use nak::sample::Rng;
+use nak::runtime::operand::Reg;
+use nak::runtime::sample::Rng;
 
 fn maxwell() -> Vec<u32> {
     let v: Vec<u32> = [50u32, 52, 60]

@@ -7,7 +7,7 @@
 
 use isa_tests::corpus;
 use isa_tests::expected::List;
-use nak::tool::{CorpusOutcome, check_corpus_line, covered_mnemonics};
+use nak::dis::corpus::{CorpusOutcome, check_corpus_line, covered_mnemonics};
 use std::collections::BTreeMap;
 
 /// Counts of one corpus file.
@@ -30,7 +30,7 @@ fn assembles_to(sm: u32, word: u128, text: &str, addr: u64) -> Result<(), u128> 
     let ctrl = family
         .control_in_word()
         .map_or(0, |(lo, w)| ((1u128 << w) - 1) << lo);
-    let line = nak::asm::tokenize(text).map_err(|_| 0u128)?;
+    let line = nak::runtime::asm::tokenize(text).map_err(|_| 0u128)?;
     let (op, c) = nak::isa::parse(&line, sm, addr).map_err(|_| 0u128)?;
     let got = op.encode(sm, &c).map_err(|_| 0u128)?;
     match (got ^ word) & !ctrl {
@@ -71,7 +71,8 @@ fn corpus_decodes_reencodes_and_prints() {
                 continue;
             };
             n.lines += 1;
-            let word = nak::stream::parse_word_hex(hex, family).expect("corpus hex well-formed");
+            let word =
+                nak::dis::stream::parse_word_hex(hex, family).expect("corpus hex well-formed");
             let out = check_corpus_line(sm, word, t, &covered);
             match out {
                 CorpusOutcome::NotCovered => continue,
@@ -88,7 +89,7 @@ fn corpus_decodes_reencodes_and_prints() {
                 Ok(()) => n.assembled += 1,
                 Err(d) => {
                     let e = asm_misses
-                        .entry((sm, nak::tool::text_mnemonic(t).to_string(), d))
+                        .entry((sm, nak::dis::corpus::text_mnemonic(t).to_string(), d))
                         .or_insert((0, String::new()));
                     e.0 += 1;
                     if e.1.is_empty() {

@@ -4,9 +4,9 @@
 //! words included).
 
 use isa_tests::corpus;
+use nak::dis::listing::{disassemble, disassemble_reader, instr_text};
+use nak::dis::stream::{decode_stream, encode_stream, parse_word_hex, word_hex};
 use nak::isa::family_of;
-use nak::stream::{decode_stream, encode_stream, parse_word_hex, word_hex};
-use nak::tool::{disassemble, disassemble_reader, instr_text};
 
 /// A stream of `n` corpus words of `stem` (repeated), laid out as in memory.
 fn stream_of(stem: &str, sm: u32, n: usize) -> Vec<u8> {
@@ -138,7 +138,7 @@ fn one_step_printer_equals_decode_then_print_on_every_sm() {
                     }
                     op.text(&c, sm, addr)
                 });
-                let mut room = nak::line_buf::LineRoom::new();
+                let mut room = nak::runtime::line_buf::LineRoom::new();
                 let mut line = room.line();
                 let got = print(w, sm, addr, ctrl, &mut line).map(|()| line.as_str().to_string());
                 if got.is_none() {

@@ -1,19 +1,19 @@
 //! Encoders check on a fast path that only flags a failure, then run the
-//! same checks again to say why (`nak::encode::Fail`). The message must be
+//! same checks again to say why (`nak::runtime::encode::Fail`). The message must be
 //! the one of the check that failed, and a legal op must encode the same
 //! on both paths.
 
-use nak::asm::tokenize;
 use nak::isa::{self, Op};
-use nak::operand::{Reg, RegFile};
+use nak::runtime::asm::tokenize;
+use nak::runtime::operand::{Reg, RegFile};
 
-fn parsed(text: &str, sm: u32) -> (Op, nak::instr::Common) {
+fn parsed(text: &str, sm: u32) -> (Op, nak::runtime::instr::Common) {
     let line = tokenize(text).expect("tokenizes");
     isa::parse(&line, sm, 0).expect("parses")
 }
 
 /// The refusal's message; the fast path (`try_encode`) must refuse too.
-fn refusal(op: &Op, c: &nak::instr::Common, sm: u32) -> String {
+fn refusal(op: &Op, c: &nak::runtime::instr::Common, sm: u32) -> String {
     assert_eq!(op.try_encode(sm, c), None);
     op.encode(sm, c).expect_err("refused").to_string()
 }

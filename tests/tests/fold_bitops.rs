@@ -1,9 +1,9 @@
 //! Fold tests for the bit ops (LOP3, SHF, PRMT, SEL, POPC, FLO, BREV), each
 //! against a reference written independently here.
 
-use nak::fold::Value;
 use nak::isa::*;
-use nak::operand::{Reg, Src};
+use nak::runtime::fold::Value;
+use nak::runtime::operand::{Reg, Src};
 
 const EDGE: [u32; 8] = [
     0,

@@ -1,9 +1,9 @@
 //! Fold tests for the Maxwell/Pascal bit ops (LOP, LOP32I, SHL, SHR, SHF's
 //! sm50 semantics) and PLOP3, each against a reference written here.
 
-use nak::fold::Value;
 use nak::isa::*;
-use nak::operand::{Reg, Src};
+use nak::runtime::fold::Value;
+use nak::runtime::operand::{Reg, Src};
 
 const EDGE: [u32; 8] = [
     0,

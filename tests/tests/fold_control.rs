@@ -1,9 +1,9 @@
 //! Fold tests for the control/move group: MOV and MOV32I copy the source
 //! bits unchanged; the quad-lane mask is not modelled by the fold.
 
-use nak::fold::Value;
 use nak::isa::{OpMov, OpMov32i};
-use nak::operand::{Reg, Src};
+use nak::runtime::fold::Value;
+use nak::runtime::operand::{Reg, Src};
 
 fn mov(mask: u32) -> OpMov {
     OpMov {

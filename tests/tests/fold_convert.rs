@@ -3,9 +3,9 @@
 //! and saturation, and exhaustive tables of F16/BF16 values for the small
 //! formats.
 
-use nak::fold::Value;
 use nak::isa::*;
-use nak::operand::{Reg, Src};
+use nak::runtime::fold::Value;
+use nak::runtime::operand::{Reg, Src};
 
 const SMS: [u32; 2] = [75, 120];
 

@@ -1,9 +1,9 @@
 //! Fold semantics of the float ops (FADD, FMUL, FFMA, FMNMX, FSETP, FSEL,
 //! MUFU, FADD32I, FMUL32I) against references written independently.
 
-use nak::fold::Value;
 use nak::isa::*;
-use nak::operand::{Reg, Src};
+use nak::runtime::fold::Value;
+use nak::runtime::operand::{Reg, Src};
 
 const SMS: [u32; 2] = [75, 52];
 const QNAN: u32 = 0x7fff_ffff;

@@ -1,8 +1,8 @@
 //! Fold tests for the integer-arithmetic ops (IADD3.X, ISETP).
 
-use nak::fold::Value;
 use nak::isa::{Icmp, IsetpType, OpIadd3x, OpIsetp, Setop};
-use nak::operand::{Reg, Src};
+use nak::runtime::fold::Value;
+use nak::runtime::operand::{Reg, Src};
 
 struct Rng(u64);
 impl Rng {

@@ -1,8 +1,8 @@
 //! Fold tests for IMAD, IMAD.X, IMAD.WIDE(.X) and IMAD.HI (SM70+).
 
-use nak::fold::Value;
 use nak::isa::{IntType, OpImad, OpImadHi, OpImadWide, OpImadWideX, OpImadx, XFlag};
-use nak::operand::{Reg, Src};
+use nak::runtime::fold::Value;
+use nak::runtime::operand::{Reg, Src};
 
 struct Rng(u64);
 impl Rng {

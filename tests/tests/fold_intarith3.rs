@@ -1,9 +1,9 @@
 //! Fold tests for IMNMX, VIMNMX, IABS and LEA (SM70+), against references
 //! written independently of the spec's fold expressions.
 
-use nak::fold::Value;
 use nak::isa::{ImnmxX, IntType, OpIabs, OpImnmx, OpLea, OpLeaHiX, OpVimnmx, VimnmxType};
-use nak::operand::{Reg, Src};
+use nak::runtime::fold::Value;
+use nak::runtime::operand::{Reg, Src};
 
 struct Rng(u64);
 impl Rng {

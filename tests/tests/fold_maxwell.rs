@@ -2,10 +2,10 @@
 //! ISCADD32I, IMNMX, ISETP, LOP3), each against a reference written here
 //! with wider arithmetic (i64/u64/i128) rather than wrapping u32 operations.
 
-use nak::fold::Value;
-use nak::instr::Common;
 use nak::isa::*;
-use nak::operand::{Reg, Src};
+use nak::runtime::fold::Value;
+use nak::runtime::instr::Common;
+use nak::runtime::operand::{Reg, Src};
 
 const SMS: [u32; 3] = [50, 52, 60];
 

@@ -2,9 +2,9 @@
 //! SEL.64 and MOV.64, against references written independently of the
 //! spec's fold expressions (i128 arithmetic, 32-bit halves).
 
-use nak::fold::Value;
 use nak::isa::{Icmp, IsetpType64, OpIsetp64, OpMov64, OpSel64, Setop};
-use nak::operand::{Reg, Src};
+use nak::runtime::fold::Value;
+use nak::runtime::operand::{Reg, Src};
 
 const EDGES: [u64; 10] = [
     0,

@@ -12,7 +12,7 @@ fn generated_mirror_is_fresh() {
     let loaded = isa_spec::load(&root.join("isa-spec/spec"), "isa-spec/spec");
     assert!(
         !loaded.report.has_errors(),
-        "the spec has errors; run `cargo run -p nak -- lint`"
+        "the spec has errors; run `cargo run -p nak-cli -- lint`"
     );
     let spec = loaded.spec.expect("spec loads");
     let files = match isa_codegen::generate(&spec) {

@@ -31,7 +31,7 @@ fn sweep(spec: &isa_spec::model::Spec, oracle: &Oracle, sm: u32, ops: &[&str]) -
         let theirs = oracle.disassemble(sm, &words);
         for (i, ((_, c), t)) in cs.iter().zip(&theirs).enumerate() {
             let mut ours = c.op.text(&c.common, sm, address_of(sm, i));
-            nak::print::normalize_in_place(&mut ours);
+            nak::runtime::print::normalize_in_place(&mut ours);
             let verdict = match t {
                 Ok(t) if *t == ours => "ok".to_string(),
                 // nvdisasm spaces the constant of 8- and 16-bit sources
@@ -115,7 +115,7 @@ fn illegal_combinations_are_rejected_by_nvdisasm() {
         .map(|o| o.name.as_str())
         .collect();
     assert!(!ruled.is_empty(), "the spec has `legal` products");
-    let mut rng = nak::sample::Rng::new(0x1e6a1);
+    let mut rng = nak::runtime::sample::Rng::new(0x1e6a1);
     let (mut checked, mut failures) = (0usize, Vec::new());
     for &sm in nak::isa::ALL_SMS {
         let mut words = Vec::new();

@@ -4,10 +4,10 @@
 //! encode succeeds: the generated encoder's checks pass on whatever the
 //! generated legalizer produces. A new op is covered without touching this.
 
-use nak::instr::{Common, ValueType};
 use nak::isa::{self, Encode, FORMS, Legalize, Op};
-use nak::legalize_support::{LegalizeCx, LegalizeError};
-use nak::operand::{Reg, RegFile, Src};
+use nak::runtime::instr::{Common, ValueType};
+use nak::runtime::legalize_support::{LegalizeCx, LegalizeError};
+use nak::runtime::operand::{Reg, RegFile, Src};
 
 /// Hands out fresh registers and counts the copies it was asked for.
 struct Cx {
@@ -66,7 +66,7 @@ fn kinds(ty: ValueType) -> Vec<Src> {
 fn instances(sm: u32) -> Vec<Op> {
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
-    for w in nak::sample::sample_words(sm, &[], 2, 7) {
+    for w in nak::runtime::sample::sample_words(sm, &[], 2, 7) {
         let (op, _) = isa::decode(w, sm).expect("sampled word decodes");
         if seen.insert(op.name()) {
             out.push(op);
@@ -158,9 +158,9 @@ fn legalize_then_encode_succeeds_for_every_operand_kind() {
 /// folding before and after.
 #[test]
 fn f16_immediate_negation_folds_into_the_half() {
-    use nak::fold::Value;
     use nak::isa::{CvtFtype32, CvtItype32, F2iRnd, OpF2i};
-    use nak::operand::SrcKind;
+    use nak::runtime::fold::Value;
+    use nak::runtime::operand::SrcKind;
     let before = OpF2i {
         d: Reg::gpr(0),
         b: Src {

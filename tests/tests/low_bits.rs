@@ -4,10 +4,10 @@
 //! bits alone. The known-bits analysis that proves address alignment
 //! trusts these claims.
 
-use nak::fold::Value;
-use nak::instr::ValueType;
 use nak::isa;
-use nak::sample::{Rng, sample_words};
+use nak::runtime::fold::Value;
+use nak::runtime::instr::ValueType;
+use nak::runtime::sample::{Rng, sample_words};
 
 fn random_value(rng: &mut Rng, ty: ValueType) -> Value {
     match ty {

@@ -5,12 +5,12 @@
 //! base is) or `base + 12*id` (the `3*id` words case: only 4-byte aligned,
 //! so never combined; a 64-bit store there faults for odd ids).
 
-use nak::ir::Function;
-use nak::ir::text::{parse_function, print_function};
+use nak::backend::ir::Function;
+use nak::backend::ir::text::{parse_function, print_function};
+use nak::backend::passes::{assemble::assemble, legalize::legalize};
+use nak::backend::runner::{CpuRunner, LANES, Runner, WarpState};
 use nak::isa;
-use nak::passes::{assemble::assemble, legalize::legalize};
-use nak::runner::{CpuRunner, LANES, Runner, WarpState};
-use nak::sample::Rng;
+use nak::runtime::sample::Rng;
 
 /// How one family spells what the tests need: R6:R7 = R4:R5 + `scale`*R0,
 /// and the load/store mnemonics with a size suffix (`""`, `.64`, ...).
@@ -319,11 +319,16 @@ fn align_promises_round_trip() {
 
 /// What an access does to one lane, straight from its `MemAccess` (the
 /// model the legalized and encoded op is compared with).
-fn model(m: &nak::mem::MemAccess, addr: u64, data: &[u32], st: &mut WarpState) -> Vec<u32> {
+fn model(
+    m: &nak::runtime::mem::MemAccess,
+    addr: u64,
+    data: &[u32],
+    st: &mut WarpState,
+) -> Vec<u32> {
     let at = addr.wrapping_add(m.offset as u64) as usize;
     let n = m.bytes as usize;
     match m.kind {
-        nak::mem::MemKind::Load => {
+        nak::runtime::mem::MemKind::Load => {
             let b = &st.global[at..at + n];
             if n < 4 {
                 let mut w = [0u8; 4];
@@ -341,7 +346,7 @@ fn model(m: &nak::mem::MemAccess, addr: u64, data: &[u32], st: &mut WarpState) -
                     .collect()
             }
         }
-        nak::mem::MemKind::Store => {
+        nak::runtime::mem::MemKind::Store => {
             let bytes: Vec<u8> = data.iter().flat_map(|w| w.to_le_bytes()).collect();
             st.global[at..at + n].copy_from_slice(&bytes[..n]);
             Vec::new()
@@ -359,7 +364,7 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
     let mut rng = Rng::new(0x3e3);
     let mut checked = std::collections::BTreeSet::new();
     for &sm in isa::ALL_SMS {
-        for w in nak::sample::sample_words(sm, &[], 6, 5) {
+        for w in nak::runtime::sample::sample_words(sm, &[], 6, 5) {
             let Some((mut op, _)) = isa::decode(w, sm) else {
                 continue;
             };
@@ -371,7 +376,7 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
             }
             // Offsets in the buffer, aligned; data in R16.. (4-aligned).
             let off = (rng.next_u64() % 8) as i64 * 16;
-            let Some(o) = op.with_mem_at(off, nak::operand::Reg::gpr(16)) else {
+            let Some(o) = op.with_mem_at(off, nak::runtime::operand::Reg::gpr(16)) else {
                 continue;
             };
             op = o;
@@ -380,9 +385,9 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
                 .expect("the address source");
             let in_cbuf = rng.next_u64() & 1 == 1;
             *op.src_mut(k_addr) = if in_cbuf {
-                nak::operand::Src::cbuf(0, 0x10)
+                nak::runtime::operand::Src::cbuf(0, 0x10)
             } else {
-                nak::operand::Src::reg(nak::operand::Reg::gpr(4))
+                nak::runtime::operand::Src::reg(nak::runtime::operand::Reg::gpr(4))
             };
             let m = op.mem_access().expect("still a memory op");
             let mut st = state(&mut rng);
@@ -398,7 +403,7 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
             }
             if in_cbuf {
                 // One address for all lanes: loads only (stores would race).
-                if m.kind == nak::mem::MemKind::Store {
+                if m.kind == nak::runtime::mem::MemKind::Store {
                     continue;
                 }
                 let mut cb = vec![0u8; 0x20];
@@ -414,7 +419,7 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
                     want.gpr[l][16 + r] = v;
                 }
             }
-            let f = Function::from_instrs(sm, vec![nak::ir::Instr::hw(op)]);
+            let f = Function::from_instrs(sm, vec![nak::backend::ir::Instr::hw(op)]);
             let (got, text) = run(&f, &st);
             let got = got.unwrap_or_else(|e| panic!("SM{sm}: {e}\n{text}"));
             assert_eq!(got.global, want.global, "SM{sm}:\n{text}");

@@ -82,7 +82,7 @@ fn every_form_matches_nvdisasm() {
 /// Samples `per_form` words of every form on `sm` and compares our text
 /// with nvdisasm's, per (op, form).
 fn sweep(oracle: &Oracle, sm: u32, per_form: usize) -> BTreeMap<(String, String), FormResult> {
-    let words = nak::sample::sample_words(sm, &[], per_form, 0x5eed);
+    let words = nak::runtime::sample::sample_words(sm, &[], per_form, 0x5eed);
     let theirs = oracle.disassemble(sm, &words);
     let mut per: BTreeMap<(String, String), FormResult> = BTreeMap::new();
     for (i, (w, t)) in words.iter().zip(&theirs).enumerate() {
@@ -96,7 +96,7 @@ fn sweep(oracle: &Oracle, sm: u32, per_form: usize) -> BTreeMap<(String, String)
             .entry((op.name().to_string(), form.to_string()))
             .or_default();
         let mut ours = op.text(&c, sm, address_of(sm, i));
-        nak::print::normalize_in_place(&mut ours);
+        nak::runtime::print::normalize_in_place(&mut ours);
         r.words += 1;
         let bad = match t {
             Ok(t) if *t == ours => continue,

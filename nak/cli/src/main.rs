@@ -1,0 +1,324 @@
+//! `nak`: disassemble, assemble and lint with the code generated from the spec.
+
+#[macro_use]
+mod out;
+mod lint_cmd;
+mod run_cmd;
+
+use clap::{Parser, Subcommand};
+use nak::dis::stream::parse_sm;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "nak",
+    version,
+    about = "NVIDIA SASS tools generated from the ISA spec"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Disassemble a raw instruction stream: one `HEX<TAB>TEXT` line each.
+    Dis {
+        /// Target SM: 90, sm_90 or SM90.
+        #[arg(long)]
+        sm: String,
+        file: PathBuf,
+    },
+    /// Assemble one instruction per line into a raw stream.
+    Asm {
+        #[arg(long)]
+        sm: String,
+        file: PathBuf,
+        #[arg(short = 'o')]
+        out: PathBuf,
+    },
+    /// Check the ISA spec and report every problem with file, line and column.
+    Lint {
+        /// Spec directory (default: the workspace's isa-spec/spec).
+        dir: Option<PathBuf>,
+        /// human, short, json or github.
+        #[arg(long, default_value = "human")]
+        format: String,
+        /// Exit 1 on warnings too.
+        #[arg(long)]
+        deny_warnings: bool,
+        /// Colour for the human format: auto (only on a terminal, off with
+        /// NO_COLOR, on with CLICOLOR_FORCE), always or never.
+        #[arg(long, default_value = "auto")]
+        color: String,
+    },
+    /// Write random valid words for each encoding form (the oracle sweep) as a raw stream.
+    Sample {
+        #[arg(long)]
+        sm: String,
+        /// Ops to sample (spec names, comma-separated); all when absent.
+        #[arg(long)]
+        ops: Option<String>,
+        #[arg(long, default_value_t = 64)]
+        per_form: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(short = 'o')]
+        out: PathBuf,
+    },
+    /// Legalize a text-IR function and print it.
+    Legalize {
+        /// Target SM (default: the file's `.sm` line).
+        #[arg(long)]
+        sm: Option<String>,
+        file: PathBuf,
+    },
+    /// Legalize, assemble and run a text-IR function on the CPU runner;
+    /// prints the registers it writes.
+    Run {
+        #[arg(long)]
+        sm: Option<String>,
+        #[arg(long, default_value_t = 32)]
+        lanes: usize,
+        /// Bytes of global memory (address 0 up, initially zero); the
+        /// words the program changes are printed.
+        #[arg(long, default_value_t = 0)]
+        global: usize,
+        file: PathBuf,
+    },
+    /// Check a corpus file (`HEX<TAB>TEXT` lines) against the spec: decode,
+    /// re-encode bit-exact and print nvdisasm's text; prints coverage and mismatches.
+    Corpus {
+        #[arg(long)]
+        sm: String,
+        file: PathBuf,
+        /// Only lines with this mnemonic (first part, e.g. IADD3).
+        #[arg(long)]
+        mnemonic: Option<String>,
+        /// How many mismatches to list.
+        #[arg(long, default_value_t = 20)]
+        show: usize,
+    },
+}
+
+fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> ExitCode {
+    use nak::dis::corpus::{
+        CorpusOutcome, CorpusStats, check_corpus_line, covered_mnemonics, text_mnemonic,
+    };
+    let sm = match parse_sm(sm) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let Some(family) = nak::isa::family_of(sm) else {
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let covered = covered_mnemonics(sm);
+    let mut st = CorpusStats::default();
+    let mut shown = 0;
+    for (ln, line) in text.lines().enumerate() {
+        let Some((hex, t)) = line.split_once('\t') else {
+            continue;
+        };
+        if mnemonic.is_some_and(|m| text_mnemonic(t) != m) {
+            continue;
+        }
+        let Some(word) = nak::dis::stream::parse_word_hex(hex, family) else {
+            eprintln!("{}:{}: bad hex", file.display(), ln + 1);
+            continue;
+        };
+        st.lines += 1;
+        let out = check_corpus_line(sm, word, t, &covered);
+        if out != CorpusOutcome::NotCovered {
+            st.covered += 1;
+        }
+        match &out {
+            CorpusOutcome::NotCovered => {}
+            CorpusOutcome::NotDecoded => {}
+            CorpusOutcome::NotBitExact { .. } => st.decoded += 1,
+            CorpusOutcome::TextDiffers { .. } => {
+                st.decoded += 1;
+                st.bit_exact += 1;
+            }
+            CorpusOutcome::Ok => {
+                st.decoded += 1;
+                st.bit_exact += 1;
+                st.text_identical += 1;
+            }
+        }
+        if !matches!(out, CorpusOutcome::Ok | CorpusOutcome::NotCovered) && shown < show {
+            shown += 1;
+            match out {
+                CorpusOutcome::NotDecoded => outln!("not decoded   {hex}  {t}"),
+                CorpusOutcome::NotBitExact { got } => outln!(
+                    "not bit-exact {hex}  {t}\n          got {}",
+                    nak::dis::stream::word_hex(got, family)
+                ),
+                CorpusOutcome::TextDiffers { got } => {
+                    outln!("text differs  {hex}  {t}\n          got {got}")
+                }
+                _ => {}
+            }
+        }
+    }
+    outln!(
+        "SM{sm}: {} lines, {} covered, {} decoded, {} bit-exact, {} text-identical",
+        st.lines,
+        st.covered,
+        st.decoded,
+        st.bit_exact,
+        st.text_identical
+    );
+    ExitCode::SUCCESS
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Cmd::Lint {
+            dir,
+            format,
+            deny_warnings,
+            color,
+        } => lint_cmd::run(dir.as_deref(), &format, deny_warnings, &color),
+        Cmd::Sample {
+            sm,
+            ops,
+            per_form,
+            seed,
+            out,
+        } => {
+            let sm = match parse_sm(&sm) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let names: Vec<&str> = ops
+                .as_deref()
+                .map_or(Vec::new(), |o| o.split(',').collect());
+            let words = nak::runtime::sample::sample_words(sm, &names, per_form, seed);
+            let with_ctrl: Vec<(u128, u32)> = words.iter().map(|w| (*w, 0x7e0)).collect();
+            let nop = nak::runtime::asm::tokenize("NOP")
+                .ok()
+                .and_then(|l| nak::isa::parse(&l, sm, 0).ok())
+                .and_then(|(op, c)| op.encode(sm, &c).ok());
+            match nak::dis::stream::encode_stream(sm, &with_ctrl, nop)
+                .map_err(|e| e.to_string())
+                .and_then(|b| std::fs::write(&out, b).map_err(|e| e.to_string()))
+            {
+                Ok(()) => {
+                    eprintln!("{} words", words.len());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Cmd::Corpus {
+            sm,
+            file,
+            mnemonic,
+            show,
+        } => corpus(&sm, &file, mnemonic.as_deref(), show),
+        Cmd::Legalize { sm, file } => run_cmd::legalize_cmd(&file, sm.as_deref()),
+        Cmd::Run {
+            sm,
+            lanes,
+            global,
+            file,
+        } => run_cmd::run_cmd(&file, sm.as_deref(), lanes, global),
+        Cmd::Dis { sm, file } => {
+            let sm = match parse_sm(&sm) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            // Read as it is printed (see `disassemble_reader`), after a
+            // length check so a truncated file fails before any output.
+            let mut input = match std::fs::File::open(&file) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", file.display());
+                    return ExitCode::from(2);
+                }
+            };
+            if let Ok(m) = input.metadata()
+                && m.is_file()
+                && let Err(e) = nak::dis::stream::check_stream_len(sm, m.len())
+            {
+                eprintln!("error: {}: {e}", file.display());
+                return ExitCode::from(1);
+            }
+            // Block-sized writes from whichever thread completes a run.
+            match nak::dis::listing::disassemble_reader(sm, &mut input, &mut std::io::stdout()) {
+                Ok(unknown) => {
+                    if unknown > 0 {
+                        eprintln!(
+                            "{unknown} instruction(s) with an encoding the spec does not know"
+                        );
+                    }
+                    ExitCode::SUCCESS
+                }
+                // A closed pipe (`nak dis ... | head`) is not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", file.display());
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Cmd::Asm { sm, file, out } => {
+            let sm = match parse_sm(&sm) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let text = match std::fs::read_to_string(&file) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", file.display());
+                    return ExitCode::from(2);
+                }
+            };
+            match nak::dis::listing::assemble(sm, &text) {
+                Ok(bytes) => match std::fs::write(&out, bytes) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => {
+                        eprintln!("error: cannot write {}: {e}", out.display());
+                        ExitCode::from(1)
+                    }
+                },
+                Err(errs) => {
+                    for e in errs {
+                        eprintln!(
+                            "{}:{}:{}: error: {}",
+                            file.display(),
+                            e.line,
+                            e.col,
+                            e.message
+                        );
+                    }
+                    ExitCode::from(1)
+                }
+            }
+        }
+    }
+}

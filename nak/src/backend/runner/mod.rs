@@ -1,0 +1,428 @@
+//! Runners execute an encoded program over one warp.
+//!
+//! [`Runner`] is the interface a hardware test uses: put inputs into a
+//! [`WarpState`] (registers, constant buffers, global memory), `run` the
+//! code, read the state back. [`CpuRunner`] decodes the stream again with
+//! the generated decoder and computes each op with its generated `fold`
+//! (loads and stores through the spec's `[memory]` tables); a
+//! GPU runner would upload the same state around a real launch.
+
+use crate::dis::stream::decode_stream;
+use crate::isa::Op;
+use crate::runtime::fold::Value;
+use crate::runtime::instr::{Common, ValueType};
+use crate::runtime::mem::{MemAccess, MemKind};
+use crate::runtime::operand::{Reg, RegFile, Src, SrcKind};
+
+use std::fmt;
+
+pub const LANES: usize = 32;
+
+/// Everything a program reads and writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarpState {
+    /// Per lane: R0..R254 (index 255 is RZ and ignored).
+    pub gpr: Vec<[u32; 256]>,
+    /// Per lane: P0..P6 (index 7 is PT).
+    pub pred: Vec<[bool; 8]>,
+    pub ugpr: [u32; 256],
+    pub upred: [bool; 8],
+    /// Per lane: Maxwell's CC carry flag (`.CC` writes it, `.X` reads it).
+    pub cc: Vec<bool>,
+    /// Constant buffers by index.
+    pub cbuf: Vec<Vec<u8>>,
+    pub global: Vec<u8>,
+    /// Lanes that run.
+    pub active: u32,
+}
+
+impl Default for WarpState {
+    fn default() -> Self {
+        WarpState {
+            gpr: vec![[0; 256]; LANES],
+            pred: vec![[false; 8]; LANES],
+            ugpr: [0; 256],
+            upred: [false; 8],
+            cc: vec![false; LANES],
+            cbuf: Vec::new(),
+            global: Vec::new(),
+            active: u32::MAX,
+        }
+    }
+}
+
+impl WarpState {
+    /// Read a register as a lane sees it (RZ reads 0, PT reads true).
+    pub fn reg(&self, lane: usize, r: Reg) -> u32 {
+        if r.is_zero() {
+            return if r.file.is_pred() { 1 } else { 0 };
+        }
+        match r.file {
+            RegFile::Gpr => self.gpr[lane][r.idx as usize],
+            RegFile::UGpr => self.ugpr[r.idx as usize],
+            RegFile::Pred => self.pred[lane][r.idx as usize] as u32,
+            RegFile::UPred => self.upred[r.idx as usize] as u32,
+        }
+    }
+    /// Write a register (writes to RZ/PT are dropped).
+    pub fn set_reg(&mut self, lane: usize, r: Reg, v: u32) {
+        if r.is_zero() {
+            return;
+        }
+        match r.file {
+            RegFile::Gpr => self.gpr[lane][r.idx as usize] = v,
+            RegFile::UGpr => self.ugpr[r.idx as usize] = v,
+            RegFile::Pred => self.pred[lane][r.idx as usize] = v != 0,
+            RegFile::UPred => self.upred[r.idx as usize] = v != 0,
+        }
+    }
+    /// A little-endian word of a constant buffer.
+    pub fn cbuf_word(&self, index: u8, offset: u32) -> Result<u32, String> {
+        let b = self
+            .cbuf
+            .get(index as usize)
+            .ok_or_else(|| format!("constant buffer {index} not loaded"))?;
+        let o = offset as usize;
+        b.get(o..o + 4)
+            .map(|s| u32::from_le_bytes(s.try_into().expect("4 bytes")))
+            .ok_or_else(|| format!("c[{index:#x}][{offset:#x}] is outside the buffer"))
+    }
+    /// Global memory as a memory op of `bytes` bytes needing `align`-byte
+    /// alignment sees it at `addr` (the buffer starts at address 0).
+    /// Misaligned and out-of-bounds accesses are errors, as they fault on
+    /// hardware.
+    pub fn global_read(&self, addr: u64, bytes: u32, align: u32) -> Result<&[u8], String> {
+        let r = self.global_range(addr, bytes, align)?;
+        Ok(&self.global[r])
+    }
+    /// Store `data` at `addr` under the same rules as [`Self::global_read`].
+    pub fn global_write(&mut self, addr: u64, data: &[u8], align: u32) -> Result<(), String> {
+        let r = self.global_range(addr, data.len() as u32, align)?;
+        self.global[r].copy_from_slice(data);
+        Ok(())
+    }
+    fn global_range(
+        &self,
+        addr: u64,
+        bytes: u32,
+        align: u32,
+    ) -> Result<std::ops::Range<usize>, String> {
+        if align > 1 && !addr.is_multiple_of(align as u64) {
+            return Err(format!(
+                "misaligned {bytes}-byte global access at {addr:#x} (needs {align}-byte alignment)"
+            ));
+        }
+        let end = addr.checked_add(bytes as u64);
+        match end {
+            Some(e) if e <= self.global.len() as u64 => Ok(addr as usize..e as usize),
+            _ => Err(format!(
+                "{bytes}-byte global access at {addr:#x} is outside the {}-byte buffer",
+                self.global.len()
+            )),
+        }
+    }
+    /// The raw value a source reads in `lane` (modifiers are the op's).
+    pub fn src_value(&self, lane: usize, s: &Src, ty: ValueType) -> Result<Value, String> {
+        let word = |k: u8| -> Result<u32, String> {
+            Ok(match s.kind {
+                SrcKind::Reg(r) => self.reg(lane, crate::backend::ir::comp_reg(r, k)),
+                SrcKind::Imm(v) => match (ty, k) {
+                    (ValueType::F64, 0) => 0,
+                    (ValueType::F64, _) => v,
+                    (_, 0) => v,
+                    _ => 0,
+                },
+                SrcKind::CBuf(c) => self.cbuf_word(c.index, c.offset + 4 * k as u32)?,
+            })
+        };
+        Ok(if ty.is_pred() {
+            Value::Pred(word(0)? != 0)
+        } else if ty.regs() == 2 {
+            Value::U64(word(0)? as u64 | (word(1)? as u64) << 32)
+        } else {
+            Value::U32(word(0)?)
+        })
+    }
+    /// Write a destination value.
+    pub fn set_value(&mut self, lane: usize, r: Reg, ty: ValueType, v: Value) {
+        match v {
+            Value::Pred(p) => self.set_reg(lane, r, p as u32),
+            Value::U32(x) => {
+                self.set_reg(lane, r, x);
+                if ty.regs() == 2 {
+                    self.set_reg(lane, crate::backend::ir::comp_reg(r, 1), 0);
+                }
+            }
+            Value::U64(x) => {
+                self.set_reg(lane, r, x as u32);
+                if ty.regs() == 2 {
+                    self.set_reg(lane, crate::backend::ir::comp_reg(r, 1), (x >> 32) as u32);
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    /// Byte address of the instruction, when one is to blame.
+    pub addr: Option<u64>,
+    pub message: String,
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.addr {
+            Some(a) => write!(f, "at {a:#06x}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Instructions issued (per warp, not per lane).
+    pub issued: u64,
+}
+
+/// Something that executes SASS for one warp.
+pub trait Runner {
+    /// Run `code` (a raw stream for `sm`) on `state`, in place.
+    fn run(&mut self, sm: u32, code: &[u8], state: &mut WarpState) -> Result<RunStats, RunError>;
+}
+
+/// Executes on the CPU through the generated decoders and folds.
+#[derive(Clone, Debug)]
+pub struct CpuRunner {
+    /// Issue limit (guards against endless loops).
+    pub max_steps: u64,
+}
+
+impl Default for CpuRunner {
+    fn default() -> Self {
+        CpuRunner { max_steps: 1 << 20 }
+    }
+}
+
+fn err(addr: u64, m: impl Into<String>) -> RunError {
+    RunError {
+        addr: Some(addr),
+        message: m.into(),
+    }
+}
+
+fn guard_holds(st: &WarpState, lane: usize, g: &Src) -> bool {
+    (st.reg(lane, g.as_reg().unwrap_or(Reg::PT)) != 0) ^ g.not
+}
+
+/// Lanes whose control flow an instruction changes: `None` ends the lane,
+/// `Some(addr)` continues it at that byte address.
+type Flow = Vec<(usize, Option<u64>)>;
+
+impl CpuRunner {
+    fn exec(
+        &self,
+        sm: u32,
+        addr: u64,
+        op: &Op,
+        c: &Common,
+        lanes: &[usize],
+        st: &mut WarpState,
+    ) -> Result<Flow, RunError> {
+        let lanes: Vec<usize> = lanes
+            .iter()
+            .copied()
+            .filter(|&l| guard_holds(st, l, &c.guard))
+            .collect();
+        if op.class() == "control" {
+            // Lanes where every predicate source of the op holds too.
+            let taken: Vec<usize> = lanes
+                .iter()
+                .copied()
+                .filter(|&l| {
+                    (0..op.src_info().len())
+                        .all(|k| !op.src_info()[k].ty.is_pred() || guard_holds(st, l, op.src(k)))
+                })
+                .collect();
+            return match op {
+                Op::Exit(_) => Ok(taken.into_iter().map(|l| (l, None)).collect()),
+                // Lanes branch independently: the scheduler runs the lowest
+                // pending address first, so divergent paths reconverge.
+                Op::Bra(b) => {
+                    if b.cc != crate::isa::Cc::T {
+                        return Err(err(
+                            addr,
+                            "the CPU runner has no condition codes (BRA with a CC test)",
+                        ));
+                    }
+                    let next = crate::dis::stream::instr_addr(sm, 0).map_or(16, |x| x.1);
+                    let to = (addr as i64)
+                        .wrapping_add(next as i64)
+                        .wrapping_add(b.target);
+                    if to < 0 {
+                        return Err(err(addr, format!("branch to negative address {to}")));
+                    }
+                    Ok(taken.into_iter().map(|l| (l, Some(to as u64))).collect())
+                }
+                Op::Nop(_) => Ok(Vec::new()),
+                other => Err(err(
+                    addr,
+                    format!(
+                        "the CPU runner does not execute control op `{}`",
+                        other.name()
+                    ),
+                )),
+            };
+        }
+        if let Some(m) = op.mem_access() {
+            for &l in &lanes {
+                exec_mem(&m, l, st)
+                    .map_err(|e| err(addr, format!("{}: lane {l}: {e}", op.name())))?;
+            }
+            return Ok(Vec::new());
+        }
+        if !op.has_fold(sm) {
+            return Err(err(
+                addr,
+                format!("`{}` has no fold semantics on SM{sm}", op.name()),
+            ));
+        }
+        // What the encoder refuses the hardware does not run: a combination
+        // the spec marks as trapping (Maxwell's SHF.L...HI) raises an
+        // illegal-instruction error instead of being folded.
+        if let Err(e) = op.encode(sm, &Common::default()) {
+            return Err(err(addr, format!("illegal instruction on SM{sm}: {e}")));
+        }
+        let infos = op.src_info();
+        let dinfo = op.dst_info();
+        // Read every lane's sources before writing (uniform registers are shared).
+        let mut results = Vec::with_capacity(lanes.len());
+        for &l in &lanes {
+            let vals = infos
+                .iter()
+                .enumerate()
+                .map(|(k, i)| st.src_value(l, op.src(k), i.ty))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|m| err(addr, m))?;
+            let (out, carry) = op
+                .fold_cc(sm, &vals, Some(st.cc[l]))
+                .map_err(|e| err(addr, format!("{}: {e}", op.name())))?;
+            results.push((l, out, carry));
+        }
+        for (l, out, carry) in results {
+            if let Some(c) = carry {
+                st.cc[l] = c;
+            }
+            for (k, v) in out.as_slice().iter().enumerate() {
+                if let Some(info) = dinfo.get(k) {
+                    st.set_value(l, *op.dst(k), info.ty, *v);
+                }
+            }
+        }
+        Ok(Vec::new())
+    }
+}
+
+/// One lane's load or store. The address is a 64-bit register pair plus
+/// the offset; loads narrower than a register zero- or sign-extend, stores
+/// narrower than a register write its low bytes. Lanes run in order, so of
+/// two lanes storing to one address the higher lane wins (hardware leaves
+/// that undefined).
+fn exec_mem(m: &MemAccess, lane: usize, st: &mut WarpState) -> Result<(), String> {
+    let base = st.src_value(lane, &m.addr, ValueType::U64)?;
+    let Value::U64(base) = base else {
+        return Err(format!("address operand reads {base:?}"));
+    };
+    let at = base.wrapping_add(m.offset as u64);
+    let regs = m.data_regs() as u8;
+    match m.kind {
+        MemKind::Load => {
+            let bytes = st.global_read(at, m.bytes, m.align)?;
+            let mut words = [0u32; 4];
+            if m.bytes < 4 {
+                let mut w = [0u8; 4];
+                w[..bytes.len()].copy_from_slice(bytes);
+                let v = u32::from_le_bytes(w);
+                let bits = 8 * m.bytes;
+                words[0] = if m.signed {
+                    ((v << (32 - bits)) as i32 >> (32 - bits)) as u32
+                } else {
+                    v
+                };
+            } else {
+                for (k, c) in bytes.chunks(4).enumerate().take(4) {
+                    let mut w = [0u8; 4];
+                    w[..c.len()].copy_from_slice(c);
+                    words[k] = u32::from_le_bytes(w);
+                }
+            }
+            for (k, w) in words.iter().enumerate().take(regs as usize) {
+                st.set_reg(lane, crate::backend::ir::comp_reg(m.data, k as u8), *w);
+            }
+        }
+        MemKind::Store => {
+            let mut data = Vec::with_capacity(4 * regs as usize);
+            for k in 0..regs {
+                let w = st.reg(lane, crate::backend::ir::comp_reg(m.data, k));
+                data.extend_from_slice(&w.to_le_bytes());
+            }
+            data.truncate(m.bytes as usize);
+            st.global_write(at, &data, m.align)?;
+        }
+    }
+    Ok(())
+}
+
+impl Runner for CpuRunner {
+    fn run(&mut self, sm: u32, code: &[u8], st: &mut WarpState) -> Result<RunStats, RunError> {
+        let dec = decode_stream(sm, code).map_err(|m| RunError {
+            addr: None,
+            message: m,
+        })?;
+        // Lanes run in lockstep at the lowest pending instruction.
+        let mut pc: Vec<Option<usize>> = (0..LANES)
+            .map(|l| (st.active >> l & 1 == 1).then_some(0))
+            .collect();
+        let mut stats = RunStats::default();
+        while let Some(cur) = pc.iter().flatten().copied().min() {
+            if cur >= dec.len() {
+                break;
+            }
+            stats.issued += 1;
+            if stats.issued > self.max_steps {
+                return Err(err(dec[cur].addr, "step limit reached"));
+            }
+            let d = &dec[cur];
+            let lanes: Vec<usize> = (0..LANES).filter(|&l| pc[l] == Some(cur)).collect();
+            let flow = match &d.instr {
+                Some((op, c)) => self.exec(sm, d.addr, op, c, &lanes, st)?,
+                // Maxwell pads bundles with zero words.
+                None if d.word == 0 => Vec::new(),
+                None => return Err(err(d.addr, format!("undecodable word {:#x}", d.word))),
+            };
+            for l in lanes {
+                pc[l] = match flow.iter().find(|f| f.0 == l) {
+                    Some((_, None)) => None,
+                    // A target past the last instruction ends the lane.
+                    Some((_, Some(to))) => match dec.iter().position(|x| x.addr == *to) {
+                        Some(k) => Some(k),
+                        None if *to >= dec.last().map_or(0, |x| x.addr) => None,
+                        None => {
+                            return Err(err(
+                                d.addr,
+                                format!(
+                                    "branch into the middle of a word or a scheduling word ({to:#x})"
+                                ),
+                            ));
+                        }
+                    },
+                    None if cur + 1 >= dec.len() => None,
+                    None => Some(cur + 1),
+                };
+            }
+        }
+        Ok(stats)
+    }
+}

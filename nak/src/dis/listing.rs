@@ -1,0 +1,237 @@
+//! Whole listings: a raw stream to nvdisasm-style text (`nak dis`) and
+//! text back to a raw stream (`nak asm`), as functions tests can call.
+
+use crate::dis::ordered_blocks;
+use crate::dis::stream::{self, Decoded};
+use crate::dis::text_buf::TextBuf;
+use crate::isa::{self, family_of};
+use crate::runtime::asm;
+use crate::runtime::line_buf::LineBuf;
+use crate::runtime::print::normalize_in_place;
+
+/// Text of one decoded instruction, as the corpus writes it.
+pub fn instr_text(d: &Decoded, sm: u32) -> Option<String> {
+    let (op, c) = d.instr.as_ref()?;
+    let mut s = op.text(c, sm, d.addr);
+    normalize_in_place(&mut s);
+    Some(s)
+}
+
+/// `nak dis`: one `HEX<TAB>TEXT` line per instruction, and the count of
+/// encodings the spec does not know.
+pub fn disassemble(sm: u32, bytes: &[u8]) -> Result<(String, usize), String> {
+    let mut out = Vec::with_capacity(bytes.len() * 4);
+    let unknown = disassemble_to(sm, bytes, &mut out).map_err(|e| e.to_string())?;
+    Ok((
+        String::from_utf8(out).expect("printer writes UTF-8"),
+        unknown,
+    ))
+}
+
+/// `nak dis` of bytes in memory, streaming into `sink` (see
+/// [`disassemble_reader`]).
+pub fn disassemble_to(
+    sm: u32,
+    bytes: &[u8],
+    sink: &mut (impl std::io::Write + Send),
+) -> std::io::Result<usize> {
+    // Check the whole stream first, so no block can fail halfway.
+    let invalid = |m: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, m);
+    stream::check_length(sm, bytes).map_err(invalid)?;
+    disassemble_reader(sm, &mut &bytes[..], sink)
+}
+
+/// `nak dis` streaming from `input` into `sink`. The stream is read in
+/// blocks of whole instructions (bundles on families with scheduling
+/// words), printed on every core and written in order (see
+/// [`ordered_blocks`]), so memory stays bounded whatever the input size.
+/// Returns the count of unknown encodings. A stream that ends inside a
+/// word is an error naming the offset, after the whole words before it
+/// were written.
+pub fn disassemble_reader<R, W>(sm: u32, input: &mut R, sink: &mut W) -> std::io::Result<usize>
+where
+    R: std::io::Read + Send,
+    W: std::io::Write + Send,
+{
+    let invalid = |m: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, m);
+    let family = family_of(sm).ok_or_else(|| invalid(format!("SM{sm} is not covered")))?;
+    let wb = (family.width() / 8) as usize;
+    let per_unit = family.bundle().map_or(1, |n| n as usize);
+    let unit = wb * family.bundle().map_or(1, |n| n as usize + 1);
+    const BLOCK_INSTRS: usize = 1 << 12;
+    let mut reader = BlockReader {
+        input,
+        sm,
+        block: unit * (BLOCK_INSTRS / per_unit),
+        wb,
+        offset: 0,
+        trailing: None,
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let unknown = ordered_blocks::run(&mut reader, sink, threads, |data, at, buf| {
+        print_block(sm, wb, data, at as u64, buf)
+    })?;
+    reader.finish(unknown)
+}
+
+/// Reads a stream block by block for [`disassemble_reader`].
+struct BlockReader<'a, R> {
+    input: &'a mut R,
+    sm: u32,
+    /// Bytes per block (whole bundles) and per word.
+    block: usize,
+    wb: usize,
+    /// Bytes read so far.
+    offset: usize,
+    /// The error for bytes after the last whole word, reported at the end.
+    trailing: Option<String>,
+}
+
+impl<R: std::io::Read + Send> ordered_blocks::BlockSource for BlockReader<'_, R> {
+    /// Fill `v` with the next block's whole words and return its offset;
+    /// `None` at the end. Bytes after the last whole word are dropped and
+    /// reported by [`BlockReader::finish`], after every whole word was
+    /// printed.
+    fn next_block(&mut self, v: &mut Vec<u8>) -> std::io::Result<Option<usize>> {
+        // Fill a block-sized buffer with as few reads as the input allows
+        // (`read_to_end` starts small and doubles: four system calls a block).
+        v.resize(self.block, 0);
+        let mut filled = 0;
+        while filled < v.len() {
+            match self.input.read(&mut v[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        v.truncate(filled);
+        let at = self.offset;
+        self.offset += v.len();
+        let extra = v.len() % self.wb;
+        if extra != 0 {
+            self.trailing = stream::check_stream_len(self.sm, self.offset as u64).err();
+            v.truncate(v.len() - extra);
+        }
+        Ok((!v.is_empty()).then_some(at))
+    }
+}
+
+impl<R> BlockReader<'_, R> {
+    /// The unknown count, or the trailing-bytes error.
+    fn finish(&self, unknown: usize) -> std::io::Result<usize> {
+        match &self.trailing {
+            Some(m) => Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                m.clone(),
+            )),
+            None => Ok(unknown),
+        }
+    }
+}
+
+/// Print one block into `buf` (cleared first); returns its unknown count.
+/// Each line is printed straight into the room after the block's text.
+fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBuf) -> usize {
+    buf.clear();
+    // Most lines are under 128 bytes: room for that per word means the
+    // buffer rarely grows while printing.
+    buf.reserve(piece.len() / nbytes.max(1) * 128 + 4096);
+    let mut unknown = 0;
+    let Some(print) = isa::printer(sm) else {
+        return 0;
+    };
+    // The caller checked the stream, so this walk cannot fail. The line's
+    // work is inlined into the walk's loop (as a call, every word paid for
+    // saving and restoring six registers).
+    let _ = stream::for_each_word_at(
+        sm,
+        piece,
+        base,
+        #[inline(always)]
+        |addr, word, ctrl, bytes| {
+            let mut line = LineBuf::over(buf.line_room());
+            stream::push_hex(&mut line, bytes, nbytes);
+            line.push_byte(b'\t');
+            // Decoded and printed in one step, with no `Op` in between.
+            if print(word, sm, addr, ctrl.unwrap_or(0), &mut line).is_none() {
+                unknown += 1;
+                line.push_str("<unknown>");
+            }
+            line.push_byte(b'\n');
+            let n = line.finish();
+            buf.commit(n);
+        },
+    );
+    unknown
+}
+
+/// An assembly error: 1-based line and column, and the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmFileError {
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+/// `nak asm`: parse every line (a leading `HEX<TAB>` is ignored) and return
+/// the raw stream, or every error found.
+pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
+    let family = family_of(sm).ok_or_else(|| {
+        vec![AsmFileError {
+            line: 0,
+            col: 0,
+            message: format!("SM{sm} is not covered"),
+        }]
+    })?;
+    let wb = (family.width() / 8) as u64;
+    let mut words = Vec::new();
+    let mut errors = Vec::new();
+    for (ln, raw) in text.lines().enumerate() {
+        let (offset, body) = match raw.split_once('\t') {
+            Some((h, rest)) if h.chars().all(|c| c.is_ascii_hexdigit()) => (h.len() + 1, rest),
+            _ => (0, raw),
+        };
+        let body_trim = body.split("//").next().unwrap_or("");
+        if body_trim.trim().is_empty() {
+            continue;
+        }
+        let idx = words.len() as u64;
+        let addr = match family.bundle() {
+            Some(n) => (idx / n as u64) * wb * (n as u64 + 1) + wb * (idx % n as u64 + 1),
+            None => idx * wb,
+        };
+        let res = asm::tokenize(body_trim).and_then(|line| {
+            let (op, c) = isa::parse(&line, sm, addr)?;
+            op.encode(sm, &c)
+                .map(|w| (w, c.ctrl))
+                .map_err(|e| asm::AsmError {
+                    col: line.mnemonic_col,
+                    message: e.to_string(),
+                })
+        });
+        match res {
+            Ok(w) => words.push(w),
+            Err(e) => errors.push(AsmFileError {
+                line: ln + 1,
+                col: offset + e.col + 1,
+                message: e.message,
+            }),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let nop = isa::parse(&asm::tokenize("NOP").map_err(|_| Vec::new())?, sm, 0)
+        .ok()
+        .and_then(|(op, c)| op.encode(sm, &c).ok());
+    stream::encode_stream(sm, &words, nop).map_err(|m| {
+        vec![AsmFileError {
+            line: 0,
+            col: 0,
+            message: m,
+        }]
+    })
+}

@@ -1,0 +1,9 @@
+//! The disassembly pipeline: raw instruction streams (scheduling words and
+//! control bits per family), whole listings printed in parallel blocks and
+//! written in order, assembly of listings, and the corpus check.
+
+pub mod corpus;
+pub mod listing;
+pub mod ordered_blocks;
+pub mod stream;
+pub mod text_buf;

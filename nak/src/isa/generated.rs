@@ -1,0 +1,42 @@
+//! The code generated from the ISA spec (`isa-spec/spec`) by `isa-codegen`.
+//! The build script writes it to `OUT_DIR`; `generated/` holds a readable
+//! copy. See `isa.rs` there for the op list.
+
+#![allow(
+    clippy::all,
+    clippy::pedantic,
+    unused_imports,
+    unused_parens,
+    non_snake_case,
+    dead_code
+)]
+
+use crate::runtime::asm::{
+    AsmError, Base, Line, asm_try, bool_operand, check_operand_count, dst_operand, int_operand,
+    is_pred_token, mark_taken, mem_operand, next_operand, parse_i64, parse_u64, rel_operand,
+    reuse_marks, src_operand, strip_mnemonic, take_suffix, to_dst, to_src, uint_operand,
+};
+use crate::runtime::decode::{Forms, decode_form, print_form, print_form_bundled};
+use crate::runtime::encode::{
+    Encode, EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, cbuf_index_field,
+    cbuf_offset_field, dst_field, fit, fit_signed, forbid_mods, imm_field, imm_from_field,
+    imm_src_field, no_form, reg_from_index, reg_index, sext_field, src_field, src_reg,
+};
+use crate::runtime::fold::{FoldError, FoldOut, IntoValue, SrcMods, Value};
+use crate::runtime::fold_fns::*;
+use crate::runtime::instr::{Common, FormInfo, OperandInfo, ValueType, dense_arms};
+use crate::runtime::legalize_support::{
+    Legalize, LegalizeCx, LegalizeError, copy_file, fold_imm_mods, fold_imm_mods_as, placeholder,
+    placeholder_file, placeholder_in,
+};
+use crate::runtime::line_buf::{LineBuf, line_text};
+use crate::runtime::mem::{MemAccess, MemKind, MemOp, src_data_reg};
+use crate::runtime::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind};
+use crate::runtime::print::{
+    ImmStyle, write_guard, write_hex, write_mem, write_reg, write_signed_hex, write_src,
+    write_src_part,
+};
+use crate::runtime::view::View;
+use std::fmt::Write as _;
+
+include!(concat!(env!("OUT_DIR"), "/isa.rs"));

@@ -1,0 +1,552 @@
+//! Tokenizer for the assembly syntax nvdisasm prints, and the helpers the
+//! generated per-op parsers use to turn tokens into operands.
+
+use crate::runtime::fmt_float;
+use crate::runtime::operand::{CBuf, Reg, RegFile, Src, SrcKind};
+use crate::runtime::print::ImmStyle;
+
+/// The base of an operand token.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Base {
+    Reg(Reg),
+    CBuf(CBuf),
+    /// A number as written (hex, decimal or float text); the op decides.
+    Num(String),
+    /// Anything else (special register names, labels).
+    Word(String),
+    /// A memory address `[R4+0x10]` (RZ when only an offset is given).
+    Mem(Reg, i64),
+    /// An address whose base is not a register (`[0x75+0x8]`, `[c[0x0][0x8]]`):
+    /// IR text before legalization, which copies the base to a register.
+    MemOther(Box<Operand>, i64),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operand {
+    pub base: Base,
+    pub neg: bool,
+    pub abs: bool,
+    pub not: bool,
+    pub reuse: bool,
+    /// Dot suffixes after a register, as written: `R2.CC` -> [CC]. Only
+    /// operands whose op declares suffixes take them.
+    pub suffixes: Vec<String>,
+    /// Byte column in the line (0-based), for error messages.
+    pub col: usize,
+}
+
+impl Operand {
+    /// The token without its register suffixes.
+    pub fn without_suffixes(&self) -> Operand {
+        Operand {
+            suffixes: Vec::new(),
+            ..self.clone()
+        }
+    }
+}
+
+/// One instruction line split into its parts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub guard: Src,
+    /// Mnemonic split at dots: `IMAD.MOV.U32` -> [IMAD, MOV, U32].
+    pub parts: Vec<String>,
+    pub operands: Vec<Operand>,
+    pub mnemonic_col: usize,
+}
+
+/// A syntax error with its 0-based byte column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmError {
+    pub col: usize,
+    pub message: String,
+}
+
+fn err(col: usize, m: impl Into<String>) -> AsmError {
+    AsmError {
+        col,
+        message: m.into(),
+    }
+}
+
+pub fn parse_reg(t: &str) -> Option<Reg> {
+    let num = |s: &str| s.parse::<u8>().ok();
+    Some(match t {
+        "RZ" => Reg::RZ,
+        "URZ" => Reg::URZ,
+        "PT" => Reg::PT,
+        "UPT" => Reg::UPT,
+        _ => {
+            if let Some(n) = t.strip_prefix("UR") {
+                Reg::ugpr(num(n).filter(|&i| i != 255)?)
+            } else if let Some(n) = t.strip_prefix("UP") {
+                Reg::upred(num(n).filter(|&i| i < 7)?)
+            } else if let Some(n) = t.strip_prefix('R') {
+                Reg::gpr(num(n).filter(|&i| i != 255)?)
+            } else if let Some(n) = t.strip_prefix('P') {
+                Reg::pred(num(n).filter(|&i| i < 7)?)
+            } else {
+                return None;
+            }
+        }
+    })
+}
+
+pub fn parse_u64(t: &str) -> Option<u64> {
+    if let Some(h) = t.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).ok()
+    } else {
+        t.parse().ok()
+    }
+}
+
+/// `-0x10` or `0x10` as a signed value.
+pub fn parse_i64(t: &str) -> Option<i64> {
+    match t.strip_prefix('-') {
+        Some(r) => parse_u64(r).and_then(|v| i64::try_from(v).ok()).map(|v| -v),
+        None => parse_u64(t).and_then(|v| i64::try_from(v).ok()),
+    }
+}
+
+fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
+    let mut t = text.trim();
+    let mut op = Operand {
+        base: Base::Word(String::new()),
+        neg: false,
+        abs: false,
+        not: false,
+        reuse: false,
+        suffixes: Vec::new(),
+        col,
+    };
+    if let Some(r) = t.strip_suffix(".reuse") {
+        op.reuse = true;
+        t = r;
+    }
+    // Immediate modifiers print as suffixes: `1.5.NEG.ABS`.
+    if let Some(r) = t.strip_suffix(".ABS") {
+        op.abs = true;
+        t = r.trim_end();
+    }
+    if let Some(r) = t.strip_suffix(".NEG") {
+        op.neg = true;
+        t = r.trim_end();
+    }
+    if let Some(r) = t.strip_prefix('!').or_else(|| t.strip_prefix('~')) {
+        op.not = true;
+        t = r;
+    }
+    // A leading '-' before a register (with or without suffixes: `-R2.H1`),
+    // cbuf or |x| is a modifier; before a number it is part of the number.
+    if let Some(r) = t.strip_prefix('-') {
+        let rest = r.trim_start();
+        if rest.starts_with('|')
+            || rest.starts_with("c[")
+            || rest.starts_with('-')
+            || rest.starts_with('+')
+            || parse_reg(rest.split('.').next().unwrap_or(rest)).is_some()
+        {
+            op.neg = true;
+            t = rest;
+        }
+    }
+    if t.starts_with('|') && t.ends_with('|') && t.len() >= 2 {
+        op.abs = true;
+        t = &t[1..t.len() - 1];
+    }
+    let t = t.trim();
+    if let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let bad = || err(col, format!("bad memory address `{text}`"));
+        let inner = inner.trim();
+        let (base, off) = match inner.rsplit_once('+') {
+            Some((b, o)) => (b.trim(), parse_i64(o.trim()).ok_or_else(bad)?),
+            None => match (parse_reg(inner), parse_i64(inner)) {
+                (None, Some(off)) => ("RZ", off),
+                _ => (inner, 0),
+            },
+        };
+        op.base = match parse_reg(base) {
+            Some(r) => Base::Mem(r, off),
+            None => Base::MemOther(Box::new(parse_operand(base, col)?), off),
+        };
+        return Ok(op);
+    }
+    // A register with dot suffixes: `R2.CC`.
+    let reg_sfx = t.split_once('.').and_then(|(b, rest)| {
+        let parts: Vec<String> = rest.split('.').map(str::to_string).collect();
+        let ok = parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        parse_reg(b).filter(|_| ok).map(|r| (r, parts))
+    });
+    if let Some(r) = parse_reg(t) {
+        op.base = Base::Reg(r);
+    } else if let Some((r, parts)) = reg_sfx {
+        op.base = Base::Reg(r);
+        op.suffixes = parts;
+    } else if let Some(rest) = t.strip_prefix("c[") {
+        // nvdisasm writes a constant of a narrow type with a blank between
+        // the brackets and its part after them: `c[0x0] [0x10].B2`.
+        let bad = || err(col, format!("bad constant buffer `{text}`"));
+        let (a, rest) = rest.split_once(']').ok_or_else(bad)?;
+        let rest = rest.trim_start().strip_prefix('[').ok_or_else(bad)?;
+        let (b, part) = rest.split_once(']').ok_or_else(bad)?;
+        if !part.is_empty() {
+            let parts: Vec<String> = part
+                .strip_prefix('.')
+                .ok_or_else(bad)?
+                .split('.')
+                .map(str::to_string)
+                .collect();
+            op.suffixes = parts;
+        }
+        let index = parse_u64(a.trim())
+            .and_then(|v| u8::try_from(v).ok())
+            .ok_or_else(|| err(col, format!("bad constant buffer index `{a}`")))?;
+        let offset = parse_i64(b.trim())
+            .and_then(|v| {
+                i32::try_from(v)
+                    .ok()
+                    .map(|v| v as u32)
+                    .or_else(|| u32::try_from(v).ok())
+            })
+            .ok_or_else(|| err(col, format!("bad constant buffer offset `{b}`")))?;
+        op.base = Base::CBuf(CBuf { index, offset });
+    } else if t.is_empty() {
+        return Err(err(col, "empty operand"));
+    } else if t.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.') {
+        op.base = Base::Num(t.to_string());
+    } else {
+        op.base = Base::Word(t.to_string());
+    }
+    Ok(op)
+}
+
+/// Split a line (without any leading `HEX<TAB>`) into guard, mnemonic parts
+/// and operands.
+pub fn tokenize(line: &str) -> Result<Line, AsmError> {
+    let base_col = line.len() - line.trim_start().len();
+    let mut rest = line.trim();
+    if let Some(r) = rest.strip_suffix(';') {
+        rest = r.trim_end();
+    }
+    let mut col = base_col;
+    let mut guard = Src::PT;
+    if let Some(g) = rest.strip_prefix('@') {
+        let end = g.find(char::is_whitespace).unwrap_or(g.len());
+        let (gt, after) = g.split_at(end);
+        let (not, name) = match gt.strip_prefix('!') {
+            Some(n) => (true, n),
+            None => (false, gt),
+        };
+        let r = parse_reg(name)
+            .filter(|r| r.file.is_pred())
+            .ok_or_else(|| err(col, format!("bad guard predicate `@{gt}`")))?;
+        guard = Src::reg(r).with_not(not);
+        let trimmed = after.trim_start();
+        col += 1 + end + (after.len() - trimmed.len());
+        rest = trimmed;
+    }
+    if rest.is_empty() {
+        return Err(err(col, "missing mnemonic"));
+    }
+    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let (mn, ops) = rest.split_at(end);
+    let mnemonic_col = col;
+    let parts: Vec<String> = mn.split('.').map(str::to_string).collect();
+    if parts.iter().any(String::is_empty) {
+        return Err(err(col, format!("bad mnemonic `{mn}`")));
+    }
+    let mut operands = Vec::new();
+    let ops_col = col + end;
+    if !ops.trim().is_empty() {
+        let mut pos = 0;
+        for piece in split_operands(ops) {
+            let lead = piece.len() - piece.trim_start().len();
+            operands.push(parse_operand(piece, ops_col + pos + lead)?);
+            pos += piece.len() + 1;
+        }
+    }
+    Ok(Line {
+        guard,
+        parts,
+        operands,
+        mnemonic_col,
+    })
+}
+
+/// Split at commas that are not inside brackets.
+fn split_operands(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, ch) in s.char_indices() {
+        match ch {
+            '[' | '{' => depth += 1,
+            ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// The BF16 with exactly the value of f32 bits `b` (the high half of
+/// `b`), if the low half is zero; a NaN keeps its high half.
+fn bf16_bits(b: u32) -> Option<u32> {
+    (b & 0xffff == 0 || f32::from_bits(b).is_nan()).then_some(b >> 16)
+}
+
+/// A source operand token as a [`Src`] of the given style, if it fits.
+pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
+    if !o.suffixes.is_empty() {
+        return None;
+    }
+    let kind = match &o.base {
+        Base::Reg(r) => SrcKind::Reg(*r),
+        Base::CBuf(c) => SrcKind::CBuf(*c),
+        Base::Num(t) => SrcKind::Imm(match style {
+            ImmStyle::Hex | ImmStyle::SignedHex => {
+                let v = parse_i64(t)?;
+                if !(-(1i64 << 31)..(1i64 << 32)).contains(&v) {
+                    return None;
+                }
+                v as u32
+            }
+            ImmStyle::F32 | ImmStyle::F32Nvdisasm11 => fmt_float::parse_f32(t)?,
+            ImmStyle::F64Hi => {
+                let b = fmt_float::parse_f64(t)?;
+                if b as u32 != 0 {
+                    return None;
+                }
+                (b >> 32) as u32
+            }
+            ImmStyle::F16 | ImmStyle::F16Nvdisasm11 => {
+                fmt_float::f32_bits_to_f16(fmt_float::parse_f32(t)?)? as u32
+            }
+            ImmStyle::Bf16 => bf16_bits(fmt_float::parse_f32(t)?)?,
+        }),
+        Base::Word(w) => {
+            // Infinities and NaNs are words to the tokenizer.
+            match style {
+                ImmStyle::F32 | ImmStyle::F32Nvdisasm11 => SrcKind::Imm(fmt_float::parse_f32(w)?),
+                ImmStyle::F64Hi => SrcKind::Imm((fmt_float::parse_f64(w)? >> 32) as u32),
+                ImmStyle::F16 | ImmStyle::F16Nvdisasm11 => {
+                    SrcKind::Imm(fmt_float::f32_bits_to_f16(fmt_float::parse_f32(w)?)? as u32)
+                }
+                ImmStyle::Bf16 => SrcKind::Imm(bf16_bits(fmt_float::parse_f32(w)?)?),
+                _ => return None,
+            }
+        }
+        Base::Mem(..) | Base::MemOther(..) => return None,
+    };
+    Some(Src {
+        kind,
+        neg: o.neg,
+        abs: o.abs,
+        not: o.not,
+    })
+}
+
+/// A destination token as a register of `file`.
+pub fn to_dst(o: &Operand, file: RegFile) -> Option<Reg> {
+    match o.base {
+        Base::Reg(r) if r.file == file && !o.neg && !o.abs && !o.not && o.suffixes.is_empty() => {
+            Some(r)
+        }
+        _ => None,
+    }
+}
+
+/// Whether a token could fill a source slot of this kind (for skipping
+/// omitted optional operands).
+pub fn is_pred_token(o: &Operand) -> bool {
+    matches!(o.base, Base::Reg(r) if r.file.is_pred())
+}
+
+/// If `parts` starts with the mnemonic `m`, the parts after it.
+pub fn strip_mnemonic<'a>(parts: &'a [String], m: &[&str]) -> Option<&'a [String]> {
+    if parts.len() < m.len() || parts.iter().zip(m).any(|(a, b)| a != b) {
+        return None;
+    }
+    Some(&parts[m.len()..])
+}
+
+/// Consume the suffix `text` (like `.X` or `.W.U32`) at `*cur`, if present.
+pub fn take_suffix(rest: &[String], cur: &mut usize, text: &str) -> bool {
+    let want = text.split('.').filter(|p| !p.is_empty());
+    let mut i = *cur;
+    for w in want {
+        match rest.get(i) {
+            Some(p) if p == w => i += 1,
+            _ => return false,
+        }
+    }
+    if i == *cur {
+        return false;
+    }
+    *cur = i;
+    true
+}
+
+/// `?` for the generated parsers, which return `Option<Result<..>>`
+/// (`None`: not this op's mnemonic): an error returns `Some(Err(e))`.
+macro_rules! asm_try {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        }
+    };
+}
+pub(crate) use asm_try;
+
+/// The operand at `*it`, moving `*it` past it.
+pub fn next_operand<'a>(ops: &'a [Operand], it: &mut usize) -> &'a Operand {
+    let tok = &ops[*it];
+    *it += 1;
+    tok
+}
+
+/// The line has between `required` and `required + optional` operands.
+pub fn check_operand_count(line: &Line, required: usize, optional: usize) -> Result<(), AsmError> {
+    let ops = &line.operands;
+    if ops.len() >= required && ops.len() <= required + optional {
+        return Ok(());
+    }
+    let col = ops
+        .get(required + optional)
+        .map_or(line.mnemonic_col, |t| t.col);
+    let takes = if optional == 0 {
+        required.to_string()
+    } else {
+        format!("{} to {}", required, required + optional)
+    };
+    Err(err(
+        col,
+        format!(
+            "`{}` takes {} operands, found {}",
+            line.parts.join("."),
+            takes,
+            ops.len()
+        ),
+    ))
+}
+
+/// Destination `name`: a (uniform) predicate register if `pred`, else a
+/// (uniform) general register.
+pub fn dst_operand(tok: &Operand, name: &str, pred: bool) -> Result<Reg, AsmError> {
+    let (file, uniform) = if pred {
+        (RegFile::Pred, RegFile::UPred)
+    } else {
+        (RegFile::Gpr, RegFile::UGpr)
+    };
+    to_dst(tok, file)
+        .or_else(|| to_dst(tok, uniform))
+        .ok_or_else(|| err(tok.col, format!("{name} must be a register")))
+}
+
+/// Source `name`, its immediate read in `style`.
+pub fn src_operand(tok: &Operand, name: &str, style: ImmStyle) -> Result<Src, AsmError> {
+    to_src(tok, style).ok_or_else(|| err(tok.col, format!("bad operand for {name}")))
+}
+
+/// The number a modifier operand `name` is written as.
+fn number<'a>(tok: &'a Operand, name: &str, what: &str) -> Result<&'a str, AsmError> {
+    match &tok.base {
+        Base::Num(t) => Ok(t),
+        _ => Err(err(tok.col, format!("{name} must be {what}"))),
+    }
+}
+
+/// An unsigned modifier operand `name`.
+pub fn uint_operand(tok: &Operand, name: &str) -> Result<u32, AsmError> {
+    let t = number(tok, name, "a number")?;
+    parse_u64(t)
+        .and_then(|v| u32::try_from(v).ok())
+        .ok_or_else(|| err(tok.col, format!("bad number for {name}")))
+}
+
+/// A signed modifier operand `name`.
+pub fn int_operand(tok: &Operand, name: &str) -> Result<i32, AsmError> {
+    let t = number(tok, name, "a number")?;
+    parse_i64(t)
+        .and_then(|v| i32::try_from(v).ok())
+        .ok_or_else(|| err(tok.col, format!("bad number for {name}")))
+}
+
+/// A branch target `name`, written as an absolute address: the offset from
+/// the next instruction (`addr` plus `next` bytes).
+pub fn rel_operand(tok: &Operand, name: &str, addr: u64, next: i64) -> Result<i64, AsmError> {
+    let t = number(tok, name, "an address")?;
+    parse_i64(t)
+        .map(|v| v.wrapping_sub(addr as i64).wrapping_sub(next))
+        .ok_or_else(|| err(tok.col, format!("bad target for {name}")))
+}
+
+/// A flag modifier operand `name`, written 0 or 1.
+pub fn bool_operand(tok: &Operand, name: &str) -> Result<bool, AsmError> {
+    match &tok.base {
+        Base::Num(t) if t == "1" => Ok(true),
+        Base::Num(t) if t == "0" => Ok(false),
+        _ => Err(err(tok.col, format!("{name} must be 0 or 1"))),
+    }
+}
+
+/// A memory address `[R+offset]` of source `name` (a register base only if
+/// `reg`; `bits`: the offset field's width). Maxwell prints an absolute
+/// address (RZ base) unsigned; IR text before legalization may have a base
+/// that is not a register.
+pub fn mem_operand(
+    tok: &Operand,
+    name: &str,
+    reg: bool,
+    bits: u32,
+    sm: u32,
+) -> Result<(Src, i32), AsmError> {
+    match &tok.base {
+        Base::Mem(r, off) if (reg && !r.file.is_pred()) => {
+            let off = if r.is_zero() && sm < 70 && *off >= 1i64 << (bits - 1) && *off < 1i64 << bits
+            {
+                *off - (1i64 << bits)
+            } else {
+                *off
+            };
+            match i32::try_from(off) {
+                Ok(off) => Ok((Src::reg(*r), off)),
+                Err(_) => Err(err(tok.col, format!("offset of {name} out of range"))),
+            }
+        }
+        Base::MemOther(inner, off) => match (to_src(inner, ImmStyle::Hex), i32::try_from(*off)) {
+            (Some(s), Ok(off)) => Ok((s, off)),
+            _ => Err(err(tok.col, format!("bad address for {name}"))),
+        },
+        _ => Err(err(
+            tok.col,
+            format!("{name} must be a memory address [R+offset]"),
+        )),
+    }
+}
+
+/// Record that the operand item `k` took the token at `before` (if it took
+/// one: `it` moved past it), and go on to item `k + 1`.
+pub fn mark_taken(taken: &mut [usize], k: &mut usize, before: usize, it: usize) {
+    if it > before {
+        taken[*k] = before;
+    }
+    *k += 1;
+}
+
+/// The names of the operand items whose token carried `.reuse`.
+pub fn reuse_marks<'a>(names: &[&'a str], taken: &[usize], ops: &[Operand]) -> Vec<&'a str> {
+    names
+        .iter()
+        .zip(taken)
+        .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
+        .map(|(n, _)| *n)
+        .collect()
+}

@@ -1,0 +1,444 @@
+//! Support for the generated encoders: operand checks that return errors
+//! instead of panicking, shared by every op.
+
+use crate::runtime::instr::Common;
+use crate::runtime::operand::{Reg, RegFile, Src, SrcKind};
+use std::fmt;
+
+/// Why an instruction cannot be encoded as it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeError {
+    /// Op name as in the spec.
+    pub op: &'static str,
+    pub message: String,
+}
+
+impl EncodeError {
+    pub fn new(op: &'static str, message: impl Into<String>) -> Self {
+        EncodeError {
+            op,
+            message: message.into(),
+        }
+    }
+}
+
+impl EncodeError {
+    /// An error built off the hot path: encoders call this only when a
+    /// check fails, so formatting never slows a successful encode.
+    #[cold]
+    #[inline(never)]
+    pub fn cold(op: &'static str, message: fmt::Arguments<'_>) -> Self {
+        EncodeError::new(op, message.to_string())
+    }
+}
+
+/// How an encoder's checks report a failure. Every check is written once,
+/// generic over this: with [`Refused`] (the fast path) a failed check is a
+/// bare flag and its message is never built, so the success path carries
+/// no formatting state at all; only when a check fails is the encoder run
+/// again with [`EncodeError`] to say which check and why.
+pub trait Fail: Sized {
+    fn fail(op: &'static str, message: fmt::Arguments<'_>) -> Self;
+}
+
+impl Fail for EncodeError {
+    #[inline(always)]
+    fn fail(op: &'static str, message: fmt::Arguments<'_>) -> Self {
+        EncodeError::cold(op, message)
+    }
+}
+
+/// A failed check, without its message (see [`Fail`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refused;
+
+impl Fail for Refused {
+    #[inline(always)]
+    fn fail(_: &'static str, _: fmt::Arguments<'_>) -> Self {
+        Refused
+    }
+}
+
+/// The encoder every generated op implements: its checks and packing,
+/// generic over how a failed check is reported ([`Fail`]). The wrappers
+/// (`encode`, `try_encode` and the cold error path) are written once here.
+pub trait Encode: Sized {
+    /// Op name as in the spec (for messages).
+    const NAME: &'static str;
+
+    /// The form match on the source kinds, each arm packing its form.
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E>;
+
+    /// Encode for `sm`; the guard, control and raw bits come from `c`.
+    /// The flag-only fast path is inlined here directly (not through
+    /// [`Self::try_encode`], which a big op would leave out of line), so
+    /// `Op::encode`'s jump on the variant lands in the op's whole encoder.
+    #[inline]
+    fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        match self.encode_as::<Refused>(sm, c) {
+            Ok(w) => Ok(w),
+            Err(Refused) => Err(encode_error(self, sm, c)),
+        }
+    }
+
+    /// The word, or `None` when the op does not encode on `sm` (the fast
+    /// path alone: for legality trials, which fail often and need no
+    /// message).
+    #[inline]
+    fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
+        self.encode_as::<Refused>(sm, c).ok()
+    }
+}
+
+/// Why [`Encode::encode`] refused: the same checks, run again to build the
+/// message. Cold and out of line, so the fast path carries none of it.
+#[cold]
+#[inline(never)]
+fn encode_error<T: Encode>(op: &T, sm: u32, c: &Common) -> EncodeError {
+    match op.encode_as::<EncodeError>(sm, c) {
+        Err(e) => e,
+        Ok(_) => EncodeError::new(T::NAME, "refused, then encoded on a second try"),
+    }
+}
+
+/// The failure of an encoder's form match: no encoding on `sm` at all, or
+/// no form on `sm` takes the sources' kinds. With [`Refused`] it is a bare
+/// flag (the kinds are never looked at).
+#[inline(always)]
+pub fn no_form<E: Fail>(op: &'static str, sms: &[u32], sm: u32, srcs: &[Src]) -> E {
+    if !sms.contains(&sm) {
+        return E::fail(op, format_args!("no encoding on SM{sm}"));
+    }
+    E::fail(
+        op,
+        format_args!(
+            "no form on SM{sm} takes sources of kinds {:?}",
+            SlotKinds(srcs)
+        ),
+    )
+}
+
+/// The sources' slot kinds, listed as `["reg", "imm"]` (no allocation).
+struct SlotKinds<'a>(&'a [Src]);
+
+impl fmt::Debug for SlotKinds<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|s| s.slot_kind().name()))
+            .finish()
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot encode {}: {}", self.op, self.message)
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Highest UGPR index on an SM, or None before SM75.
+pub fn ugpr_max(sm: u32) -> Option<u8> {
+    crate::isa::ugpr_max(sm)
+}
+
+/// The bank index of constant-buffer source `what` (`s`), fitted to
+/// `width` bits.
+#[inline(always)]
+pub fn cbuf_index_field<E: Fail>(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    width: u32,
+) -> Result<u128, E> {
+    match s.kind {
+        SrcKind::CBuf(c) => fit::<E>(op, what, c.index as u128, width),
+        _ => Err(E::fail(
+            op,
+            format_args!("{} must be a constant buffer", what),
+        )),
+    }
+}
+
+/// The byte offset of constant-buffer source `what` (`s`) in units of
+/// `scale` bytes (it must be a multiple), fitted to `width` bits (two's
+/// complement if `signed`).
+#[inline(always)]
+pub fn cbuf_offset_field<E: Fail>(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    scale: u32,
+    width: u32,
+    signed: bool,
+) -> Result<u128, E> {
+    let SrcKind::CBuf(c) = s.kind else {
+        return Err(E::fail(
+            op,
+            format_args!("{} must be a constant buffer", what),
+        ));
+    };
+    if c.offset % scale != 0 {
+        return Err(E::fail(
+            op,
+            format_args!(
+                "{}: constant offset {:#x} is not a multiple of {}",
+                what,
+                { c.offset },
+                scale
+            ),
+        ));
+    }
+    if signed {
+        fit_signed::<E>(op, what, (c.offset as i32 / scale as i32) as i64, width)
+    } else {
+        fit::<E>(op, what, (c.offset / scale) as u128, width)
+    }
+}
+
+/// Encoded index of a register of `file`, checked against the SM's limits.
+// Always inlined: its checks fold away against the constants of the
+// generated call site.
+#[inline(always)]
+pub fn reg_index<E: Fail>(
+    op: &'static str,
+    what: &str,
+    r: Reg,
+    file: RegFile,
+    sm: u32,
+) -> Result<u128, E> {
+    if r.file != file {
+        return Err(E::fail(
+            op,
+            format_args!("{what} must be a {file:?} register, not {r}"),
+        ));
+    }
+    match file {
+        RegFile::Gpr => Ok(r.idx as u128),
+        RegFile::Pred | RegFile::UPred => {
+            if r.idx > 7 {
+                Err(E::fail(op, format_args!("{what}: no predicate {}", r.idx)))
+            } else {
+                Ok(r.idx as u128)
+            }
+        }
+        RegFile::UGpr => {
+            let Some(max) = ugpr_max(sm) else {
+                return Err(E::fail(
+                    op,
+                    format_args!("{what}: SM{sm} has no uniform registers"),
+                ));
+            };
+            if r.idx == 255 {
+                Ok(max as u128)
+            } else if r.idx >= max {
+                Err(E::fail(
+                    op,
+                    format_args!("{what}: UR{} does not exist on SM{sm}", r.idx),
+                ))
+            } else {
+                Ok(r.idx as u128)
+            }
+        }
+    }
+}
+
+/// Field value of a register source: it must be a register of `file`
+/// that exists on the SM and fits `width` bits.
+#[inline(always)]
+pub fn src_field<E: Fail>(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    file: RegFile,
+    width: u32,
+    sm: u32,
+) -> Result<u128, E> {
+    fit(
+        op,
+        what,
+        reg_index::<E>(op, what, src_reg::<E>(op, what, s)?, file, sm)?,
+        width,
+    )
+}
+
+/// Field value of a destination register (see [`src_field`]).
+#[inline(always)]
+pub fn dst_field<E: Fail>(
+    op: &'static str,
+    what: &str,
+    r: Reg,
+    file: RegFile,
+    width: u32,
+    sm: u32,
+) -> Result<u128, E> {
+    fit(op, what, reg_index::<E>(op, what, r, file, sm)?, width)
+}
+
+/// Field value of an immediate source (see [`imm_field`]).
+#[inline(always)]
+pub fn imm_src_field<E: Fail>(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    width: u32,
+    shift: u32,
+    sext: bool,
+) -> Result<u128, E> {
+    match s.kind {
+        SrcKind::Imm(v) => imm_field(op, what, v, width, shift, sext),
+        _ => Err(E::fail(op, format_args!("{what} must be an immediate"))),
+    }
+}
+
+/// Source modifiers, as a set for [`forbid_mods`].
+pub use crate::runtime::operand::{MOD_ABS, MOD_NEG, MOD_NOT};
+
+/// A form without bits for some modifiers refuses a source that has them.
+#[inline(always)]
+pub fn forbid_mods<E: Fail>(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    forbidden: u8,
+    sm: u32,
+) -> Result<(), E> {
+    let bad = s.mods() & forbidden;
+    if bad == 0 {
+        return Ok(());
+    }
+    let what_mod = if bad & MOD_NEG != 0 {
+        "be negated"
+    } else if bad & MOD_ABS != 0 {
+        "take an absolute value"
+    } else {
+        "be inverted"
+    };
+    Err(E::fail(
+        op,
+        format_args!("{what} cannot {what_mod} in this form on SM{sm}"),
+    ))
+}
+
+/// The register a decoded index names (maps the SM's URZ encoding to 255).
+pub fn reg_from_index(file: RegFile, idx: u128, sm: u32) -> Option<Reg> {
+    match file {
+        RegFile::UGpr => {
+            let max = ugpr_max(sm)? as u128;
+            if idx == max {
+                Some(Reg::URZ)
+            } else if idx < max {
+                Some(Reg::ugpr(idx as u8))
+            } else {
+                None
+            }
+        }
+        _ => Some(Reg {
+            file,
+            idx: u8::try_from(idx).ok()?,
+        }),
+    }
+}
+
+/// The register a source reads, or an error naming the slot.
+// Always inlined: its checks fold away against the constants of the
+// generated call site.
+#[inline(always)]
+pub fn src_reg<E: Fail>(op: &'static str, what: &str, s: &Src) -> Result<Reg, E> {
+    match s.kind {
+        SrcKind::Reg(r) => Ok(r),
+        _ => Err(E::fail(op, format_args!("{what} must be a register"))),
+    }
+}
+
+/// Field value of an immediate: `shift` low bits dropped (must be zero),
+/// `width` bits kept; with `sext` the value must sign-extend from the kept bits.
+// Always inlined: its checks fold away against the constants of the
+// generated call site.
+#[inline(always)]
+pub fn imm_field<E: Fail>(
+    op: &'static str,
+    what: &str,
+    v: u32,
+    width: u32,
+    shift: u32,
+    sext: bool,
+) -> Result<u128, E> {
+    if shift > 0 && v & ((1u32 << shift) - 1) != 0 {
+        return Err(E::fail(
+            op,
+            format_args!("{what}: immediate {v:#x} has non-zero low {shift} bits"),
+        ));
+    }
+    let kept = v >> shift;
+    let total = width + shift;
+    if total < 32 {
+        if sext {
+            let sv = v as i32;
+            let lim = 1i64 << (total - 1);
+            if (sv as i64) < -lim || (sv as i64) >= lim {
+                return Err(E::fail(
+                    op,
+                    format_args!("{what}: immediate {v:#x} does not fit {total} signed bits"),
+                ));
+            }
+        } else if kept >> width != 0 {
+            return Err(E::fail(
+                op,
+                format_args!("{what}: immediate {v:#x} does not fit {total} bits"),
+            ));
+        }
+    }
+    let mask = if width >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << width) - 1
+    };
+    Ok((kept & mask) as u128)
+}
+
+/// Inverse of [`imm_field`].
+pub fn imm_from_field(f: u128, width: u32, shift: u32, sext: bool) -> u32 {
+    let mut v = (f as u32) << shift;
+    let total = width + shift;
+    if sext && total < 32 {
+        let s = 32 - total;
+        v = (((v << s) as i32) >> s) as u32;
+    }
+    v
+}
+
+/// Check that a value fits a field of `width` bits.
+// Always inlined: its checks fold away against the constants of the
+// generated call site.
+#[inline(always)]
+pub fn fit<E: Fail>(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, E> {
+    if width < 128 && v >> width != 0 {
+        Err(E::fail(
+            op,
+            format_args!("{what}: value {v:#x} does not fit {width} bits"),
+        ))
+    } else {
+        Ok(v)
+    }
+}
+
+/// Signed value into a `width`-bit two's-complement field.
+// Always inlined: its checks fold away against the constants of the
+// generated call site.
+#[inline(always)]
+pub fn fit_signed<E: Fail>(op: &'static str, what: &str, v: i64, width: u32) -> Result<u128, E> {
+    let lim = 1i128 << (width - 1);
+    if (v as i128) < -lim || (v as i128) >= lim {
+        return Err(E::fail(
+            op,
+            format_args!("{what}: value {v} does not fit {width} signed bits"),
+        ));
+    }
+    Ok((v as i128 as u128) & ((1u128 << width) - 1))
+}
+
+pub fn sext_field(f: u128, width: u32) -> i64 {
+    let s = 128 - width;
+    (((f << s) as i128) >> s) as i64
+}

@@ -1,0 +1,508 @@
+//! Functions the spec's fold expressions may call: the parts of GPU
+//! arithmetic that plain Rust operators do not express.
+
+/// Shift-amount clamp or wrap for a shift over `bits` bits.
+pub fn shift_amount(s: u32, bits: u32, wrap: bool) -> u32 {
+    if wrap { s & (bits - 1) } else { s.min(bits) }
+}
+
+use crate::isa::{
+    CvtFtype32, CvtFtypeShown32, CvtItype32, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Setop,
+};
+use crate::runtime::fold::FoldError;
+
+/// The canonical NaN the float units return.
+pub const CANONICAL_NAN_F32: u32 = 0x7fff_ffff;
+
+/// Flush a denormal to a zero of the same sign.
+pub fn ftz_f32(x: f32) -> f32 {
+    if x.is_subnormal() {
+        f32::from_bits(x.to_bits() & 0x8000_0000)
+    } else {
+        x
+    }
+}
+
+fn next_up_f32(x: f32) -> f32 {
+    if x.is_nan() || x == f32::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f32::from_bits(1);
+    }
+    let b = x.to_bits();
+    f32::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
+}
+
+fn next_down_f32(x: f32) -> f32 {
+    -next_up_f32(-x)
+}
+
+/// Round the exact value `hi + lo` (with `hi == fl64(hi + lo)`) to f32 in
+/// mode `rnd`.
+pub fn round_f64_pair_to_f32(hi: f64, lo: f64, rnd: Rnd) -> f32 {
+    if hi.is_nan() {
+        return f32::from_bits(CANONICAL_NAN_F32);
+    }
+    if hi.is_infinite() {
+        return hi as f32;
+    }
+    let r0 = hi as f32;
+    if r0.is_infinite() {
+        // Beyond the f32 range: directed modes stop at the largest finite.
+        let max = if hi > 0.0 { f32::MAX } else { f32::MIN };
+        return match rnd {
+            Rnd::Rn => r0,
+            Rnd::Rz => max,
+            Rnd::Rm => {
+                if hi > 0.0 {
+                    max
+                } else {
+                    r0
+                }
+            }
+            Rnd::Rp => {
+                if hi > 0.0 {
+                    r0
+                } else {
+                    max
+                }
+            }
+        };
+    }
+    // Exact sign of (hi + lo) - r0.
+    let m = hi - r0 as f64;
+    let d = m + lo;
+    match rnd {
+        Rnd::Rn => {
+            if m != 0.0 && lo != 0.0 {
+                let other = if m > 0.0 {
+                    next_up_f32(r0)
+                } else {
+                    next_down_f32(r0)
+                };
+                let tie = (other as f64 - hi).abs() == m.abs();
+                if tie && (lo > 0.0) == (m > 0.0) {
+                    return other;
+                }
+            }
+            r0
+        }
+        Rnd::Rm => {
+            if d < 0.0 {
+                next_down_f32(r0)
+            } else {
+                r0
+            }
+        }
+        Rnd::Rp => {
+            if d > 0.0 {
+                next_up_f32(r0)
+            } else {
+                r0
+            }
+        }
+        Rnd::Rz => {
+            if r0 > 0.0 && d < 0.0 {
+                next_down_f32(r0)
+            } else if r0 < 0.0 && d > 0.0 {
+                next_up_f32(r0)
+            } else if r0 == 0.0 {
+                f32::from_bits(if hi < 0.0 { 0x8000_0000 } else { 0 })
+            } else {
+                r0
+            }
+        }
+    }
+}
+
+/// Exact f64 sum as a (rounded sum, error) pair (Knuth's TwoSum).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    (s, if s.is_finite() { e } else { 0.0 })
+}
+
+fn zero_sum_sign(x: f64, y: f64, rnd: Rnd) -> f32 {
+    if x.is_sign_negative() == y.is_sign_negative() {
+        if x.is_sign_negative() { -0.0 } else { 0.0 }
+    } else if rnd == Rnd::Rm {
+        -0.0
+    } else {
+        0.0
+    }
+}
+
+fn finish_f32(r: f32, ftz: bool, sat: bool) -> f32 {
+    let mut r = if r.is_nan() {
+        f32::from_bits(CANONICAL_NAN_F32)
+    } else {
+        r
+    };
+    if ftz {
+        r = ftz_f32(r);
+    }
+    if sat {
+        r = if r.is_nan() || r <= 0.0 {
+            0.0
+        } else if r >= 1.0 {
+            1.0
+        } else {
+            r
+        };
+    }
+    r
+}
+
+/// FADD: a + b rounded by `rnd`; `ftz` flushes denormal inputs and result.
+pub fn fadd_f32(a: f32, b: f32, rnd: Rnd, ftz: bool, sat: bool) -> f32 {
+    let (a, b) = if ftz {
+        (ftz_f32(a), ftz_f32(b))
+    } else {
+        (a, b)
+    };
+    let (x, y) = (a as f64, b as f64);
+    let (hi, lo) = two_sum(x, y);
+    let r = if hi == 0.0 && lo == 0.0 && !hi.is_nan() {
+        if x == 0.0 && y == 0.0 {
+            zero_sum_sign(x, y, rnd)
+        } else {
+            zero_sum_sign(1.0, -1.0, rnd)
+        }
+    } else {
+        round_f64_pair_to_f32(hi, lo, rnd)
+    };
+    finish_f32(r, ftz, sat)
+}
+
+/// FMUL: a * b rounded by `rnd` (the f64 product is exact).
+pub fn fmul_f32(a: f32, b: f32, rnd: Rnd, ftz: bool, sat: bool) -> f32 {
+    let (a, b) = if ftz {
+        (ftz_f32(a), ftz_f32(b))
+    } else {
+        (a, b)
+    };
+    let p = a as f64 * b as f64;
+    finish_f32(round_f64_pair_to_f32(p, 0.0, rnd), ftz, sat)
+}
+
+/// FFMA: a * b + c with one rounding.
+pub fn ffma_f32(a: f32, b: f32, c: f32, rnd: Rnd, ftz: bool, sat: bool) -> f32 {
+    let (a, b, c) = if ftz {
+        (ftz_f32(a), ftz_f32(b), ftz_f32(c))
+    } else {
+        (a, b, c)
+    };
+    let p = a as f64 * b as f64;
+    let z = c as f64;
+    let (hi, lo) = two_sum(p, z);
+    let r = if hi == 0.0 && lo == 0.0 && !hi.is_nan() {
+        if p == 0.0 && z == 0.0 {
+            zero_sum_sign(p, z, rnd)
+        } else {
+            zero_sum_sign(1.0, -1.0, rnd)
+        }
+    } else {
+        round_f64_pair_to_f32(hi, lo, rnd)
+    };
+    finish_f32(r, ftz, sat)
+}
+
+/// FMNMX: min if `min` else max; -0 < +0; a NaN input yields the other
+/// input (both NaN: canonical NaN). `.NAN` propagates NaN instead;
+/// `.XORSIGN` gives the result the XOR of the input signs.
+pub fn fmnmx_f32(a: f32, b: f32, min: bool, ftz: bool, nan: bool, xorsign: bool) -> f32 {
+    let (a, b) = if ftz {
+        (ftz_f32(a), ftz_f32(b))
+    } else {
+        (a, b)
+    };
+    let qnan = f32::from_bits(CANONICAL_NAN_F32);
+    if a.is_nan() && b.is_nan() || nan && (a.is_nan() || b.is_nan()) {
+        return qnan;
+    }
+    let r = if a.is_nan() {
+        b
+    } else if b.is_nan() {
+        a
+    } else {
+        let a_lt_b = a < b || (a == b && a.is_sign_negative() && !b.is_sign_negative());
+        if a_lt_b == min { a } else { b }
+    };
+    if xorsign {
+        let s = (a.to_bits() ^ b.to_bits()) & 0x8000_0000;
+        f32::from_bits((r.to_bits() & 0x7fff_ffff) | s)
+    } else {
+        r
+    }
+}
+
+/// Float comparison (ordered, unordered, NUM, NAN, F, T).
+pub fn fcmp_f32(cmp: Fcmp, a: f32, b: f32, ftz: bool) -> bool {
+    let (a, b) = if ftz {
+        (ftz_f32(a), ftz_f32(b))
+    } else {
+        (a, b)
+    };
+    let un = a.is_nan() || b.is_nan();
+    match cmp {
+        Fcmp::F => false,
+        Fcmp::Lt => a < b,
+        Fcmp::Eq => a == b,
+        Fcmp::Le => a <= b,
+        Fcmp::Gt => a > b,
+        Fcmp::Ne => !un && a != b,
+        Fcmp::Ge => a >= b,
+        Fcmp::Num => !un,
+        Fcmp::Nan => un,
+        Fcmp::Ltu => un || a < b,
+        Fcmp::Equ => un || a == b,
+        Fcmp::Leu => un || a <= b,
+        Fcmp::Gtu => un || a > b,
+        Fcmp::Neu => un || a != b,
+        Fcmp::Geu => un || a >= b,
+        Fcmp::T => true,
+    }
+}
+
+/// A three-input logic op by truth table: bit `(a<<2)|(b<<1)|c` of `lut`
+/// gives the result bit for each bit position of `a`, `b` and `c` (bits of
+/// `lut` above 7 are ignored).
+pub fn lut3_u32(lut: u32, a: u32, b: u32, c: u32) -> u32 {
+    let mut r = 0;
+    for i in 0..8u32 {
+        if (lut >> i) & 1 == 0 {
+            continue;
+        }
+        let pick = |x: u32, bit: u32| if i & bit != 0 { x } else { !x };
+        r |= pick(a, 4) & pick(b, 2) & pick(c, 1);
+    }
+    r
+}
+
+/// Combine a comparison result with the accumulator predicate.
+pub fn setop_apply(op: Setop, r: bool, acc: bool) -> bool {
+    match op {
+        Setop::And => r && acc,
+        Setop::Or => r || acc,
+        Setop::Xor => r ^ acc,
+    }
+}
+
+/// MUFU, approximated with std functions (F32 forms only). SIN/COS take
+/// turns; RCP64H/RSQ64H work on the high word of a double.
+pub fn mufu_f32(op: MufuOp, fmt: MufuFmt, a: f32) -> Result<f32, FoldError> {
+    if fmt != MufuFmt::F32 {
+        return Err(FoldError::new("MUFU fold: only the F32 format is modelled"));
+    }
+    let hi64 = |f: fn(f64) -> f64| -> f32 {
+        let x = f64::from_bits((a.to_bits() as u64) << 32);
+        f32::from_bits((f(x).to_bits() >> 32) as u32)
+    };
+    let tau = std::f32::consts::TAU;
+    Ok(match op {
+        MufuOp::Cos => (a * tau).cos(),
+        MufuOp::Sin => (a * tau).sin(),
+        MufuOp::Ex2 => a.exp2(),
+        MufuOp::Lg2 => a.log2(),
+        MufuOp::Rcp => 1.0 / a,
+        MufuOp::Rsq => 1.0 / a.sqrt(),
+        MufuOp::Rcp64h => hi64(|x| 1.0 / x),
+        MufuOp::Rsq64h => hi64(|x| 1.0 / x.sqrt()),
+        MufuOp::Sqrt => a.sqrt(),
+        MufuOp::Tanh => a.tanh(),
+    })
+}
+
+/// A fold the spec does not model (e.g. the 64-bit conversions).
+pub fn fold_unmodelled<T>(what: &str) -> Result<T, FoldError> {
+    Err(FoldError::new(format!("{what}: fold not modelled")))
+}
+
+/// Round the exact value `x` to a binary float format with `ebits` exponent
+/// and `mbits` mantissa bits (IEEE layout, denormals kept) in mode `rnd`;
+/// returns the format's bits. NaN gives the format's canonical NaN (all
+/// exponent and mantissa bits set, sign clear).
+pub fn round_to_format(x: f64, ebits: u32, mbits: u32, rnd: Rnd) -> u32 {
+    let inf = ((1u64 << ebits) - 1) << mbits;
+    let sign_bit = 1u64 << (ebits + mbits);
+    if x.is_nan() {
+        return (inf | ((1u64 << mbits) - 1)) as u32;
+    }
+    let neg = x.is_sign_negative();
+    let sign = if neg { sign_bit } else { 0 };
+    let a = x.abs();
+    if a == 0.0 {
+        return sign as u32;
+    }
+    if a.is_infinite() {
+        return (sign | inf) as u32;
+    }
+    let bias = (1i32 << (ebits - 1)) - 1;
+    let emin = 1 - bias;
+    let bexp = ((a.to_bits() >> 52) & 0x7ff) as i32;
+    let exp = if bexp == 0 { -1075 } else { bexp - 1023 };
+    let e = exp.max(emin);
+    // q = a / 2^(e - mbits), exact: a power-of-two scaling in range.
+    let sh = mbits as i32 - e;
+    let q = a * 2f64.powi(sh.clamp(-1000, 1000)) * 2f64.powi(sh - sh.clamp(-1000, 1000));
+    let n = q.floor();
+    let frac = q - n;
+    let mut n = n as u64;
+    let up = match rnd {
+        Rnd::Rn => frac > 0.5 || (frac == 0.5 && n & 1 == 1),
+        Rnd::Rz => false,
+        Rnd::Rm => neg && frac > 0.0,
+        Rnd::Rp => !neg && frac > 0.0,
+    };
+    if up {
+        n += 1;
+    }
+    let mag = (((e + bias - 1) as i64 as u64) << mbits).wrapping_add(n);
+    if e + bias - 1 < 0 || mag >= inf {
+        // Overflow: infinity, or the largest finite toward zero.
+        let to_inf = match rnd {
+            Rnd::Rn => true,
+            Rnd::Rz => false,
+            Rnd::Rm => neg,
+            Rnd::Rp => !neg,
+        };
+        let m = if e + bias - 1 < 0 {
+            0
+        } else if to_inf {
+            inf
+        } else {
+            inf - 1
+        };
+        return (sign | m) as u32;
+    }
+    (sign | mag) as u32
+}
+
+fn half_to_f64(h: u32) -> f64 {
+    let s = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = ((h >> 10) & 0x1f) as i32;
+    let m = (h & 0x3ff) as f64;
+    match e {
+        0 => s * m * 2f64.powi(-24),
+        31 if m == 0.0 => s * f64::INFINITY,
+        31 => f64::NAN,
+        _ => s * (1024.0 + m) * 2f64.powi(e - 25),
+    }
+}
+
+/// The exact value of a source of float type `t`: F32 (flushed when `ftz`),
+/// or the low 16 bits as F16/BF16 (the .H1 half select is not modelled).
+fn cvt_src_f64(b: u32, t: CvtFtype32, ftz: bool) -> f64 {
+    match t {
+        CvtFtype32::F32 => {
+            let x = f32::from_bits(b);
+            (if ftz { ftz_f32(x) } else { x }) as f64
+        }
+        CvtFtype32::F16 => half_to_f64(b & 0xffff),
+        CvtFtype32::Bf16 => f32::from_bits((b & 0xffff) << 16) as f64,
+    }
+}
+
+/// Round the exact `x` to float type `t`: F32 bits (denormal results
+/// flushed when `ftz`), or F16/BF16 in the low 16 bits (high half 0).
+fn cvt_dst_bits(x: f64, t: CvtFtype32, rnd: Rnd, ftz: bool) -> u32 {
+    match t {
+        CvtFtype32::F32 => {
+            let r = round_to_format(x, 8, 23, rnd);
+            if ftz {
+                ftz_f32(f32::from_bits(r)).to_bits()
+            } else {
+                r
+            }
+        }
+        CvtFtype32::F16 => round_to_format(x, 5, 10, rnd),
+        CvtFtype32::Bf16 => round_to_format(x, 8, 7, rnd),
+    }
+}
+
+fn itype_value(b: u32, t: CvtItype32) -> f64 {
+    match t {
+        CvtItype32::S32 => b as i32 as f64,
+        CvtItype32::U32 => b as f64,
+        CvtItype32::S16 => b as u16 as i16 as f64,
+        CvtItype32::U16 => (b & 0xffff) as f64,
+        CvtItype32::S8 => b as u8 as i8 as f64,
+        CvtItype32::U8 => (b & 0xff) as f64,
+    }
+}
+
+/// I2F (32-bit opcode): the low byte/half/word of `b` (the .B/.H byte
+/// select is not modelled) as integer type `st`, rounded to `dt` in `rnd`.
+pub fn i2f_f32(b: u32, st: CvtItype32, dt: CvtFtype32, rnd: Rnd) -> Result<f32, FoldError> {
+    Ok(f32::from_bits(cvt_dst_bits(
+        itype_value(b, st),
+        dt,
+        rnd,
+        false,
+    )))
+}
+
+/// F2I (32-bit opcode): round to an integer in `rnd`, then saturate to the
+/// range of `dt`; NaN gives 0 (the default of the QMD's F2I NaN setting).
+/// 8- and 16-bit results are sign- or zero-extended to 32 bits.
+pub fn f2i_u32(
+    b: f32,
+    st: CvtFtype32,
+    dt: CvtItype32,
+    rnd: F2iRnd,
+    ftz: bool,
+) -> Result<u32, FoldError> {
+    let x = cvt_src_f64(b.to_bits(), st, ftz);
+    if x.is_nan() {
+        return Ok(0);
+    }
+    let r = match rnd {
+        F2iRnd::Rn => {
+            let f = x.floor();
+            let d = x - f;
+            if d > 0.5 || (d == 0.5 && f % 2.0 != 0.0) {
+                f + 1.0
+            } else {
+                f
+            }
+        }
+        F2iRnd::Floor => x.floor(),
+        F2iRnd::Ceil => x.ceil(),
+        F2iRnd::Trunc => x.trunc(),
+    };
+    let (lo, hi): (f64, f64) = match dt {
+        CvtItype32::S32 => (i32::MIN as f64, i32::MAX as f64),
+        CvtItype32::U32 => (0.0, u32::MAX as f64),
+        CvtItype32::S16 => (i16::MIN as f64, i16::MAX as f64),
+        CvtItype32::U16 => (0.0, u16::MAX as f64),
+        CvtItype32::S8 => (i8::MIN as f64, i8::MAX as f64),
+        CvtItype32::U8 => (0.0, u8::MAX as f64),
+    };
+    let v = r.clamp(lo, hi);
+    Ok(if lo < 0.0 {
+        v as i64 as u32
+    } else {
+        v as u64 as u32
+    })
+}
+
+/// F2F (32-bit opcode): F32/F16/BF16 to F32/F16/BF16, rounded in `rnd`;
+/// FTZ flushes F32 denormal inputs and results. NaN gives the canonical
+/// NaN of the result type.
+pub fn f2f_f32(
+    b: f32,
+    st: CvtFtypeShown32,
+    dt: CvtFtypeShown32,
+    rnd: Rnd,
+    ftz: bool,
+) -> Result<f32, FoldError> {
+    let t = |t: CvtFtypeShown32| match t {
+        CvtFtypeShown32::F32 => CvtFtype32::F32,
+        CvtFtypeShown32::F16 => CvtFtype32::F16,
+        CvtFtypeShown32::Bf16 => CvtFtype32::Bf16,
+    };
+    let x = cvt_src_f64(b.to_bits(), t(st), ftz);
+    Ok(f32::from_bits(cvt_dst_bits(x, t(dt), rnd, ftz)))
+}

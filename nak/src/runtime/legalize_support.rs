@@ -1,0 +1,400 @@
+//! Support for the generated legalizers: the context that emits copies, and
+//! the operand rewrites every op shares.
+
+use crate::isa::Op;
+use crate::runtime::encode::Encode;
+use crate::runtime::instr::{Common, OperandInfo, ValueType};
+use crate::runtime::operand::{Reg, RegFile, Src, SrcKind};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegalizeError {
+    pub op: &'static str,
+    pub message: String,
+}
+
+impl LegalizeError {
+    pub fn new(op: &'static str, message: impl Into<String>) -> Self {
+        LegalizeError {
+            op,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for LegalizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot legalize {}: {}", self.op, self.message)
+    }
+}
+
+impl std::error::Error for LegalizeError {}
+
+/// What a legalizer needs from the pass that drives it.
+pub trait LegalizeCx {
+    /// Emit, before the instruction, a copy of `src`'s value (without its
+    /// modifiers) into a fresh register of `file` (aligned for 64-bit
+    /// types), and return that register.
+    fn copy_to_reg(&mut self, src: Src, ty: ValueType, file: RegFile)
+    -> Result<Reg, LegalizeError>;
+
+    /// Emit an instruction that computes `src` *with* its modifiers (neg,
+    /// abs, not) into a fresh register, for a slot whose form cannot hold
+    /// the modifier (e.g. Maxwell FFMA has no abs bits). The default says
+    /// it cannot; the legalizer then tries other rewrites.
+    fn materialize(
+        &mut self,
+        src: Src,
+        ty: ValueType,
+        file: RegFile,
+    ) -> Result<Reg, LegalizeError> {
+        let _ = (src, ty, file);
+        Err(LegalizeError::new(
+            "materialize",
+            "not supported by this context",
+        ))
+    }
+}
+
+/// Fold neg/abs/not of an immediate into its value where that keeps the
+/// meaning exact. An integer negation of 0 stays (its carry-out differs).
+pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
+    let SrcKind::Imm(v) = s.kind else { return };
+    match ty {
+        ValueType::F32 | ValueType::F64 => {
+            let mut v = v;
+            if s.abs {
+                v &= 0x7fff_ffff;
+                s.abs = false;
+            }
+            if s.neg {
+                v ^= 0x8000_0000;
+                s.neg = false;
+            }
+            s.kind = SrcKind::Imm(v);
+        }
+        ValueType::Pred => {}
+        // A 32-bit immediate of a 64-bit operand is extended by the op; a
+        // negation folded into its low word would change the high word.
+        ValueType::U64 | ValueType::I64 => {}
+        _ => {
+            let mut v = v;
+            if s.not {
+                v = !v;
+                s.not = false;
+            }
+            if s.neg && v != 0 {
+                v = v.wrapping_neg();
+                s.neg = false;
+            }
+            s.kind = SrcKind::Imm(v);
+        }
+    }
+}
+
+/// [`fold_imm_mods`] for a source read as the type a modifier chooses
+/// (`type_by`) through part selector `sel`: an immediate of a narrow type
+/// becomes its selected part (`sel` 0, which the immediate form needs),
+/// an F16 or BF16 part's neg/abs folded into the part's own sign bit.
+pub fn fold_imm_mods_as(
+    s: &mut Src,
+    view: Option<crate::runtime::view::View>,
+    ty: ValueType,
+    sel: &mut u32,
+) {
+    let (SrcKind::Imm(v), Some(view)) = (s.kind, view) else {
+        return fold_imm_mods(s, ty);
+    };
+    if view.part_bits() == 0 {
+        return fold_imm_mods(s, ty);
+    }
+    s.kind = SrcKind::Imm(view.part_value(v, *sel, s.neg, s.abs));
+    s.neg = false;
+    s.abs = false;
+    *sel = 0;
+}
+
+/// The register file a copy of a value of `ty` goes to.
+pub fn placeholder_file(ty: ValueType) -> RegFile {
+    copy_file(ty, false)
+}
+
+/// The register file a copy goes to: GPR or predicate, or with `uniform`
+/// their uniform counterparts (for sources only a UGPR/UP form takes).
+pub fn copy_file(ty: ValueType, uniform: bool) -> RegFile {
+    match (ty.is_pred(), uniform) {
+        (true, false) => RegFile::Pred,
+        (true, true) => RegFile::UPred,
+        (false, false) => RegFile::Gpr,
+        (false, true) => RegFile::UGpr,
+    }
+}
+
+/// A stand-in register for trying whether a copy would make the op
+/// encodable; None when the source is already in that file.
+pub fn placeholder(s: &Src, ty: ValueType) -> Option<Src> {
+    placeholder_in(s, placeholder_file(ty))
+}
+
+/// [`placeholder`] in a given register file.
+pub fn placeholder_in(s: &Src, file: RegFile) -> Option<Src> {
+    if s.is_reg_file(file) {
+        return None;
+    }
+    Some(Src {
+        kind: SrcKind::Reg(Reg { file, idx: 0 }),
+        ..*s
+    })
+}
+
+/// What the shared legalizer ([`legalize`]) needs from a generated op: its
+/// encoder (the judge of every rewrite), its sources by index, and the
+/// rewrites its spec allows. Ops without commutative sources or a
+/// wider-immediate relative keep the defaults.
+pub trait Legalize: Encode + Copy {
+    /// SMs that have an encoding of the op.
+    const SMS: &'static [u32];
+    /// The op's sources, in field order (their value types pick the
+    /// register file of a copy).
+    const SRCS: &'static [OperandInfo];
+
+    /// Source `i` (`i < SRCS.len()`).
+    fn src(&self, i: usize) -> Src;
+    /// Replace source `i` (`i < SRCS.len()`).
+    fn set_src(&mut self, i: usize, s: Src);
+    /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
+    /// (`reads_cc`/`writes_cc` of its fold; most ops never do).
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let _ = sm;
+        (false, false)
+    }
+
+    /// Fold each immediate source's modifiers into its value, read as its
+    /// type (a source whose type a modifier chooses folds into its part).
+    fn fold_imms(&mut self) {
+        for (i, info) in Self::SRCS.iter().enumerate() {
+            let mut s = self.src(i);
+            fold_imm_mods(&mut s, info.ty);
+            self.set_src(i, s);
+        }
+    }
+    /// Whether the op writes a predicate (a carry, say) other than PT.
+    fn writes_pred(&self) -> bool;
+
+    /// Every variant of the op with one commutative pair swapped (with its
+    /// comparison flip or predicate negation).
+    fn swapped(&self) -> Vec<Self> {
+        Vec::new()
+    }
+    /// The same operation as the op with a wider immediate field, if every
+    /// field that op lacks holds its default.
+    fn to_wide(&self) -> Option<Op> {
+        None
+    }
+    /// The op this one is the wide-immediate form of, if every field that
+    /// op lacks holds its default (the fallback when an operand does not
+    /// fit the wide form: a register where only an immediate goes).
+    fn to_narrow(&self) -> Option<Op> {
+        None
+    }
+
+    /// Rewrite until the op encodes on `sm` (see [`legalize`]).
+    fn legalize(&mut self, sm: u32, cx: &mut dyn LegalizeCx) -> Result<Option<Op>, LegalizeError> {
+        legalize(self, sm, cx)
+    }
+}
+
+/// Rewrite `op` until it encodes on `sm`, trying rewrites in order of
+/// cost: as is; immediates with their modifiers folded in; each
+/// commutative swap; the wider-immediate op; then copying the fewest
+/// sources to registers (through `cx`), with and without swaps; last the
+/// narrow op this one widens. A returned op replaces this one.
+pub fn legalize<T: Legalize>(
+    op: &mut T,
+    sm: u32,
+    cx: &mut dyn LegalizeCx,
+) -> Result<Option<Op>, LegalizeError> {
+    let c = Common::default();
+    if op.try_encode(sm, &c).is_some() {
+        return Ok(None);
+    }
+    if !T::SMS.contains(&sm) {
+        return Err(LegalizeError::new(
+            T::NAME,
+            format!("no encoding on SM{sm}"),
+        ));
+    }
+    let mut t = *op;
+    // Folding a negation into an immediate keeps the sum but not the
+    // carry of Maxwell's adder (a + ~b + 1 vs a + (-b)): not with CC.
+    let (reads_cc, writes_cc) = op.cc_use(sm);
+    if !(reads_cc || writes_cc) {
+        t.fold_imms();
+    }
+    let mut cands: Vec<T> = vec![t];
+    cands.extend(t.swapped());
+    for cand in &cands {
+        if cand.try_encode(sm, &c).is_some() {
+            *op = *cand;
+            return Ok(None);
+        }
+    }
+    for cand in &cands {
+        if let Some(w) = cand.to_wide()
+            && w.try_encode(sm, &c).is_some()
+        {
+            return Ok(Some(w));
+        }
+    }
+    if let Some(out) = copy_fewest(&cands, sm, &c, cx)? {
+        *op = out;
+        return Ok(None);
+    }
+    if let Some(mut n) = op.to_narrow() {
+        n.legalize(sm, cx)?;
+        return Ok(Some(n));
+    }
+    Err(LegalizeError::new(
+        T::NAME,
+        format!("no rewrite makes it encodable on SM{sm}"),
+    ))
+}
+
+/// Copy the fewest sources to registers: first keeping their modifiers on
+/// the op, then computing them into the copy. Copies go to GPRs/predicates,
+/// or failing that (per source, the sources in `umask`) to uniform
+/// registers/predicates, for sources only a UGPR or UP form takes. Each
+/// choice is tried on placeholders first; only the one that encodes emits
+/// copies.
+fn copy_fewest<T: Legalize>(
+    cands: &[T],
+    sm: u32,
+    c: &Common,
+    cx: &mut dyn LegalizeCx,
+) -> Result<Option<T>, LegalizeError> {
+    let n = T::SRCS.len();
+    for umask in 0u32..(1u32 << n) {
+        for k in 1..=n {
+            for strip in [false, true] {
+                for cand in cands {
+                    for mask in 0u32..(1u32 << n) {
+                        if mask.count_ones() as usize != k || umask & !mask != 0 {
+                            continue;
+                        }
+                        if !copies_encode(cand, mask, umask, strip, sm, c) {
+                            continue;
+                        }
+                        let out = emit_copies(cand, mask, umask, strip, cx)?;
+                        if out.try_encode(sm, c).is_some() {
+                            return Ok(Some(out));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Whether copying the sources in `mask` (to uniform files for those in
+/// `umask`; with `strip`, modifiers computed into the copy) would make
+/// `cand` encode, tried on placeholder registers. A stripping trial that
+/// strips nothing is refused (the plain trial covered it).
+fn copies_encode<T: Legalize>(
+    cand: &T,
+    mask: u32,
+    umask: u32,
+    strip: bool,
+    sm: u32,
+    c: &Common,
+) -> bool {
+    let mut trial = *cand;
+    let mut any_stripped = false;
+    for (i, info) in T::SRCS.iter().enumerate() {
+        if mask >> i & 1 == 0 {
+            continue;
+        }
+        let s = trial.src(i);
+        let st = strip && s.has_mods();
+        // A computed negation keeps the value but not the carry of the
+        // op's adder (a + ~0 + 1 carries, a + 0 does not): not while the
+        // op writes a predicate (a carry).
+        let int_neg = info.neg && !info.ty.is_float() && !info.ty.is_pred();
+        if st && s.neg && int_neg && cand.writes_pred() {
+            return false;
+        }
+        any_stripped |= st;
+        let s = if st {
+            Src {
+                neg: false,
+                abs: false,
+                not: false,
+                ..s
+            }
+        } else {
+            s
+        };
+        let file = copy_file(info.ty, umask >> i & 1 == 1);
+        match placeholder_in(&s, file) {
+            Some(p) => trial.set_src(i, p),
+            None if st => trial.set_src(
+                i,
+                Src {
+                    kind: SrcKind::Reg(Reg { file, idx: 0 }),
+                    ..s
+                },
+            ),
+            None => return false,
+        }
+    }
+    (!strip || any_stripped) && trial.try_encode(sm, c).is_some()
+}
+
+/// `cand` with the sources in `mask` copied to registers through `cx` (see
+/// [`copies_encode`]).
+fn emit_copies<T: Legalize>(
+    cand: &T,
+    mask: u32,
+    umask: u32,
+    strip: bool,
+    cx: &mut dyn LegalizeCx,
+) -> Result<T, LegalizeError> {
+    let mut out = *cand;
+    for (i, info) in T::SRCS.iter().enumerate() {
+        if mask >> i & 1 == 0 {
+            continue;
+        }
+        let s = out.src(i);
+        let file = copy_file(info.ty, umask >> i & 1 == 1);
+        let new = if strip && s.has_mods() {
+            Src::reg(cx.materialize(s, info.ty, file)?)
+        } else {
+            Src {
+                kind: SrcKind::Reg(cx.copy_to_reg(s, info.ty, file)?),
+                ..s
+            }
+        };
+        out.set_src(i, new);
+    }
+    Ok(out)
+}
+
+impl crate::isa::Op {
+    /// Legalize for `sm` and encode, in one step: an op that is already
+    /// legal is encoded once, its legality check giving the word (an
+    /// emitter's fast path: `legalize` then `encode` would encode it twice).
+    pub fn legalize_encode(
+        &mut self,
+        sm: u32,
+        c: &crate::runtime::instr::Common,
+        cx: &mut dyn LegalizeCx,
+    ) -> Result<u128, LegalizeError> {
+        if let Some(w) = self.try_encode(sm, c) {
+            return Ok(w);
+        }
+        self.legalize(sm, cx)?;
+        let name = self.name();
+        self.encode(sm, c)
+            .map_err(|e| LegalizeError::new(name, e.to_string()))
+    }
+}

@@ -1,0 +1,394 @@
+//! Support for the generated printers: operands written the way nvdisasm
+//! writes them, into a line buffer ([`LineBuf`]).
+
+use crate::runtime::fmt_float;
+use crate::runtime::line_buf::LineBuf;
+use crate::runtime::operand::{MOD_ABS, MOD_NEG, MOD_NOT, Reg, RegFile, Src, SrcKind};
+use crate::runtime::view::View;
+
+/// How an immediate source is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImmStyle {
+    /// Unsigned hex (`b32` values): `0xffffffff`.
+    Hex,
+    /// Signed hex (`u32`/`i32` arithmetic): `-0x1`.
+    SignedHex,
+    /// f32 bits.
+    F32,
+    /// High word of an f64.
+    F64Hi,
+    /// f32 bits as nvdisasm 11.x prints them (every NaN shows as QNAN).
+    F32Nvdisasm11,
+    /// F16 bits as nvdisasm 11.x prints them (every NaN shows as QNAN).
+    F16Nvdisasm11,
+    /// An F16 in the low half (the high half is ignored).
+    F16,
+    /// A BF16 in the low half (the high half is ignored).
+    Bf16,
+}
+
+impl ImmStyle {
+    /// The style for `sm`: the float text of the disassembler that is the
+    /// reference for that SM.
+    pub const fn for_sm(self, sm: u32) -> ImmStyle {
+        match self {
+            ImmStyle::F32 if matches!(crate::isa::reference_nvdisasm(sm), Some(11)) => {
+                ImmStyle::F32Nvdisasm11
+            }
+            ImmStyle::F16 if matches!(crate::isa::reference_nvdisasm(sm), Some(11)) => {
+                ImmStyle::F16Nvdisasm11
+            }
+            s => s,
+        }
+    }
+}
+
+/// A register name: one 8-byte store from the padded name table.
+#[inline(always)]
+pub fn write_reg(out: &mut LineBuf, r: Reg) {
+    let c = crate::runtime::reg_names::reg_name_chunk(r);
+    // Names are at most 5 bytes: the mask (exact) tells the compiler the
+    // length fits the chunk, so `push_chunk` needs no clamp.
+    out.push_chunk(c, usize::from(c[7] & 7));
+}
+
+/// Decimal digits without going through `core::fmt` (hot in `nak dis`).
+pub fn write_dec(out: &mut LineBuf, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.push_ascii(&buf[i..]);
+}
+
+/// The 8 lower-case hex digits of the little-endian bytes of `v`, two per
+/// byte, high nibble first. Branch-free in native 64-bit arithmetic: the
+/// bytes are spread into 16-bit lanes and each nibble turned into its ASCII
+/// digit with lane-wise adds.
+#[inline]
+fn hex_digits32(v: u32) -> u64 {
+    const LO_NIBBLES: u64 = 0x000f_000f_000f_000f;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut x = v as u64;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    // Lane i: the high nibble of byte i in its low byte, the low one above.
+    let n = (x >> 4 & LO_NIBBLES) | (x & LO_NIBBLES) << 8;
+    // Digits above 9 need 0x27 more to land on 'a'..'f'.
+    let letters = (n + 6 * ONES) >> 4 & ONES;
+    n + 0x30 * ONES + 0x27 * letters
+}
+
+/// The 16 lower-case hex digits of the little-endian bytes of `v`, two per
+/// byte, high nibble first: `hex_digits(v.swap_bytes())` is `v` in hex with
+/// leading zeros.
+#[inline]
+pub fn hex_digits(v: u64) -> [u8; 16] {
+    let lo = hex_digits32(v as u32) as u128;
+    let hi = hex_digits32((v >> 32) as u32) as u128;
+    (lo | hi << 64).to_le_bytes()
+}
+
+/// The two lower-case hex digits of every byte.
+static HEX2: [[u8; 2]; 256] = {
+    let digits = b"0123456789abcdef";
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [digits[i >> 4], digits[i & 15]];
+        i += 1;
+    }
+    t
+};
+
+/// `0x` and lower-case hex digits, no leading zeros (`{:#x}`).
+/// The digits are written as one 16-byte store and the text shortened to
+/// the significant ones, so no length-dependent copy is made.
+#[inline(always)]
+pub fn write_hex(out: &mut LineBuf, v: u64) {
+    if v < 0x1_0000 {
+        // The common case (offsets, small immediates): two table loads,
+        // inlined where it is printed; wider values take a call.
+        let [hi, lo] = [HEX2[(v >> 8) as usize], HEX2[(v & 0xff) as usize]];
+        let digits = u32::from_le_bytes([hi[0], hi[1], lo[0], lo[1]]);
+        let n = 4 - ((v as u16 | 1).leading_zeros() / 4) as usize;
+        out.push_ascii(b"0x");
+        out.push_chunk(&(digits >> (8 * (4 - n))).to_le_bytes(), n);
+        return;
+    }
+    write_hex_wide(out, v);
+}
+
+/// [`write_hex`] of a value of 0x10000 or more.
+#[inline(never)]
+fn write_hex_wide(out: &mut LineBuf, v: u64) {
+    if let Ok(v32) = u32::try_from(v) {
+        // Most values (immediates, offsets) fit 32 bits: half the digits.
+        let digits = hex_digits32(v32.swap_bytes());
+        let n = 8 - ((v32 | 1).leading_zeros() / 4) as usize;
+        out.push_ascii(b"0x");
+        out.push_chunk(&(digits >> (8 * (8 - n))).to_le_bytes(), n);
+        return;
+    }
+    let digits = hex_digits(v.swap_bytes());
+    let n = 16 - ((v | 1).leading_zeros() / 4) as usize;
+    out.push_ascii(b"0x");
+    // Right-align the significant digits: rotate them to the front.
+    let shifted = u128::from_le_bytes(digits) >> (8 * (16 - n));
+    out.push_chunk(&shifted.to_le_bytes(), n);
+}
+
+#[inline]
+pub fn write_signed_hex(out: &mut LineBuf, v: i64) {
+    if v < 0 {
+        out.push_byte(b'-');
+    }
+    write_hex(out, v.unsigned_abs());
+}
+
+/// A memory address `[R4+0x10]` as nvdisasm prints it: `[R4]` without an
+/// offset, `[0x10]` on RZ, `[RZ]` for both, `[R4+-0x8]` below zero. On
+/// Maxwell/Pascal an absolute address (RZ base) is the offset field read
+/// unsigned (`bits` wide): nvdisasm 11 prints `[0xfffff0]`, not `[-0x10]`.
+#[inline(always)]
+pub fn write_mem(out: &mut LineBuf, base: &Src, reuse: bool, offset: i64, bits: u32, sm: u32) {
+    out.push('[');
+    let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
+    if !rz || offset == 0 {
+        write_src(out, base, reuse, ImmStyle::Hex);
+    }
+    if offset != 0 {
+        if !rz {
+            out.push('+');
+            write_signed_hex(out, offset);
+        } else if sm < 70 && bits < 64 {
+            write_hex(out, offset as u64 & ((1u64 << bits) - 1));
+        } else {
+            write_signed_hex(out, offset);
+        }
+    }
+    out.push(']');
+}
+
+fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
+    match style {
+        ImmStyle::Hex => write_hex(out, v as u64),
+        ImmStyle::SignedHex => write_signed_hex(out, v as i32 as i64),
+        ImmStyle::F32 => fmt_float::fmt_f32(v, out),
+        ImmStyle::F32Nvdisasm11 => fmt_float::fmt_f32_nvdisasm11(v, out),
+        ImmStyle::F64Hi => fmt_float::fmt_f64((v as u64) << 32, out),
+        ImmStyle::F16 => fmt_float::fmt_f32(fmt_float::f16_to_f32_bits(v as u16), out),
+        ImmStyle::F16Nvdisasm11 => {
+            fmt_float::fmt_f32_nvdisasm11(fmt_float::f16_to_f32_bits(v as u16), out)
+        }
+        ImmStyle::Bf16 => fmt_float::fmt_f32((v & 0xffff) << 16, out),
+    }
+}
+
+/// A source with its modifiers: `-|R1|.reuse`, `~R2`, `!P0`, `c[0x0][0x10]`.
+/// Modifiers of an immediate print as suffixes (`1.5.NEG`), as nvdisasm
+/// writes Maxwell's float immediates.
+///
+/// Always inlined: where a form's printer knows the kind, only its arm is
+/// left (with packed sources LLVM stopped taking an `#[inline]` hint here:
+/// `nak dis` went from 336 to 404 instructions per line).
+/// The rarer arms are calls that take the source's parts as integers (a
+/// `&Src` or a `Src` by value would make every printer build its sources
+/// on the stack up front, for calls most lines never make).
+#[inline(always)]
+pub fn write_src(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
+    let mods = s.mods();
+    // By value: `Src` is packed, a guard would borrow the field.
+    let kind = s.kind;
+    match kind {
+        // Most sources are plain registers: one table copy.
+        SrcKind::Reg(r) if mods == 0 && !reuse => write_reg(out, r),
+        SrcKind::Imm(v) if mods == 0 => write_imm(out, v, style),
+        SrcKind::Reg(r) => write_reg_with_mods(out, r, mods, reuse),
+        SrcKind::Imm(v) => write_imm_with_mods(out, v, mods, style),
+        SrcKind::CBuf(c) => write_cbuf(out, c.index, c.offset, mods, reuse),
+    }
+}
+
+/// A source that reads a part of its register or constant (`type_by` and
+/// `part` in the spec): the part text goes right after the register,
+/// inside `|...|` (`-|R2.H1|`); a constant of a narrow type prints as
+/// nvdisasm writes it, with a blank between its brackets
+/// (`c[0x0] [0x10].B2`). Immediates print in the type's style.
+#[inline(never)]
+pub fn write_src_part(
+    out: &mut LineBuf,
+    s: &Src,
+    reuse: bool,
+    style: ImmStyle,
+    view: Option<View>,
+    sel: u32,
+) {
+    let part = view.map_or("", |v| v.part_text(sel));
+    let narrow = view.is_some_and(|v| v.part_bits() != 0);
+    let mods = s.mods();
+    let kind = s.kind;
+    match kind {
+        SrcKind::Reg(r) => {
+            write_prefix(out, mods, false);
+            write_reg(out, r);
+            out.push_str(part);
+            write_suffix(out, mods, reuse);
+        }
+        SrcKind::CBuf(c) if narrow => {
+            write_prefix(out, mods, false);
+            out.push_str("c[");
+            write_hex(out, c.index as u64);
+            out.push_str("] [");
+            write_signed_hex(out, c.offset as i32 as i64);
+            out.push(']');
+            out.push_str(part);
+            write_suffix(out, mods, reuse);
+        }
+        _ => write_src(out, s, reuse, style),
+    }
+}
+
+/// `~1.5.NEG.ABS`: an immediate's modifiers.
+#[inline(never)]
+fn write_imm_with_mods(out: &mut LineBuf, v: u32, mods: u8, style: ImmStyle) {
+    if mods & MOD_NOT != 0 {
+        out.push('~');
+    }
+    write_imm(out, v, style);
+    if mods & MOD_NEG != 0 {
+        out.push_str(".NEG");
+    }
+    if mods & MOD_ABS != 0 {
+        out.push_str(".ABS");
+    }
+}
+
+/// The modifiers before a register or constant: `!` (a predicate's not),
+/// `~`, `-`, `|`.
+#[inline(always)]
+fn write_prefix(out: &mut LineBuf, mods: u8, pred: bool) {
+    if mods & MOD_NOT != 0 {
+        out.push(if pred { '!' } else { '~' });
+    }
+    if mods & MOD_NEG != 0 {
+        out.push('-');
+    }
+    if mods & MOD_ABS != 0 {
+        out.push('|');
+    }
+}
+
+/// The modifiers after a register or constant: `|`, `.reuse`.
+#[inline(always)]
+fn write_suffix(out: &mut LineBuf, mods: u8, reuse: bool) {
+    if mods & MOD_ABS != 0 {
+        out.push('|');
+    }
+    if reuse {
+        out.push_str(".reuse");
+    }
+}
+
+/// `-|R1|.reuse`, `!P0`: a register with modifiers or `.reuse`.
+#[inline(never)]
+fn write_reg_with_mods(out: &mut LineBuf, r: Reg, mods: u8, reuse: bool) {
+    write_prefix(out, mods, matches!(r.file, RegFile::Pred | RegFile::UPred));
+    write_reg(out, r);
+    write_suffix(out, mods, reuse);
+}
+
+/// `-c[0x0][0x10]`: a constant-buffer source.
+#[inline(never)]
+fn write_cbuf(out: &mut LineBuf, index: u8, offset: u32, mods: u8, reuse: bool) {
+    write_prefix(out, mods, false);
+    out.push_str("c[");
+    write_hex(out, index as u64);
+    out.push_str("][");
+    write_signed_hex(out, offset as i32 as i64);
+    out.push(']');
+    write_suffix(out, mods, reuse);
+}
+
+/// `@P0 `, `@!P1 `; nothing for an always-true guard.
+#[inline(always)]
+pub fn write_guard(out: &mut LineBuf, g: &Src) {
+    if g.is_zero() {
+        return;
+    }
+    if let SrcKind::Reg(r) = g.kind
+        && matches!(r.file, RegFile::Pred | RegFile::UPred)
+        && !(g.neg | g.abs)
+    {
+        // `@` or `@!` without a branch: both bytes stored, one or two kept.
+        out.push_chunk(b"@!", 1 + usize::from(g.not));
+        write_reg(out, r);
+    } else {
+        out.push('@');
+        write_src(out, g, false, ImmStyle::Hex);
+    }
+    out.push(' ');
+}
+
+/// Collapse blank runs and drop a trailing `;`, as the corpus normalizes.
+pub fn normalize_in_place(s: &mut String) {
+    let mut out = String::with_capacity(s.len());
+    let mut blank = false;
+    for ch in s.trim().chars() {
+        if ch.is_whitespace() {
+            blank = true;
+        } else {
+            if blank && !out.is_empty() {
+                out.push(' ');
+            }
+            blank = false;
+            out.push(ch);
+        }
+    }
+    if out.ends_with(';') {
+        out.pop();
+        while out.ends_with(' ') {
+            out.pop();
+        }
+    }
+    *s = out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::line_buf::line_text;
+
+    #[test]
+    fn hex_writers_match_core_fmt() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut vals = vec![0, 1, 9, 10, 15, 16, 0xff, 0x100, u64::MAX, 1 << 63];
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            vals.push(x >> (x % 64));
+        }
+        for v in vals {
+            assert_eq!(line_text(|s| write_hex(s, v)), format!("{v:#x}"));
+            assert_eq!(
+                line_text(|s| write_signed_hex(s, v as i64)),
+                format!(
+                    "{}{:#x}",
+                    if (v as i64) < 0 { "-" } else { "" },
+                    (v as i64).unsigned_abs()
+                )
+            );
+            assert_eq!(line_text(|s| write_dec(s, v)), v.to_string());
+            let d = hex_digits(v);
+            let want: String = v.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(std::str::from_utf8(&d).unwrap(), want);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! Sources read as a type that a modifier chooses (`type_by` in the spec):
+//! I2F's source is a byte, a half or a word as its `stype` says, F2I's an
+//! F16, BF16 or F32, MUFU.RCP64H's the high word of an F64. The type
+//! decides how an immediate prints and parses, and which parts a `part`
+//! selector (the `.B1`..`.B3` / `.H1` after a register) may pick.
+
+use crate::runtime::print::ImmStyle;
+
+/// The type a source is read as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum View {
+    U8,
+    I8,
+    U16,
+    I16,
+    U32,
+    I32,
+    U64,
+    I64,
+    F16,
+    Bf16,
+    F32,
+    F64,
+}
+
+impl View {
+    /// Width of the type in bits.
+    pub const fn bits(self) -> u32 {
+        match self {
+            View::U8 | View::I8 => 8,
+            View::U16 | View::I16 | View::F16 | View::Bf16 => 16,
+            View::U32 | View::I32 | View::F32 => 32,
+            View::U64 | View::I64 | View::F64 => 64,
+        }
+    }
+
+    /// Width of the parts a selector picks from a 32-bit register or
+    /// constant (8 or 16), or 0 for a type that reads the whole of it.
+    pub const fn part_bits(self) -> u32 {
+        match self.bits() {
+            b @ (8 | 16) => b,
+            _ => 0,
+        }
+    }
+
+    /// How an immediate of this type prints (nvdisasm): unsigned types in
+    /// hex, signed ones in signed hex, floats as their value (an F64
+    /// immediate holds the double's high word).
+    pub const fn imm_style(self) -> ImmStyle {
+        match self {
+            View::U8 | View::U16 | View::U32 | View::U64 => ImmStyle::Hex,
+            View::I8 | View::I16 | View::I32 | View::I64 => ImmStyle::SignedHex,
+            View::F16 => ImmStyle::F16,
+            View::Bf16 => ImmStyle::Bf16,
+            View::F32 => ImmStyle::F32,
+            View::F64 => ImmStyle::F64Hi,
+        }
+    }
+
+    /// Whether selector value `sel` names a part: below 32 / width for a
+    /// narrow type (nvdisasm prints `.INVALID2` for a half's 2 and 3); any
+    /// value for a whole-word type, which ignores the selector bits.
+    pub const fn part_ok(self, sel: u32) -> bool {
+        match self.part_bits() {
+            0 => true,
+            b => sel < 32 / b,
+        }
+    }
+
+    /// nvdisasm's text for part `sel`: nothing for part 0 or a whole-word
+    /// type, `.B1`..`.B3` for bytes, `.H1` for the high half.
+    pub const fn part_text(self, sel: u32) -> &'static str {
+        match (self.part_bits(), sel) {
+            (8, 1) => ".B1",
+            (8, 2) => ".B2",
+            (8, 3) => ".B3",
+            (16, 1) => ".H1",
+            _ => "",
+        }
+    }
+
+    /// The selector a register suffix (`B2`, `H1`, without the dot) names
+    /// for this type; `None` when the type has no such part.
+    pub fn parse_part(self, suffix: &str) -> Option<u32> {
+        (1..4).find(|&sel| self.part_ok(sel) && self.part_text(sel).get(1..) == Some(suffix))
+    }
+
+    /// The value the source reads from 32-bit `word`: part `sel`
+    /// zero-extended (a whole-word type: the word itself), with a float
+    /// part's negate and absolute-value modifiers applied to its sign bit.
+    pub const fn part_value(self, word: u32, sel: u32, neg: bool, abs: bool) -> u32 {
+        let b = self.part_bits();
+        if b == 0 {
+            return word;
+        }
+        let mut v = (word >> (sel * b)) & ((1u32 << b) - 1);
+        if matches!(self, View::F16 | View::Bf16) {
+            let sign = 1u32 << (b - 1);
+            if abs {
+                v &= !sign;
+            }
+            if neg {
+                v ^= sign;
+            }
+        }
+        v
+    }
+}
