@@ -7119,17 +7119,48 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("VIMNMX", 90u32),
     ("VIMNMX", 120u32),
 ];
-/// Highest UGPR index on `sm` (its encoding of URZ), from the
-/// families' `ugpr_max`; None where the SM has no uniform registers.
-pub const fn ugpr_max(sm: u32) -> Option<u8> {
-    match sm {
-        75u32 => Some(63),
-        80u32 => Some(63),
-        86u32 => Some(63),
-        89u32 => Some(63),
-        90u32 => Some(63),
-        100u32 => Some(255),
-        120u32 => Some(255),
+/// The hardware index of `file`'s zero register (RZ, URZ) or true
+/// predicate (PT, UPT) on `sm`, from the families' `registers`; the
+/// file's registers are the indices below it. None where the SM has
+/// no registers of that file.
+pub const fn zero_index(sm: u32, file: RegFile) -> Option<u8> {
+    match (sm, file) {
+        (50u32, RegFile::Gpr) => Some(255),
+        (50u32, RegFile::Pred) => Some(7),
+        (52u32, RegFile::Gpr) => Some(255),
+        (52u32, RegFile::Pred) => Some(7),
+        (60u32, RegFile::Gpr) => Some(255),
+        (60u32, RegFile::Pred) => Some(7),
+        (70u32, RegFile::Gpr) => Some(255),
+        (70u32, RegFile::Pred) => Some(7),
+        (75u32, RegFile::Gpr) => Some(255),
+        (75u32, RegFile::UGpr) => Some(63),
+        (75u32, RegFile::Pred) => Some(7),
+        (75u32, RegFile::UPred) => Some(7),
+        (80u32, RegFile::Gpr) => Some(255),
+        (80u32, RegFile::UGpr) => Some(63),
+        (80u32, RegFile::Pred) => Some(7),
+        (80u32, RegFile::UPred) => Some(7),
+        (86u32, RegFile::Gpr) => Some(255),
+        (86u32, RegFile::UGpr) => Some(63),
+        (86u32, RegFile::Pred) => Some(7),
+        (86u32, RegFile::UPred) => Some(7),
+        (89u32, RegFile::Gpr) => Some(255),
+        (89u32, RegFile::UGpr) => Some(63),
+        (89u32, RegFile::Pred) => Some(7),
+        (89u32, RegFile::UPred) => Some(7),
+        (90u32, RegFile::Gpr) => Some(255),
+        (90u32, RegFile::UGpr) => Some(63),
+        (90u32, RegFile::Pred) => Some(7),
+        (90u32, RegFile::UPred) => Some(7),
+        (100u32, RegFile::Gpr) => Some(255),
+        (100u32, RegFile::UGpr) => Some(255),
+        (100u32, RegFile::Pred) => Some(7),
+        (100u32, RegFile::UPred) => Some(7),
+        (120u32, RegFile::Gpr) => Some(255),
+        (120u32, RegFile::UGpr) => Some(255),
+        (120u32, RegFile::Pred) => Some(7),
+        (120u32, RegFile::UPred) => Some(7),
         _ => None,
     }
 }
@@ -10774,7 +10805,7 @@ fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 ///Decode a sm50 instruction word.
-/// Spec: isa-spec/spec/families.toml:78.
+/// Spec: isa-spec/spec/families.toml:84.
 pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     DECODE_SM50[((w >> 56) & 0xff) as usize](w, sm)
 }
@@ -11550,7 +11581,7 @@ fn print_sm50_arm31(
     None
 }
 ///Decode a sm50 instruction word at byte address `addr` and print its text into `out` (`ctrl`: the scheduling bits from its bundle, where the family has bundles); `None`, with nothing printed, for a word no op of the spec matches.
-/// Spec: isa-spec/spec/families.toml:78.
+/// Spec: isa-spec/spec/families.toml:84.
 pub fn print_sm50(
     w: u128,
     sm: u32,

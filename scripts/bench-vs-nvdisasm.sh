@@ -8,46 +8,25 @@ sm=${1:-75}; n=${2:-1000000}; runs=${3:-3}
 cd "$(dirname "$0")/.."
 bash scripts/install-oracle.sh >/dev/null
 source .oracle/env.sh
-tool=$NVDISASM_13; [ "$sm" -lt 75 ] && tool=$NVDISASM_11
 cargo build -q --release -p nak-cli
 nak=target/release/nak
 tmp=${BENCH_TMP:-$(mktemp -d)}; [ -z "${BENCH_TMP:-}" ] && trap 'rm -rf "$tmp"' EXIT
-# Covered corpus words of this SM (those nak decodes), repeated to N.
-python3 - "$sm" "$n" "$tmp" <<'PY'
-import gzip, subprocess, sys
-sm, n, tmp = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-wb = 16 if sm >= 70 else 8
-lines = gzip.open(f"tests/corpus/sm_{sm}.txt.gz", "rt").read().splitlines()
-words = [bytes.fromhex(l.split("\t")[0]) for l in lines]
-# keep the words nak decodes (covered mnemonics)
-open(f"{tmp}/cand.bin", "wb").write(b"".join(words) if sm >= 70 else b"")
-if sm >= 70:
-    r = subprocess.run(["target/release/nak", "dis", "--sm", str(sm), f"{tmp}/cand.bin"], capture_output=True, text=True)
-    keep = [w for w, l in zip(words, r.stdout.splitlines()) if not l.endswith("<unknown>")]
-else:
-    keep = []
-    for i in range(0, len(words), 3):
-        g = words[i:i+3]
-        while len(g) < 3: g.append((0x50b0000000070f00).to_bytes(8, "little"))
-        keep.append(g)
-    data = b"".join((0x001f8000fc0007e0).to_bytes(8, "little") + b"".join(g) for g in keep)
-    open(f"{tmp}/cand.bin", "wb").write(data)
-    r = subprocess.run(["target/release/nak", "dis", "--sm", str(sm), f"{tmp}/cand.bin"], capture_output=True, text=True)
-    flat = [w for g in keep for w in g]
-    keep = [w for w, l in zip(flat, r.stdout.splitlines()) if not l.endswith("<unknown>")]
-out = bytearray()
-count = 0
-while count < n:
-    for w in keep:
-        if count >= n: break
-        if sm < 70 and count % 3 == 0:
-            out += (0x001f8000fc0007e0).to_bytes(8, "little")
-        out += w; count += 1
-while sm < 70 and count % 3:
-    out += (0x50b0000000070f00).to_bytes(8, "little"); count += 1
-open(f"{tmp}/big.bin", "wb").write(out)
-print(f"{count} instructions ({len(keep)} distinct covered corpus words), {len(out)} bytes")
+eval "$("$nak" info --sm "$sm")"
+tool_var=NVDISASM_$nvdisasm; tool=${!tool_var}
+# Covered corpus words of this SM (those nak decodes), repeated to N, laid
+# out as a stream by `nak pack`.
+zcat "tests/corpus/sm_$sm.txt.gz" | cut -f1 > "$tmp/all.txt"
+"$nak" pack --sm "$sm" "$tmp/all.txt" -o "$tmp/all.bin"
+"$nak" dis --sm "$sm" "$tmp/all.bin" 2>/dev/null | grep -v '<unknown>' | cut -f1 > "$tmp/keep.txt"
+python3 - "$n" "$tmp" <<'PY'
+import sys
+n, tmp = int(sys.argv[1]), sys.argv[2]
+keep = open(f"{tmp}/keep.txt").read().split()
+words = (keep * (n // len(keep) + 1))[:n]
+open(f"{tmp}/big.txt", "w").write("\n".join(words) + "\n")
+print(f"{n} instructions ({len(keep)} distinct covered corpus words)")
 PY
+"$nak" pack --sm "$sm" "$tmp/big.txt" -o "$tmp/big.bin"
 python3 - "$nak" "$tool" "$sm" "$tmp/big.bin" "$runs" <<'PY'
 import subprocess, sys, time
 nak, tool, sm, f, runs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])

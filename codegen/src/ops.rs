@@ -9,7 +9,16 @@ use crate::shared::doc;
 use crate::shared::{dst_default, enum_chunk_size, mod_type, spec_line, src_default, value_type};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
+
+/// The register files of the families' `registers` tables, with the
+/// runtime's `RegFile` variant each names.
+const REG_FILES: &[(SlotKindClass, &str)] = &[
+    (SlotKindClass::Gpr, "Gpr"),
+    (SlotKindClass::Ugpr, "UGpr"),
+    (SlotKindClass::Pred, "Pred"),
+    (SlotKindClass::Upred, "UPred"),
+];
 
 /// The Rust name of a spec view type (`View::U8`).
 fn view_tokens(v: ViewType) -> TokenStream {
@@ -671,18 +680,16 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
     mn_pairs.sort();
     mn_pairs.dedup();
     let mnemonics = mn_pairs.iter().map(|(m, sm)| quote!((#m, #sm)));
-    let ugpr_arms: Vec<TokenStream> = spec
+    let zero_arms: Vec<TokenStream> = spec
         .families
         .iter()
-        .flat_map(|f| {
-            f.sms
-                .iter()
-                .filter_map(|&sm| f.ugpr_max(sm).map(|m| (sm, m)))
-                .collect::<Vec<_>>()
-        })
-        .map(|(sm, m)| {
-            let m = Literal::u8_unsuffixed(m as u8);
-            quote!(#sm => Some(#m))
+        .flat_map(|f| f.sms.iter().map(move |&sm| (f, sm)))
+        .flat_map(|(f, sm)| {
+            REG_FILES.iter().filter_map(move |&(kind, file)| {
+                let z = Literal::u8_unsuffixed(f.zero_index(kind, sm)? as u8);
+                let file = format_ident!("{}", file);
+                Some(quote!((#sm, RegFile::#file) => Some(#z)))
+            })
         })
         .collect();
     let reference_arms = spec
@@ -757,10 +764,12 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         /// Every (mnemonic without suffixes, SM) pair the spec prints.
         pub const MNEMONICS: &[(&str, u32)] = &[#(#mnemonics),*];
 
-        /// Highest UGPR index on `sm` (its encoding of URZ), from the
-        /// families' `ugpr_max`; None where the SM has no uniform registers.
-        pub const fn ugpr_max(sm: u32) -> Option<u8> {
-            match sm { #(#ugpr_arms,)* _ => None }
+        /// The hardware index of `file`'s zero register (RZ, URZ) or true
+        /// predicate (PT, UPT) on `sm`, from the families' `registers`; the
+        /// file's registers are the indices below it. None where the SM has
+        /// no registers of that file.
+        pub const fn zero_index(sm: u32, file: RegFile) -> Option<u8> {
+            match (sm, file) { #(#zero_arms,)* _ => None }
         }
 
         /// The major version of the nvdisasm whose text is the reference for

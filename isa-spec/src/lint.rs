@@ -678,13 +678,13 @@ pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
                 }
                 let (reg, kinds): (SlotKindClass, Vec<SlotKindClass>) = if s.ty.is_pred() {
                     let mut k = vec![SlotKindClass::Pred];
-                    if fam.ugpr_max(sm).is_some() {
+                    if fam.zero_index(SlotKindClass::Upred, sm).is_some() {
                         k.push(SlotKindClass::Upred);
                     }
                     (SlotKindClass::Pred, k)
                 } else {
                     let mut k = vec![SlotKindClass::Gpr, SlotKindClass::Imm, SlotKindClass::Cbuf];
-                    if fam.ugpr_max(sm).is_some() {
+                    if fam.zero_index(SlotKindClass::Ugpr, sm).is_some() {
                         k.push(SlotKindClass::Ugpr);
                     }
                     (SlotKindClass::Gpr, k)

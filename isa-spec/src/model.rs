@@ -37,8 +37,9 @@ pub struct Family {
     pub common: Vec<Field>,
     pub bundle: Option<u32>,
     pub dispatch: Bits,
-    /// (first SM, highest UGPR index) pairs, ascending.
-    pub ugpr_max: Vec<(u32, u32)>,
+    /// Per register file, (first SM, index of its zero register or true
+    /// predicate) pairs, ascending.
+    pub registers: Vec<(SlotKindClass, Vec<(u32, u32)>)>,
     /// (low bit of a source register field, control bit marking it `.reuse`).
     pub reuse: Vec<(u32, u32)>,
     /// (preset slot name, control bit marking its register `.reuse`).
@@ -65,13 +66,16 @@ pub struct Control {
 }
 
 impl Family {
-    /// Highest UGPR index on `sm`, if the SM has UGPRs.
+    /// The hardware index of `file`'s zero register (RZ, URZ) or true
+    /// predicate (PT, UPT) on `sm`; its registers are the indices below.
+    /// None where the SM has no registers of that file.
+    pub fn zero_index(&self, file: SlotKindClass, sm: u32) -> Option<u32> {
+        let (_, by_sm) = self.registers.iter().find(|(f, _)| *f == file)?;
+        by_sm.iter().rev().find(|(s, _)| *s <= sm).map(|&(_, z)| z)
+    }
+    /// Highest UGPR index on `sm` (its URZ), if the SM has UGPRs.
     pub fn ugpr_max(&self, sm: u32) -> Option<u32> {
-        self.ugpr_max
-            .iter()
-            .rev()
-            .find(|(s, _)| *s <= sm)
-            .map(|&(_, m)| m)
+        self.zero_index(SlotKindClass::Ugpr, sm)
     }
 }
 

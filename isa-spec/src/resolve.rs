@@ -166,20 +166,7 @@ pub(crate) fn resolve_family(
             return None;
         }
     };
-    let mut ugpr_max: Vec<(u32, u32)> = Vec::new();
-    for (k, v) in &d.ugpr_max {
-        match k.parse() {
-            Ok(sm) => ugpr_max.push((sm, *v)),
-            Err(_) => cx.report.push(
-                Diagnostic::error(
-                    Code::S0107,
-                    format!("ugpr_max key `{k}` is not an SM number"),
-                )
-                .at(cx.loc(def)),
-            ),
-        }
-    }
-    ugpr_max.sort_unstable();
+    let registers = resolve_registers(cx, d);
     let mut presets = BTreeMap::new();
     for (pname, p) in &d.preset {
         let opcode = match parse_bits(p.opcode.get_ref()) {
@@ -228,7 +215,7 @@ pub(crate) fn resolve_family(
             common,
             bundle: d.bundle.as_ref().map(|b| *b.get_ref()),
             dispatch,
-            ugpr_max,
+            registers,
             reuse: d
                 .reuse
                 .iter()
@@ -250,6 +237,54 @@ pub(crate) fn resolve_family(
         },
         presets,
     ))
+}
+
+/// A family's `registers` table: per register file, (first SM, index of
+/// the zero register) pairs, ascending. A key that names no register file
+/// or SM, or an index that is not a register index, is S0107 at that key.
+fn resolve_registers(cx: &mut Ctx, d: &schema::FamilyDef) -> Vec<(SlotKindClass, Vec<(u32, u32)>)> {
+    let mut out = Vec::new();
+    for (file, by_sm) in &d.registers {
+        let kind = match SlotKindClass::parse(file.get_ref()) {
+            Some(
+                k @ (SlotKindClass::Gpr
+                | SlotKindClass::Ugpr
+                | SlotKindClass::Pred
+                | SlotKindClass::Upred),
+            ) => k,
+            _ => {
+                let msg = format!(
+                    "`{}` is not a register file (gpr, ugpr, pred, upred)",
+                    file.get_ref()
+                );
+                cx.err(Code::S0107, file, msg);
+                continue;
+            }
+        };
+        let mut pairs = Vec::new();
+        for (sm, zero) in by_sm {
+            let Ok(first) = sm.get_ref().parse::<u32>() else {
+                let msg = format!("`{}` is not an SM number", sm.get_ref());
+                cx.err(Code::S0107, sm, msg);
+                continue;
+            };
+            if *zero.get_ref() > 255 {
+                let msg = format!("register index {} does not fit a byte", zero.get_ref());
+                cx.err(Code::S0107, zero, msg);
+                continue;
+            }
+            pairs.push((first, *zero.get_ref()));
+        }
+        pairs.sort_unstable();
+        out.push((kind, pairs));
+    }
+    for need in [SlotKindClass::Gpr, SlotKindClass::Pred] {
+        if !out.iter().any(|(k, _)| *k == need) {
+            let msg = format!("the family's `registers` has no `{}` entry", need.name());
+            cx.err(Code::S0107, &d.width, msg);
+        }
+    }
+    out
 }
 
 /// A family's `[reference]` table: every SM of the family gets exactly one

@@ -31,9 +31,12 @@ pub struct FamilyDef {
     pub bundle: Option<S<u32>>,
     /// The bits that dispatch a decoder to candidate encodings.
     pub dispatch: S<String>,
-    /// Highest UGPR index per SM (absent: the family has no UGPRs).
+    /// Register file (`gpr`, `ugpr`, `pred`, `upred`) -> first SM -> the
+    /// hardware index of the file's zero register (RZ, URZ) or true
+    /// predicate (PT, UPT). Lower indices are the file's registers; a file
+    /// without an entry for an SM has no registers there.
     #[serde(default)]
-    pub ugpr_max: BTreeMap<String, u32>,
+    pub registers: BTreeMap<S<String>, BTreeMap<S<String>, S<u32>>>,
     /// Operand-reuse flags: preset slot name, or low bit of a source register
     /// field -> bit of the instruction's control value that marks it `.reuse`.
     #[serde(default)]

@@ -187,10 +187,9 @@ pub fn combos(spec: &Spec, name: &str, sm: u32) -> Vec<Combo> {
                 let Ok((o, mut c)) = isa::parse(&line, sm, 0) else {
                     continue;
                 };
-                if sm >= 70 {
-                    // Control as ptxas writes it most often (no barriers,
-                    // no stall), as the sampler does.
-                    c.ctrl = 0x7e0;
+                if let Some(f) = isa::family_of(sm).filter(|f| f.control_in_word().is_some()) {
+                    // The family's neutral control, as the sampler writes.
+                    c.ctrl = f.neutral_control();
                 }
                 if o.name() != name || o.form_id(sm) != Some(fid) {
                     continue;

@@ -524,7 +524,8 @@ fn runner_traps_on_a_trapping_combination() {
             _ => None,
         })
         .expect("an SHF word with .L and .HI");
-    let code = nak::dis::stream::encode_stream(sm, &[(w, 0x7e0)], None).expect("a stream");
+    let neutral = nak::isa::family_of(sm).expect("a family").neutral_control();
+    let code = nak::dis::stream::encode_stream(sm, &[(w, neutral)], None).expect("a stream");
     let e = CpuRunner::default()
         .run(sm, &code, &mut WarpState::default())
         .unwrap_err();

@@ -40,7 +40,7 @@ fn refusals_name_the_failing_check() {
         idx: 9,
     };
     let m = refusal(&op, &c, 75);
-    assert!(m.contains("no predicate 9"), "{m}");
+    assert!(m.contains("P9 does not exist on SM75"), "{m}");
 }
 
 /// A part selector must name a part of its source's type: a half has

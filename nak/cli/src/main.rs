@@ -38,6 +38,26 @@ enum Cmd {
         #[arg(short = 'o')]
         out: PathBuf,
     },
+    /// Print an SM's facts from the spec as `key=value` lines (family,
+    /// word bits, instructions per scheduling word, reference nvdisasm),
+    /// for scripts.
+    Info {
+        /// Target SM: 90, sm_90 or SM90.
+        #[arg(long)]
+        sm: String,
+    },
+    /// Lay `HEX` words (the first column of each line, as `nak dis` and
+    /// the corpus write them) out as a raw stream: scheduling words with
+    /// the family's neutral control where the family has them, the last
+    /// group padded with NOPs.
+    Pack {
+        /// Target SM: 90, sm_90 or SM90.
+        #[arg(long)]
+        sm: String,
+        file: PathBuf,
+        #[arg(short = 'o')]
+        out: PathBuf,
+    },
     /// Check the ISA spec and report every problem with file, line and column.
     Lint {
         /// Spec directory (default: the workspace's isa-spec/spec).
@@ -182,9 +202,84 @@ fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> Exit
     ExitCode::SUCCESS
 }
 
+/// `nak info`: the spec's facts about one SM.
+fn info(sm: &str) -> ExitCode {
+    let family = match parse_sm(sm).map(|sm| (sm, nak::isa::family_of(sm))) {
+        Ok((sm, Some(f))) => (sm, f),
+        Ok((sm, None)) => {
+            eprintln!("error: SM{sm} is not in the spec");
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (sm, f) = family;
+    outln!("family={}", f.name());
+    outln!("word_bits={}", f.width());
+    outln!("bundle={}", f.bundle().unwrap_or(1));
+    if let Some(v) = nak::isa::reference_nvdisasm(sm) {
+        outln!("nvdisasm={v}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// `nak pack`: HEX words to a raw stream.
+fn pack(sm: &str, file: &PathBuf, out: &PathBuf) -> ExitCode {
+    let fail = |e: String| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    };
+    let sm = match parse_sm(sm) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let Some(family) = nak::isa::family_of(sm) else {
+        return fail(format!("SM{sm} is not in the spec"));
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("{}: {e}", file.display())),
+    };
+    let mut words = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let Some(hex) = line.split_whitespace().next() else {
+            continue;
+        };
+        match nak::dis::stream::parse_word_hex(hex, family) {
+            Some(w) => words.push((w, family.neutral_control())),
+            None => {
+                return fail(format!(
+                    "{}:{}: `{hex}` is not a {}-bit hex word",
+                    file.display(),
+                    n + 1,
+                    family.width()
+                ));
+            }
+        }
+    }
+    match nak::dis::stream::encode_stream(sm, &words, nop_word(sm))
+        .and_then(|b| std::fs::write(out, b).map_err(|e| format!("{}: {e}", out.display())))
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+/// The SM's NOP, to pad a scheduling group.
+fn nop_word(sm: u32) -> Option<u128> {
+    nak::runtime::asm::tokenize("NOP")
+        .ok()
+        .and_then(|l| nak::isa::parse(&l, sm, 0).ok())
+        .and_then(|(op, c)| op.encode(sm, &c).ok())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
+        Cmd::Info { sm } => info(&sm),
+        Cmd::Pack { sm, file, out } => pack(&sm, &file, &out),
         Cmd::Lint {
             dir,
             format,
@@ -208,13 +303,17 @@ fn main() -> ExitCode {
             let names: Vec<&str> = ops
                 .as_deref()
                 .map_or(Vec::new(), |o| o.split(',').collect());
+            if let Some(bad) = names
+                .iter()
+                .find(|n| !nak::isa::FORMS.iter().any(|f| f.op == **n))
+            {
+                eprintln!("error: `{bad}` is not an op of the spec");
+                return ExitCode::from(2);
+            }
             let words = nak::runtime::sample::sample_words(sm, &names, per_form, seed);
-            let with_ctrl: Vec<(u128, u32)> = words.iter().map(|w| (*w, 0x7e0)).collect();
-            let nop = nak::runtime::asm::tokenize("NOP")
-                .ok()
-                .and_then(|l| nak::isa::parse(&l, sm, 0).ok())
-                .and_then(|(op, c)| op.encode(sm, &c).ok());
-            match nak::dis::stream::encode_stream(sm, &with_ctrl, nop)
+            let neutral = nak::isa::family_of(sm).map_or(0, |f| f.neutral_control());
+            let with_ctrl: Vec<(u128, u32)> = words.iter().map(|w| (*w, neutral)).collect();
+            match nak::dis::stream::encode_stream(sm, &with_ctrl, nop_word(sm))
                 .map_err(|e| e.to_string())
                 .and_then(|b| std::fs::write(&out, b).map_err(|e| e.to_string()))
             {

@@ -78,13 +78,13 @@ pub fn parse_reg(t: &str) -> Option<Reg> {
         "UPT" => Reg::UPT,
         _ => {
             if let Some(n) = t.strip_prefix("UR") {
-                Reg::ugpr(num(n).filter(|&i| i != 255)?)
+                Reg::ugpr(num(n).filter(|&i| i < RegFile::UGpr.zero_index())?)
             } else if let Some(n) = t.strip_prefix("UP") {
-                Reg::upred(num(n).filter(|&i| i < 7)?)
+                Reg::upred(num(n).filter(|&i| i < RegFile::UPred.zero_index())?)
             } else if let Some(n) = t.strip_prefix('R') {
-                Reg::gpr(num(n).filter(|&i| i != 255)?)
+                Reg::gpr(num(n).filter(|&i| i < RegFile::Gpr.zero_index())?)
             } else if let Some(n) = t.strip_prefix('P') {
-                Reg::pred(num(n).filter(|&i| i < 7)?)
+                Reg::pred(num(n).filter(|&i| i < RegFile::Pred.zero_index())?)
             } else {
                 return None;
             }

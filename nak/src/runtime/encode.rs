@@ -137,9 +137,11 @@ impl fmt::Display for EncodeError {
 
 impl std::error::Error for EncodeError {}
 
-/// Highest UGPR index on an SM, or None before SM75.
-pub fn ugpr_max(sm: u32) -> Option<u8> {
-    crate::isa::ugpr_max(sm)
+/// The hardware index of `file`'s zero register (or true predicate) on
+/// `sm`, from the spec's `registers` tables; None where the SM has none.
+#[inline(always)]
+pub fn zero_index(sm: u32, file: RegFile) -> Option<u8> {
+    crate::isa::zero_index(sm, file)
 }
 
 /// The bank index of constant-buffer source `what` (`s`), fitted to
@@ -213,33 +215,21 @@ pub fn reg_index<E: Fail>(
             format_args!("{what} must be a {file:?} register, not {r}"),
         ));
     }
-    match file {
-        RegFile::Gpr => Ok(r.idx as u128),
-        RegFile::Pred | RegFile::UPred => {
-            if r.idx > 7 {
-                Err(E::fail(op, format_args!("{what}: no predicate {}", r.idx)))
-            } else {
-                Ok(r.idx as u128)
-            }
-        }
-        RegFile::UGpr => {
-            let Some(max) = ugpr_max(sm) else {
-                return Err(E::fail(
-                    op,
-                    format_args!("{what}: SM{sm} has no uniform registers"),
-                ));
-            };
-            if r.idx == 255 {
-                Ok(max as u128)
-            } else if r.idx >= max {
-                Err(E::fail(
-                    op,
-                    format_args!("{what}: UR{} does not exist on SM{sm}", r.idx),
-                ))
-            } else {
-                Ok(r.idx as u128)
-            }
-        }
+    let Some(zero) = zero_index(sm, file) else {
+        return Err(E::fail(
+            op,
+            format_args!("{what}: SM{sm} has no {file:?} registers"),
+        ));
+    };
+    if r.idx == file.zero_index() {
+        Ok(zero as u128)
+    } else if r.idx >= zero {
+        Err(E::fail(
+            op,
+            format_args!("{what}: {r} does not exist on SM{sm}"),
+        ))
+    } else {
+        Ok(r.idx as u128)
     }
 }
 
@@ -320,23 +310,24 @@ pub fn forbid_mods<E: Fail>(
     ))
 }
 
-/// The register a decoded index names (maps the SM's URZ encoding to 255).
+/// The register a decoded index names: the SM's zero index is the zero
+/// register (the IR names it by [`RegFile::zero_index`]); higher indices
+/// name no register.
+#[inline(always)]
 pub fn reg_from_index(file: RegFile, idx: u128, sm: u32) -> Option<Reg> {
-    match file {
-        RegFile::UGpr => {
-            let max = ugpr_max(sm)? as u128;
-            if idx == max {
-                Some(Reg::URZ)
-            } else if idx < max {
-                Some(Reg::ugpr(idx as u8))
-            } else {
-                None
-            }
-        }
-        _ => Some(Reg {
+    let zero = u128::from(zero_index(sm, file)?);
+    if idx == zero {
+        Some(Reg {
             file,
-            idx: u8::try_from(idx).ok()?,
-        }),
+            idx: file.zero_index(),
+        })
+    } else if idx < zero {
+        Some(Reg {
+            file,
+            idx: idx as u8,
+        })
+    } else {
+        None
     }
 }
 

@@ -5,18 +5,20 @@ use std::fmt;
 /// Register file of a register operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RegFile {
-    /// General-purpose register, R0..R254; 255 is RZ.
+    /// General-purpose register; index 255 is RZ.
     Gpr,
-    /// Uniform register (SM75+); 255 is URZ whatever the SM's encoding.
+    /// Uniform register (SM75+); index 255 is URZ.
     UGpr,
-    /// Predicate P0..P6; 7 is PT.
+    /// Predicate; index 7 is PT.
     Pred,
-    /// Uniform predicate UP0..UP6; 7 is UPT.
+    /// Uniform predicate; index 7 is UPT.
     UPred,
 }
 
 impl RegFile {
-    /// The index that names the zero register (RZ, URZ) or true predicate.
+    /// The index by which [`Reg`] names the zero register (RZ, URZ) or the
+    /// true predicate, whatever the SM's encoding of it (the hardware's is
+    /// the spec's, `isa::zero_index`).
     pub const fn zero_index(self) -> u8 {
         match self {
             RegFile::Gpr | RegFile::UGpr => 255,

@@ -10,7 +10,7 @@
 
 pub mod text;
 
-use crate::isa::{Icmp, Op};
+use crate::isa::{Icmp, Op, family_of};
 use crate::runtime::instr::Common;
 use crate::runtime::operand::{CBuf, Reg, RegFile, Src, SrcKind};
 use std::collections::BTreeSet;
@@ -165,20 +165,19 @@ pub enum VOp {
 pub struct Instr {
     pub guard: Src,
     pub op: VOp,
-    /// Control and raw bits for hardware ops (kept from decoding or parsing).
-    pub ctrl: u32,
+    /// Control bits for hardware ops (kept from decoding or parsing); None
+    /// is the family's neutral value (the spec's `[family.*.control]`).
+    pub ctrl: Option<u32>,
+    /// Raw bits for hardware ops (kept from decoding or parsing).
     pub raw: u128,
 }
-
-/// Neutral SM70+ scheduling control (no barriers, as ptxas writes most often).
-pub const DEFAULT_CTRL: u32 = 0x7e0;
 
 impl Instr {
     pub fn new(op: VOp) -> Instr {
         Instr {
             guard: Src::PT,
             op,
-            ctrl: DEFAULT_CTRL,
+            ctrl: None,
             raw: 0,
         }
     }
@@ -189,12 +188,19 @@ impl Instr {
         self.guard = g;
         self
     }
-    pub fn common(&self) -> Common {
+    /// The guard, control and raw bits a hardware op encodes with on `sm`.
+    pub fn common(&self, sm: u32) -> Common {
         Common {
             guard: self.guard,
-            ctrl: self.ctrl,
+            ctrl: self.ctrl(sm),
             raw: self.raw,
         }
+    }
+    /// The control value on `sm`: the instruction's, else the family's
+    /// neutral one.
+    pub fn ctrl(&self, sm: u32) -> u32 {
+        self.ctrl
+            .unwrap_or_else(|| family_of(sm).map_or(0, |f| f.neutral_control()))
     }
     pub fn copy(dst: Reg, src: Src) -> Instr {
         Instr::new(VOp::Copy {
@@ -357,12 +363,8 @@ impl RegPool {
     /// `n` consecutive free registers of `file`, the first aligned to `align`.
     pub fn alloc(&mut self, file: RegFile, n: u8, align: u8) -> Option<Reg> {
         // One past the last allocatable index: the file's zero or true
-        // register (RZ 255, PT 7, URZ at the SM's `ugpr_max`) is never handed out.
-        let limit: u16 = match file {
-            RegFile::Gpr => 255,
-            RegFile::UGpr => crate::runtime::encode::ugpr_max(self.sm).map_or(0, u16::from),
-            RegFile::Pred | RegFile::UPred => 7,
-        };
+        // register (the spec's `registers`) is never handed out.
+        let limit = crate::isa::zero_index(self.sm, file).map_or(0, u16::from);
         let align = align.max(1) as u16;
         let mut base: u16 = 0;
         while base + n as u16 <= limit {
@@ -403,7 +405,7 @@ mod tests {
     #[test]
     fn the_pool_never_hands_out_a_zero_register() {
         for sm in [75, 80, 90, 100, 120] {
-            let max = crate::runtime::encode::ugpr_max(sm).expect("SM with UGPRs");
+            let max = crate::isa::zero_index(sm, RegFile::UGpr).expect("SM with UGPRs");
             let urs = drain(sm, RegFile::UGpr);
             assert_eq!(urs.len(), max as usize, "SM{sm}: UR0..UR{}", max - 1);
             assert!(!urs.contains(&max), "SM{sm} handed out URZ (UR{max})");

@@ -72,7 +72,7 @@ fn op64_name(op: &Op64) -> String {
 pub fn instr_text(i: &Instr, sm: u32) -> String {
     let mut out = String::new();
     if let VOp::Hw(op) = &i.op {
-        return op.text(&i.common(), sm, 0);
+        return op.text(&i.common(sm), sm, 0);
     }
     out.push_str(&line_text(|l| write_guard(l, &i.guard)));
     match &i.op {
@@ -524,11 +524,7 @@ pub fn parse_function(text: &str, default_sm: Option<u32>) -> Result<Function, P
             Instr {
                 guard: c.guard,
                 op: VOp::Hw(op),
-                ctrl: if c.ctrl == 0 {
-                    super::DEFAULT_CTRL
-                } else {
-                    c.ctrl
-                },
+                ctrl: (c.ctrl != 0).then_some(c.ctrl),
                 raw: c.raw,
             }
         };

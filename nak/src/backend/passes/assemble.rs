@@ -25,9 +25,9 @@ pub fn assemble(f: &Function) -> Result<Vec<u8>, PassError> {
         match &i.op {
             VOp::Hw(op) => {
                 let w = op
-                    .encode(sm, &i.common())
+                    .encode(sm, &i.common(sm))
                     .map_err(|e| PassError::new(format!("instruction {n}: {e}")))?;
-                words.push((w, i.ctrl));
+                words.push((w, i.ctrl(sm)));
             }
             VOp::Exit if n + 1 == all.len() && i.guard.is_zero() => {}
             VOp::Bra(l) => {
@@ -47,13 +47,13 @@ pub fn assemble(f: &Function) -> Result<Vec<u8>, PassError> {
                 })?;
                 let c = crate::runtime::instr::Common {
                     guard: i.guard,
-                    ctrl: i.ctrl,
+                    ctrl: i.ctrl(sm),
                     raw: 0,
                 };
                 let w = op
                     .encode(sm, &c)
                     .map_err(|e| PassError::new(format!("instruction {n}: {e}")))?;
-                words.push((w, i.ctrl));
+                words.push((w, i.ctrl(sm)));
             }
             other => {
                 return Err(PassError::new(format!(

@@ -94,7 +94,7 @@ fn pair(sm: u32, kb: &KnownBits, x: &Instr, y: &Instr) -> Option<Instr> {
     if at.align() < align {
         return None;
     }
-    wide.try_encode(sm, &x.common())?;
+    wide.try_encode(sm, &x.common(sm))?;
     let mut w = x.clone();
     w.op = VOp::Hw(wide);
     Some(w)

@@ -310,7 +310,7 @@ fn legalize_instr(
             for p in pre {
                 legalize_instr(sm, p, pool, out)?;
             }
-            let c = i.common();
+            let c = i.common(sm);
             if let Err(e) = op.encode(sm, &c) {
                 return Err(PassError::new(format!("after legalization: {e}")));
             }
