@@ -892,11 +892,10 @@ pub(crate) fn resolve_op(
         }
     }
     // encodings
-    for e in &o.encoding {
-        if let Some(enc) = resolve_encoding(cx, &op, e, names) {
-            op.encodings.push(enc);
-        } else {
-            ok = false;
+    for e in crate::extend::expand(cx, &o.encoding) {
+        match e.and_then(|e| resolve_encoding(cx, &op, &e, names)) {
+            Some(enc) => op.encodings.push(enc),
+            None => ok = false,
         }
     }
     op.legal = resolve_combos(cx, &op, names.enums, &o.legal, false);
@@ -1585,15 +1584,17 @@ fn resolve_encoding(
     names: &Names,
 ) -> Option<Encoding> {
     let r = e.get_ref();
+    // Every expanded encoding has a family (`extend` reports one without).
+    let family = r.family.as_ref()?;
     let Some(fi) = names
         .families
         .iter()
-        .position(|f| &f.name == r.family.get_ref())
+        .position(|f| &f.name == family.get_ref())
     else {
         cx.err(
             Code::S1001,
-            &r.family,
-            format!("unknown family `{}`", r.family.get_ref()),
+            family,
+            format!("unknown family `{}`", family.get_ref()),
         );
         return None;
     };
