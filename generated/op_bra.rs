@@ -180,7 +180,7 @@ impl OpBra {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra.toml:69; form at isa-spec/spec/ops/bra.toml:69).
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra.toml:70; form at isa-spec/spec/ops/bra.toml:70).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -227,7 +227,7 @@ impl OpBra {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bra.toml:85; form at isa-spec/spec/ops/bra.toml:85).
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bra.toml:78; form at isa-spec/spec/ops/bra.toml:78).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -325,7 +325,7 @@ impl OpBra {
             },
         ))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:69; form at isa-spec/spec/ops/bra.toml:69).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:70; form at isa-spec/spec/ops/bra.toml:70).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -369,7 +369,7 @@ impl OpBra {
             },
         ))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:85; form at isa-spec/spec/ops/bra.toml:85).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:78; form at isa-spec/spec/ops/bra.toml:78).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {

@@ -109,7 +109,7 @@ impl OpBraUr {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/bra_ur.toml:53; form at isa-spec/spec/ops/bra_ur.toml:53).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/bra_ur.toml:54; form at isa-spec/spec/ops/bra_ur.toml:54).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -150,7 +150,7 @@ impl OpBraUr {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/bra_ur.toml:70; form at isa-spec/spec/ops/bra_ur.toml:70).
+    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/bra_ur.toml:62; form at isa-spec/spec/ops/bra_ur.toml:62).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -225,7 +225,7 @@ impl OpBraUr {
             },
         ))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:53; form at isa-spec/spec/ops/bra_ur.toml:53).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:54; form at isa-spec/spec/ops/bra_ur.toml:54).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -262,7 +262,7 @@ impl OpBraUr {
             },
         ))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:70; form at isa-spec/spec/ops/bra_ur.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:62; form at isa-spec/spec/ops/bra_ur.toml:62).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {

@@ -91,7 +91,7 @@ impl OpFadd {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fadd.toml:48; form at isa-spec/spec/ops/fadd.toml:51).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fadd.toml:49; form at isa-spec/spec/ops/fadd.toml:61).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -120,7 +120,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/ops/fadd.toml:68).
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -147,7 +147,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/ops/fadd.toml:68).
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -177,7 +177,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/ops/fadd.toml:68).
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -206,7 +206,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/ops/fadd.toml:83).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -234,7 +234,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/ops/fadd.toml:83).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -268,7 +268,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/ops/fadd.toml:83).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -297,7 +297,7 @@ impl OpFadd {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fadd.toml:48; form at isa-spec/spec/ops/fadd.toml:51).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fadd.toml:49; form at isa-spec/spec/ops/fadd.toml:61).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -334,7 +334,7 @@ impl OpFadd {
             },
         ))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/ops/fadd.toml:68).
+    /// Form `rri`'s fields (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -373,7 +373,7 @@ impl OpFadd {
             },
         ))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/ops/fadd.toml:68).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -414,7 +414,7 @@ impl OpFadd {
             },
         ))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/fadd.toml:65; form at isa-spec/spec/ops/fadd.toml:68).
+    /// Form `rru`'s fields (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -451,7 +451,7 @@ impl OpFadd {
             },
         ))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/ops/fadd.toml:83).
+    /// Form `r`'s fields (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -488,7 +488,7 @@ impl OpFadd {
             },
         ))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/ops/fadd.toml:83).
+    /// Form `i`'s fields (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -532,7 +532,7 @@ impl OpFadd {
             },
         ))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/fadd.toml:80; form at isa-spec/spec/ops/fadd.toml:83).
+    /// Form `c`'s fields (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {

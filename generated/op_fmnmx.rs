@@ -141,7 +141,7 @@ impl OpFmnmx {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:57).
+    /// Form `rrr` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -183,7 +183,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:57).
+    /// Form `rir` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -223,7 +223,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:57).
+    /// Form `rcr` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -266,7 +266,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:57).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -308,7 +308,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/fmnmx.toml:69; form at isa-spec/spec/ops/fmnmx.toml:73).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -343,7 +343,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/fmnmx.toml:69; form at isa-spec/spec/ops/fmnmx.toml:73).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -376,7 +376,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/fmnmx.toml:69; form at isa-spec/spec/ops/fmnmx.toml:73).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -412,7 +412,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/fmnmx.toml:69; form at isa-spec/spec/ops/fmnmx.toml:73).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -447,7 +447,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:86; form at isa-spec/spec/ops/fmnmx.toml:90).
+    /// Form `rrr` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -475,7 +475,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:86; form at isa-spec/spec/ops/fmnmx.toml:90).
+    /// Form `rir` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -501,7 +501,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 89, 90] (isa-spec/spec/ops/fmnmx.toml:86; form at isa-spec/spec/ops/fmnmx.toml:90).
+    /// Form `rcr` on SM [86, 89, 90] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -530,7 +530,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:86; form at isa-spec/spec/ops/fmnmx.toml:90).
+    /// Form `rur` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -558,7 +558,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:103; form at isa-spec/spec/ops/fmnmx.toml:106).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -599,7 +599,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:103; form at isa-spec/spec/ops/fmnmx.toml:106).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -646,7 +646,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:103; form at isa-spec/spec/ops/fmnmx.toml:106).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -688,7 +688,7 @@ impl OpFmnmx {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -733,7 +733,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:57).
+    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -780,7 +780,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:57).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -829,7 +829,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:57).
+    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -874,7 +874,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:69; form at isa-spec/spec/ops/fmnmx.toml:73).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -919,7 +919,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:69; form at isa-spec/spec/ops/fmnmx.toml:73).
+    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -966,7 +966,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:69; form at isa-spec/spec/ops/fmnmx.toml:73).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1015,7 +1015,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:69; form at isa-spec/spec/ops/fmnmx.toml:73).
+    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1060,7 +1060,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:86; form at isa-spec/spec/ops/fmnmx.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1105,7 +1105,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:86; form at isa-spec/spec/ops/fmnmx.toml:90).
+    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1152,7 +1152,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:86; form at isa-spec/spec/ops/fmnmx.toml:90).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1201,7 +1201,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:86; form at isa-spec/spec/ops/fmnmx.toml:90).
+    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1246,7 +1246,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fmnmx.toml:103; form at isa-spec/spec/ops/fmnmx.toml:106).
+    /// Form `r`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1291,7 +1291,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/fmnmx.toml:103; form at isa-spec/spec/ops/fmnmx.toml:106).
+    /// Form `i`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1343,7 +1343,7 @@ impl OpFmnmx {
             },
         ))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/fmnmx.toml:103; form at isa-spec/spec/ops/fmnmx.toml:106).
+    /// Form `c`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {

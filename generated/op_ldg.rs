@@ -145,7 +145,7 @@ impl OpLdg {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:86; form at isa-spec/spec/ops/ldg.toml:86).
+    /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:85; form at isa-spec/spec/ops/ldg.toml:85).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -226,7 +226,7 @@ impl OpLdg {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ldg.toml:114; form at isa-spec/spec/ops/ldg.toml:114).
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ldg.toml:93; form at isa-spec/spec/ops/ldg.toml:93).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -397,7 +397,7 @@ impl OpLdg {
             },
         ))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:86; form at isa-spec/spec/ops/ldg.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:85; form at isa-spec/spec/ops/ldg.toml:85).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -484,7 +484,7 @@ impl OpLdg {
             },
         ))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:114; form at isa-spec/spec/ops/ldg.toml:114).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:93; form at isa-spec/spec/ops/ldg.toml:93).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {

@@ -165,7 +165,7 @@ impl OpMufu {
                     MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
                 )))
     }
-    /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
+    /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -220,7 +220,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
+    /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -280,7 +280,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
+    /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -336,7 +336,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
+    /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -377,7 +377,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
+    /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -423,7 +423,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
+    /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -465,7 +465,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
+    /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -506,7 +506,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
+    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -535,7 +535,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
+    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -569,7 +569,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -599,7 +599,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
+    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -628,7 +628,7 @@ impl OpMufu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -670,7 +670,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -714,7 +714,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -760,7 +760,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -807,7 +807,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -856,7 +856,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -907,7 +907,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
+    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -954,7 +954,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1002,7 +1002,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1052,7 +1052,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1104,7 +1104,7 @@ impl OpMufu {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
+    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {

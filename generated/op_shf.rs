@@ -462,7 +462,7 @@ impl OpShf {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:131; form at isa-spec/spec/ops/shf.toml:131).
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:133; form at isa-spec/spec/ops/shf.toml:133).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -972,7 +972,7 @@ impl OpShf {
             },
         ))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:131; form at isa-spec/spec/ops/shf.toml:131).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:133; form at isa-spec/spec/ops/shf.toml:133).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {

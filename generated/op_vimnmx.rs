@@ -99,7 +99,7 @@ impl OpVimnmx {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -145,7 +145,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -191,7 +191,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -238,7 +238,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [90] (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -284,7 +284,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -311,7 +311,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [120] (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -338,7 +338,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [120] (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -365,7 +365,7 @@ impl OpVimnmx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -407,7 +407,7 @@ impl OpVimnmx {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
+    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -451,7 +451,7 @@ impl OpVimnmx {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -497,7 +497,7 @@ impl OpVimnmx {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:69; form at isa-spec/spec/ops/vimnmx.toml:73).
+    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -539,7 +539,7 @@ impl OpVimnmx {
             },
         ))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -583,7 +583,7 @@ impl OpVimnmx {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
+    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -629,7 +629,7 @@ impl OpVimnmx {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:89; form at isa-spec/spec/ops/vimnmx.toml:93).
+    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {

@@ -81,6 +81,9 @@ codes! {
     S1002 Error "two encodings of one op on one SM that take the same operand kinds";
     S1003 Error "an encoding with no usable form";
     S1004 Warning "an op with a gap: missing on an SM between two SMs of a family where it exists";
+    S1005 Error "an `extends` naming no encoding of the op, or two encodings with one `name`";
+    S1006 Error "encodings that extend each other in a cycle";
+    S1007 Error "an extending encoding's field (in a layout without a preset) that replaces no inherited field";
     S1101 Error "an `[asm]` entry naming an unknown operand or modifier";
     S1102 Error "a bad alias condition";
     S1301 Error "a bad `[memory]` table: unknown kind, operand or size, a size enum value without bytes";

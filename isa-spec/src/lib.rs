@@ -7,6 +7,7 @@
 
 pub mod codes;
 pub mod diag;
+mod extend;
 pub mod fold_lint;
 pub mod lint;
 pub mod model;

@@ -385,7 +385,7 @@ pub(crate) struct PresetFormR {
     pub name: String,
     pub sms: Vec<u32>,
     pub fields: Vec<(Bits, String, Loc)>,
-    /// Reuse-flag overrides (field low bit, control bit).
+    /// Where families.toml declares the form (a note in diagnostics).
     pub loc: Loc,
 }
 
@@ -540,6 +540,9 @@ pub(crate) struct Names<'a> {
     pub enums: &'a [Enum],
 }
 
+/// One op file as the checked model, with the name of its wide-immediate
+/// op (checked once every op is known). `None` when a mistake leaves the
+/// op unusable: every problem is reported, and its folds still checked.
 pub(crate) fn resolve_op(
     cx: &mut Ctx,
     path: &str,
@@ -548,164 +551,146 @@ pub(crate) fn resolve_op(
 ) -> Option<(Op, Option<S<String>>)> {
     let o = f.get_ref();
     let mut ok = true;
-    let operand =
-        |cx: &mut Ctx, d: &S<schema::OperandDef>, is_src: bool| -> Option<(bool, Operand)> {
+    let dsts = resolve_operands(cx, &o.dst, false, &mut ok);
+    let mut srcs = resolve_operands(cx, &o.src, true, &mut ok);
+    let modifiers = resolve_modifiers(cx, &o.modifier, names, &mut ok);
+    ok &= resolve_src_views(cx, &o.src, &mut srcs, &modifiers, names);
+    ok &= check_unique_names(cx, &dsts, &srcs, &modifiers);
+    let mut op = new_op(cx, path, o, dsts, srcs, modifiers);
+    check_class(cx, &o.class);
+    ok &= resolve_op_asm(cx, &mut op, &o.asm, names);
+    ok &= resolve_aliases(cx, &mut op, &o.alias, names.enums);
+    if let Some(m) = &o.memory {
+        op.memory = resolve_memory(cx, &op, names.enums, m);
+        ok &= op.memory.is_some();
+    }
+    if let Some(lb) = &o.low_bits {
+        op.low_bits = resolve_low_bits(cx, &op, lb);
+    }
+    op.fold = resolve_fold(cx, &op, &o.fold);
+    op.fold_family = resolve_fold_family(cx, &op, &o.fold_family, names.families);
+    for e in crate::extend::expand(cx, &o.encoding) {
+        match e.and_then(|e| resolve_encoding(cx, &op, &e, names)) {
+            Some(enc) => op.encodings.push(enc),
+            None => ok = false,
+        }
+    }
+    op.legal = resolve_combos(cx, &op, names.enums, &o.legal, false);
+    op.traps = resolve_combos(cx, &op, names.enums, &o.traps, true);
+    if !ok {
+        crate::fold_lint::check_op_with(names.enums, &op, cx.report);
+        return None;
+    }
+    let wide = o
+        .legalize
+        .as_ref()
+        .and_then(|l| l.get_ref().wide_imm.clone());
+    Some((op, wide))
+}
+
+/// `[[dst]]` or `[[src]]` entries; `ok` turns false on an unknown type
+/// (the operand is still declared, so later references to its name do
+/// not cascade into more errors).
+fn resolve_operands(
+    cx: &mut Ctx,
+    defs: &[S<schema::OperandDef>],
+    is_src: bool,
+    ok: &mut bool,
+) -> Vec<Operand> {
+    defs.iter()
+        .map(|d| {
             let r = d.get_ref();
-            // An unknown type still declares the name (so later references to
-            // it do not cascade); the op is dropped at the end.
-            let (ty, known) = match ValueType::parse(r.ty.get_ref()) {
-                Some(t) => (t, true),
-                None => {
-                    cx.err(
-                        Code::S0103,
-                        &r.ty,
-                        format!(
-                            "unknown value type `{}` (u32, i32, b32, f32, u64, i64, f64, pred)",
-                            r.ty.get_ref()
-                        ),
-                    );
-                    (ValueType::U32, false)
-                }
-            };
-            let mut mods = SrcMods::default();
-            for m in &r.mods {
-                match m.get_ref().as_str() {
-                    "neg" => mods.neg = true,
-                    "abs" => mods.abs = true,
-                    "not" => mods.not = true,
-                    other => cx.err(
-                        Code::S0103,
-                        m,
-                        format!("unknown source modifier `{other}` (neg, abs, not)"),
-                    ),
-                }
-            }
+            let ty = operand_type(cx, &r.ty);
+            *ok &= ty.is_some();
+            let ty = ty.unwrap_or(ValueType::U32);
+            let mods = source_mods(cx, &r.mods);
             if !is_src && mods != SrcMods::default() {
                 cx.err(Code::S0601, d, "a destination cannot have source modifiers");
             }
-            let default = match r.default.as_ref().map(|d| d.get_ref().as_str()) {
-                None => None,
-                Some("RZ") | Some("PT") | Some("URZ") | Some("UPT") => Some(DefaultValue::Zero),
-                Some("!PT") | Some("!UPT") => Some(DefaultValue::False),
-                Some(other) => {
-                    cx.err(
-                        Code::S0103,
-                        r.default.as_ref().unwrap(),
-                        format!("unknown default `{other}` (RZ, PT, !PT)"),
-                    );
-                    None
-                }
-            };
-            let align = r.align.as_ref().map_or(ty.regs(), |a| *a.get_ref());
-            Some((
-                known,
-                Operand {
-                    name: r.name.get_ref().clone(),
-                    ty,
-                    mods,
-                    default,
-                    align,
-                    type_by: Vec::new(),
-                    part: None,
-                    doc: r.doc.clone().unwrap_or_default(),
-                    loc: cx.loc(&r.name),
-                },
-            ))
-        };
-    let mut dsts = Vec::new();
-    for d in &o.dst {
-        match operand(cx, d, false) {
-            Some((known, x)) => {
-                ok &= known;
-                dsts.push(x);
+            Operand {
+                name: r.name.get_ref().clone(),
+                ty,
+                mods,
+                default: operand_default(cx, r.default.as_ref()),
+                align: r.align.as_ref().map_or(ty.regs(), |a| *a.get_ref()),
+                type_by: Vec::new(),
+                part: None,
+                doc: r.doc.clone().unwrap_or_default(),
+                loc: cx.loc(&r.name),
             }
-            None => ok = false,
+        })
+        .collect()
+}
+
+/// An operand's value type; `None` (reported) when unknown.
+fn operand_type(cx: &mut Ctx, ty: &S<String>) -> Option<ValueType> {
+    let t = ValueType::parse(ty.get_ref());
+    if t.is_none() {
+        cx.err(
+            Code::S0103,
+            ty,
+            format!(
+                "unknown value type `{}` (u32, i32, b32, f32, u64, i64, f64, pred)",
+                ty.get_ref()
+            ),
+        );
+    }
+    t
+}
+
+/// The source modifiers an operand accepts; unknown names are reported
+/// and left out.
+fn source_mods(cx: &mut Ctx, names: &[S<String>]) -> SrcMods {
+    let mut mods = SrcMods::default();
+    for m in names {
+        match m.get_ref().as_str() {
+            "neg" => mods.neg = true,
+            "abs" => mods.abs = true,
+            "not" => mods.not = true,
+            other => cx.err(
+                Code::S0103,
+                m,
+                format!("unknown source modifier `{other}` (neg, abs, not)"),
+            ),
         }
     }
-    let mut srcs = Vec::new();
-    for d in &o.src {
-        match operand(cx, d, true) {
-            Some((known, x)) => {
-                ok &= known;
-                srcs.push(x);
-            }
-            None => ok = false,
-        }
-    }
-    let mut modifiers = Vec::new();
-    for m in &o.modifier {
-        let r = m.get_ref();
-        let tys = r.ty.get_ref().as_str();
-        let ty = if tys == "bool" {
-            ModType::Bool
-        } else if tys == "rel" {
-            ModType::Rel
-        } else if let Some(e) = tys.strip_prefix("enum:") {
-            match names.enums.iter().position(|x| x.name == e) {
-                Some(i) => ModType::Enum(i),
-                None => {
-                    cx.err(Code::S0104, &r.ty, format!("unknown enum `{e}`"));
-                    ok = false;
-                    continue;
-                }
-            }
-        } else if let Some(n) = tys
-            .strip_prefix('u')
-            .and_then(|n| n.parse::<u32>().ok())
-            .filter(|n| (1..=32).contains(n))
-        {
-            ModType::Int {
-                bits: n,
-                signed: false,
-            }
-        } else if let Some(n) = tys
-            .strip_prefix('i')
-            .and_then(|n| n.parse::<u32>().ok())
-            .filter(|n| (2..=32).contains(n))
-        {
-            ModType::Int {
-                bits: n,
-                signed: true,
-            }
-        } else {
+    mods
+}
+
+/// The value an absent operand takes: the zero register or true
+/// predicate, or the false predicate.
+fn operand_default(cx: &mut Ctx, default: Option<&S<String>>) -> Option<DefaultValue> {
+    let d = default?;
+    match d.get_ref().as_str() {
+        "RZ" | "PT" | "URZ" | "UPT" => Some(DefaultValue::Zero),
+        "!PT" | "!UPT" => Some(DefaultValue::False),
+        other => {
             cx.err(
                 Code::S0103,
-                &r.ty,
-                format!("unknown modifier type `{tys}` (bool, uN, iN, rel, enum:NAME)"),
+                d,
+                format!("unknown default `{other}` (RZ, PT, !PT)"),
             );
-            ok = false;
+            None
+        }
+    }
+}
+
+/// `[[modifier]]` entries; one of unknown type is left out and turns `ok`
+/// false.
+fn resolve_modifiers(
+    cx: &mut Ctx,
+    defs: &[S<schema::ModifierDef>],
+    names: &Names,
+    ok: &mut bool,
+) -> Vec<Modifier> {
+    let mut modifiers = Vec::new();
+    for m in defs {
+        let r = m.get_ref();
+        let Some(ty) = modifier_type(cx, &r.ty, names.enums) else {
+            *ok = false;
             continue;
         };
-        let default = match (&r.default, &ty) {
-            (None, _) => 0,
-            (Some(v), ModType::Enum(e)) => match v.get_ref().as_str() {
-                Some(s) => match names.enums[*e].values.iter().position(|x| x.name == s) {
-                    Some(i) => i as i64,
-                    None => {
-                        cx.err(Code::S0104, v, format!("`{s}` is not a value of this enum"));
-                        0
-                    }
-                },
-                None => {
-                    cx.err(Code::S0103, v, "an enum default is a value name");
-                    0
-                }
-            },
-            (Some(v), ModType::Bool) => match v.get_ref().as_bool() {
-                Some(b) => b as i64,
-                None => {
-                    cx.err(Code::S0103, v, "a bool default is true or false");
-                    0
-                }
-            },
-            (Some(v), _) => match v.get_ref().as_integer() {
-                Some(i) => i,
-                None => {
-                    cx.err(Code::S0103, v, "an integer default is a number");
-                    0
-                }
-            },
-        };
+        let default = modifier_default(cx, r.default.as_ref(), &ty, names.enums);
         modifiers.push(Modifier {
             name: r.name.get_ref().clone(),
             ty,
@@ -726,26 +711,117 @@ pub(crate) fn resolve_op(
             loc: cx.loc(&r.name),
         });
     }
-    ok &= resolve_src_views(cx, &o.src, &mut srcs, &modifiers, names);
-    // Names must be unique across operands and modifiers.
-    {
-        let mut seen: BTreeMap<&str, ()> = BTreeMap::new();
-        let all = dsts
-            .iter()
-            .map(|d| (&d.name, &d.loc))
-            .chain(srcs.iter().map(|d| (&d.name, &d.loc)))
-            .chain(modifiers.iter().map(|d| (&d.name, &d.loc)));
-        for (n, l) in all {
-            if seen.insert(n.as_str(), ()).is_some() {
-                cx.report.push(
-                    Diagnostic::error(Code::S0105, format!("`{n}` is declared twice"))
-                        .at(l.clone()),
-                );
-                ok = false;
-            }
+    modifiers
+}
+
+/// A modifier's type: `bool`, `rel`, `enum:NAME`, `uN` (1..=32) or `iN`
+/// (2..=32); `None` (reported) otherwise.
+fn modifier_type(cx: &mut Ctx, ty: &S<String>, enums: &[Enum]) -> Option<ModType> {
+    let tys = ty.get_ref().as_str();
+    let bits = |prefix: char, min: u32| {
+        tys.strip_prefix(prefix)
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| (min..=32).contains(n))
+    };
+    if tys == "bool" {
+        Some(ModType::Bool)
+    } else if tys == "rel" {
+        Some(ModType::Rel)
+    } else if let Some(e) = tys.strip_prefix("enum:") {
+        let found = enums.iter().position(|x| x.name == e).map(ModType::Enum);
+        if found.is_none() {
+            cx.err(Code::S0104, ty, format!("unknown enum `{e}`"));
+        }
+        found
+    } else if let Some(n) = bits('u', 1) {
+        Some(ModType::Int {
+            bits: n,
+            signed: false,
+        })
+    } else if let Some(n) = bits('i', 2) {
+        Some(ModType::Int {
+            bits: n,
+            signed: true,
+        })
+    } else {
+        cx.err(
+            Code::S0103,
+            ty,
+            format!("unknown modifier type `{tys}` (bool, uN, iN, rel, enum:NAME)"),
+        );
+        None
+    }
+}
+
+/// A modifier's default as its encoded-model value (an enum value's
+/// position, a bool as 0/1, an integer); 0 when absent or wrong (reported).
+fn modifier_default(
+    cx: &mut Ctx,
+    default: Option<&S<toml::Value>>,
+    ty: &ModType,
+    enums: &[Enum],
+) -> i64 {
+    let Some(v) = default else { return 0 };
+    let (value, wrong) = match ty {
+        ModType::Enum(e) => match v.get_ref().as_str() {
+            Some(s) => match enums[*e].values.iter().position(|x| x.name == s) {
+                Some(i) => (Some(i as i64), ""),
+                None => {
+                    cx.err(Code::S0104, v, format!("`{s}` is not a value of this enum"));
+                    return 0;
+                }
+            },
+            None => (None, "an enum default is a value name"),
+        },
+        ModType::Bool => (
+            v.get_ref().as_bool().map(i64::from),
+            "a bool default is true or false",
+        ),
+        _ => (v.get_ref().as_integer(), "an integer default is a number"),
+    };
+    value.unwrap_or_else(|| {
+        cx.err(Code::S0103, v, wrong);
+        0
+    })
+}
+
+/// Operands and modifiers share one namespace (the generated struct's
+/// fields, the asm and fold names): a name declared twice is S0105.
+fn check_unique_names(
+    cx: &mut Ctx,
+    dsts: &[Operand],
+    srcs: &[Operand],
+    modifiers: &[Modifier],
+) -> bool {
+    let mut seen = std::collections::BTreeSet::new();
+    let all = dsts
+        .iter()
+        .map(|d| (&d.name, &d.loc))
+        .chain(srcs.iter().map(|d| (&d.name, &d.loc)))
+        .chain(modifiers.iter().map(|d| (&d.name, &d.loc)));
+    let mut ok = true;
+    for (n, l) in all {
+        if !seen.insert(n.as_str()) {
+            cx.report.push(
+                Diagnostic::error(Code::S0105, format!("`{n}` is declared twice")).at(l.clone()),
+            );
+            ok = false;
         }
     }
-    let mut op = Op {
+    ok
+}
+
+/// The op with its operands and modifiers, every other part empty until
+/// its own step fills it.
+fn new_op(
+    cx: &Ctx,
+    path: &str,
+    o: &schema::OpFile,
+    dsts: Vec<Operand>,
+    srcs: Vec<Operand>,
+    modifiers: Vec<Modifier>,
+) -> Op {
+    Op {
         name: o.name.get_ref().clone(),
         doc: o
             .doc
@@ -774,35 +850,36 @@ pub(crate) fn resolve_op(
         legal: vec![],
         traps: vec![],
         encodings: vec![],
-    };
-    if !["alu", "move", "control", "system", "memory"].contains(&op.class.as_str()) {
+    }
+}
+
+/// The op's `class` is one the backend knows (S0103 otherwise; the op
+/// stays usable).
+fn check_class(cx: &mut Ctx, class: &S<String>) {
+    const CLASSES: [&str; 5] = ["alu", "move", "control", "system", "memory"];
+    if !CLASSES.contains(&class.get_ref().as_str()) {
         cx.err(
             Code::S0103,
-            &o.class,
+            class,
             format!(
                 "unknown class `{}` (alu, move, control, system, memory)",
-                op.class
+                class.get_ref()
             ),
         );
     }
-    // asm
-    let a = o.asm.get_ref();
-    match resolve_asm(
-        cx,
-        &op,
-        &a.mnemonic,
-        &a.suffixes,
-        &a.operands,
-        cx.loc(&o.asm),
-    ) {
-        Some(asm) => op.asm = asm,
+}
+
+/// `[asm]` and its per-SM `[[asm.variant]]`s (each the base syntax with
+/// the keys it sets replaced); false when one cannot be resolved.
+fn resolve_op_asm(cx: &mut Ctx, op: &mut Op, asm: &S<schema::AsmDef>, names: &Names) -> bool {
+    let a = asm.get_ref();
+    let mut ok = true;
+    match resolve_asm(cx, op, &a.mnemonic, &a.suffixes, &a.operands, cx.loc(asm)) {
+        Some(resolved) => op.asm = resolved,
         None => ok = false,
     }
-    let all_sms: Vec<u32> = {
-        let mut v: Vec<u32> = names.families.iter().flat_map(|f| f.sms.clone()).collect();
-        v.sort_unstable();
-        v
-    };
+    let mut all_sms: Vec<u32> = names.families.iter().flat_map(|f| f.sms.clone()).collect();
+    all_sms.sort_unstable();
     for var in &a.variant {
         let r = var.get_ref();
         let sms = match parse_sms(r.sms.get_ref(), &all_sms) {
@@ -816,16 +893,28 @@ pub(crate) fn resolve_op(
         let mn = r.mnemonic.as_ref().unwrap_or(&a.mnemonic);
         let sf = r.suffixes.as_ref().unwrap_or(&a.suffixes);
         let os = r.operands.as_ref().unwrap_or(&a.operands);
-        match resolve_asm(cx, &op, mn, sf, os, cx.loc(var)) {
+        match resolve_asm(cx, op, mn, sf, os, cx.loc(var)) {
             Some(v) => op.asm.variants.push((sms, v)),
             None => ok = false,
         }
     }
-    for al in &o.alias {
+    ok
+}
+
+/// `[[alias]]` entries with their conditions parsed; false when a
+/// condition does not parse.
+fn resolve_aliases(
+    cx: &mut Ctx,
+    op: &mut Op,
+    aliases: &[S<schema::AliasDef>],
+    enums: &[Enum],
+) -> bool {
+    let mut ok = true;
+    for al in aliases {
         let r = al.get_ref();
         let mut when = Vec::new();
         for w in &r.when {
-            match parse_alias_cond(&op, names.enums, w.get_ref()) {
+            match parse_alias_cond(op, enums, w.get_ref()) {
                 Ok(c) => when.push(c),
                 Err(e) => {
                     cx.err(Code::S1102, w, e);
@@ -839,86 +928,92 @@ pub(crate) fn resolve_op(
             loc: cx.loc(al),
         });
     }
-    if let Some(m) = &o.memory {
-        match resolve_memory(cx, &op, names.enums, m) {
-            Some(mem) => op.memory = Some(mem),
-            None => ok = false,
+    ok
+}
+
+/// `low_bits` as source indices: integer sources only, since a
+/// predicate's or a float's low bits mean nothing alone (S1302).
+fn resolve_low_bits(cx: &mut Ctx, op: &Op, lb: &S<Vec<S<String>>>) -> Vec<usize> {
+    let mut out = Vec::new();
+    for n in lb.get_ref() {
+        match op.src(n.get_ref()) {
+            Some(i) if !op.srcs[i].ty.is_pred() && !op.srcs[i].ty.is_float() => out.push(i),
+            Some(_) => cx.err(
+                Code::S1302,
+                n,
+                format!(
+                    "`{}` is a predicate or float source: its low bits mean nothing alone",
+                    n.get_ref()
+                ),
+            ),
+            None => cx.err(
+                Code::S1302,
+                n,
+                format!("`{}` is not a source of `{}`", n.get_ref(), op.name),
+            ),
         }
     }
-    if let Some(lb) = &o.low_bits {
-        for n in lb.get_ref() {
-            match op.src(n.get_ref()) {
-                Some(i) if !op.srcs[i].ty.is_pred() && !op.srcs[i].ty.is_float() => {
-                    op.low_bits.push(i)
-                }
-                Some(_) => cx.err(
-                    Code::S1302,
-                    n,
-                    format!(
-                        "`{}` is a predicate or float source: its low bits mean nothing alone",
-                        n.get_ref()
-                    ),
-                ),
-                None => cx.err(
-                    Code::S1302,
-                    n,
-                    format!("`{}` is not a source of `{}`", n.get_ref(), op.name),
-                ),
-            }
-        }
-    }
-    // fold
-    let fold_of = |cx: &mut Ctx, op: &Op, t: &BTreeMap<S<String>, S<String>>| -> Fold {
-        let mut fold = Fold {
-            lets: None,
-            refuse: None,
-            reads_cc: None,
-            writes_cc: None,
-            cc_out: None,
-            dsts: vec![None; op.dsts.len()],
-        };
-        for (k, v) in t {
-            let raw = &cx.text[v.span()];
-            if !raw.starts_with('\'') {
-                cx.err(
-                    Code::S0905,
-                    v,
-                    "fold expressions are TOML literal strings ('...' or '''...''') so positions map exactly",
-                );
-            }
-            let e = FoldExpr {
-                text: v.get_ref().clone(),
-                loc: cx.inner_loc(v),
-            };
-            if k.get_ref() == "let" {
-                fold.lets = Some(e);
-            } else if k.get_ref() == "refuse" {
-                fold.refuse = Some(e);
-            } else if k.get_ref() == "reads_cc" {
-                fold.reads_cc = Some(e);
-            } else if k.get_ref() == "writes_cc" {
-                fold.writes_cc = Some(e);
-            } else if k.get_ref() == "cc_out" {
-                fold.cc_out = Some(e);
-            } else if let Some(i) = op.dst(k.get_ref()) {
-                fold.dsts[i] = Some(e);
-            } else {
-                cx.err(
-                    Code::S0902,
-                    k,
-                    format!("`{}` is not a destination of `{}`", k.get_ref(), op.name),
-                );
-            }
-        }
-        fold
+    out
+}
+
+/// A `[fold]` table: its special keys (`let`, `refuse`, carry handling)
+/// and one expression per destination. Expressions must be TOML literal
+/// strings so a position inside one maps to the file exactly (S0905).
+fn resolve_fold(cx: &mut Ctx, op: &Op, t: &BTreeMap<S<String>, S<String>>) -> Fold {
+    let mut fold = Fold {
+        lets: None,
+        refuse: None,
+        reads_cc: None,
+        writes_cc: None,
+        cc_out: None,
+        dsts: vec![None; op.dsts.len()],
     };
-    op.fold = fold_of(cx, &op, &o.fold);
-    for (fam, t) in &o.fold_family {
-        match names.families.iter().position(|f| &f.name == fam.get_ref()) {
-            Some(fi) => {
-                let fold = fold_of(cx, &op, t);
-                op.fold_family.push((fi, fold));
-            }
+    for (k, v) in t {
+        if !cx.text[v.span()].starts_with('\'') {
+            cx.err(
+                Code::S0905,
+                v,
+                "fold expressions are TOML literal strings ('...' or '''...''') so positions map exactly",
+            );
+        }
+        let e = FoldExpr {
+            text: v.get_ref().clone(),
+            loc: cx.inner_loc(v),
+        };
+        let slot = match k.get_ref().as_str() {
+            "let" => &mut fold.lets,
+            "refuse" => &mut fold.refuse,
+            "reads_cc" => &mut fold.reads_cc,
+            "writes_cc" => &mut fold.writes_cc,
+            "cc_out" => &mut fold.cc_out,
+            name => match op.dst(name) {
+                Some(i) => &mut fold.dsts[i],
+                None => {
+                    cx.err(
+                        Code::S0902,
+                        k,
+                        format!("`{name}` is not a destination of `{}`", op.name),
+                    );
+                    continue;
+                }
+            },
+        };
+        *slot = Some(e);
+    }
+    fold
+}
+
+/// `[fold_family.<family>]` tables, each replacing `[fold]` on its family.
+fn resolve_fold_family(
+    cx: &mut Ctx,
+    op: &Op,
+    tables: &BTreeMap<S<String>, BTreeMap<S<String>, S<String>>>,
+    families: &[Family],
+) -> Vec<(usize, Fold)> {
+    let mut out = Vec::new();
+    for (fam, t) in tables {
+        match families.iter().position(|f| &f.name == fam.get_ref()) {
+            Some(fi) => out.push((fi, resolve_fold(cx, op, t))),
             None => cx.err(
                 Code::S1001,
                 fam,
@@ -926,26 +1021,7 @@ pub(crate) fn resolve_op(
             ),
         }
     }
-    // encodings
-    for e in &o.encoding {
-        if let Some(enc) = resolve_encoding(cx, &op, e, names) {
-            op.encodings.push(enc);
-        } else {
-            ok = false;
-        }
-    }
-    op.legal = resolve_combos(cx, &op, names.enums, &o.legal, false);
-    op.traps = resolve_combos(cx, &op, names.enums, &o.traps, true);
-    if !ok {
-        // The op is dropped, but its folds can still be checked.
-        crate::fold_lint::check_op_with(names.enums, &op, cx.report);
-        return None;
-    }
-    let wide = o
-        .legalize
-        .as_ref()
-        .and_then(|l| l.get_ref().wide_imm.clone());
-    Some((op, wide))
+    out
 }
 
 /// `legal` / `traps` products: every name must be a form of the op, a
@@ -1613,6 +1689,57 @@ fn parse_target(
     ))
 }
 
+/// What one `[[encoding]]` says that every form it expands to shares,
+/// resolved once before the forms are built.
+struct EncodingParts<'a> {
+    op: &'a Op,
+    names: &'a Names<'a>,
+    family: usize,
+    sms: Vec<u32>,
+    /// Enum modifier -> the code of each of its values here (`None`: the
+    /// value does not exist in this encoding).
+    overrides: BTreeMap<String, Vec<Option<u64>>>,
+    /// Source -> its `.reuse` control bit, where the family rule does not hold.
+    reuse_over: BTreeMap<String, Option<u32>>,
+    not_all: Vec<u128>,
+    tied: Vec<(usize, usize)>,
+    /// The op's own `fields`, and each form's `form.<name>` fields.
+    op_fields: Vec<Field>,
+    per_form: BTreeMap<String, Vec<Field>>,
+}
+
+impl EncodingParts<'_> {
+    fn fam(&self) -> &Family {
+        &self.names.families[self.family]
+    }
+
+    /// A form of this encoding on `sms` with these (complete) fields: the
+    /// operand kinds and reuse bits follow from the fields.
+    fn form(
+        &self,
+        name: String,
+        sms: Vec<u32>,
+        fields: Vec<Field>,
+        loc: Loc,
+        preset_loc: Option<Loc>,
+    ) -> Form {
+        Form {
+            name,
+            sms,
+            src_kinds: tie_kinds(src_kinds_of(self.op, &fields), &fields, &self.tied),
+            reuse: reuse_of(self.op, self.fam(), &fields, &self.reuse_over),
+            fields,
+            not_all: self.not_all.clone(),
+            tied: self.tied.clone(),
+            loc,
+            preset_loc,
+        }
+    }
+}
+
+/// One `[[encoding]]` (its `extends` already applied) as its forms: the
+/// whole layout when it has no preset, else one form per preset form the
+/// op has. `None` when a mistake leaves it unusable (reported).
 fn resolve_encoding(
     cx: &mut Ctx,
     op: &Op,
@@ -1620,40 +1747,96 @@ fn resolve_encoding(
     names: &Names,
 ) -> Option<Encoding> {
     let r = e.get_ref();
+    let (family, sms) = encoding_family_sms(cx, r, names)?;
+    let overrides = value_overrides(cx, op, &r.values, names.enums);
+    let mut parts = EncodingParts {
+        op,
+        names,
+        family,
+        sms,
+        overrides,
+        reuse_over: reuse_overrides(cx, op, &r.reuse),
+        not_all: not_all_masks(cx, &r.not_all),
+        tied: tied_pairs(cx, op, &r.tied),
+        op_fields: Vec::new(),
+        per_form: BTreeMap::new(),
+    };
+    if !parse_op_fields(cx, &mut parts, r) {
+        return None;
+    }
+    let forms = match &r.preset {
+        None => vec![fixed_form(cx, &parts, e)?],
+        Some(pname) => preset_forms(cx, &parts, e, pname)?,
+    };
+    if forms.is_empty() {
+        cx.err(
+            Code::S1003,
+            e,
+            format!("encoding for `{}` has no usable form", parts.fam().name),
+        );
+        return None;
+    }
+    Some(Encoding {
+        family,
+        sms: parts.sms,
+        forms,
+        loc: cx.loc(e),
+    })
+}
+
+/// The encoding's family and SMs (`sms`, default: the whole family);
+/// `None` (reported) for an unknown family or a range with none of its SMs.
+fn encoding_family_sms(
+    cx: &mut Ctx,
+    r: &schema::EncodingDef,
+    names: &Names,
+) -> Option<(usize, Vec<u32>)> {
+    // Every expanded encoding has a family (`extend` reports one without).
+    let family = r.family.as_ref()?;
     let Some(fi) = names
         .families
         .iter()
-        .position(|f| &f.name == r.family.get_ref())
+        .position(|f| &f.name == family.get_ref())
     else {
         cx.err(
             Code::S1001,
-            &r.family,
-            format!("unknown family `{}`", r.family.get_ref()),
+            family,
+            format!("unknown family `{}`", family.get_ref()),
         );
         return None;
     };
     let fam = &names.families[fi];
-    let sms = match &r.sms {
-        Some(s) => match parse_sms(s.get_ref(), &fam.sms) {
-            Ok(v) if !v.is_empty() => v,
-            Ok(_) => {
-                cx.err(
-                    Code::S1001,
-                    s,
-                    format!("no SM of family `{}` is in `{}`", fam.name, s.get_ref()),
-                );
-                return None;
-            }
-            Err(er) => {
-                cx.err(Code::S1001, s, er);
-                return None;
-            }
-        },
-        None => fam.sms.clone(),
+    let Some(s) = &r.sms else {
+        return Some((fi, fam.sms.clone()));
     };
-    // Enum value overrides.
-    let mut overrides: BTreeMap<String, Vec<Option<u64>>> = BTreeMap::new();
-    for (m, vals) in &r.values {
+    match parse_sms(s.get_ref(), &fam.sms) {
+        Ok(v) if !v.is_empty() => Some((fi, v)),
+        Ok(_) => {
+            cx.err(
+                Code::S1001,
+                s,
+                format!("no SM of family `{}` is in `{}`", fam.name, s.get_ref()),
+            );
+            None
+        }
+        Err(er) => {
+            cx.err(Code::S1001, s, er);
+            None
+        }
+    }
+}
+
+/// `[encoding.values.<modifier>]`: per enum modifier, the enum's codes
+/// with the encoding's changes (a negative code: the value does not exist
+/// here).
+fn value_overrides(
+    cx: &mut Ctx,
+    op: &Op,
+    values: &BTreeMap<S<String>, BTreeMap<String, S<i64>>>,
+    enums: &[Enum],
+) -> BTreeMap<String, Vec<Option<u64>>> {
+    let mut overrides = BTreeMap::new();
+    for (m, vals) in values {
         let Some(mi) = op.modifier(m.get_ref()) else {
             cx.err(
                 Code::S0601,
@@ -1670,11 +1853,10 @@ fn resolve_encoding(
             );
             continue;
         };
-        let en = &names.enums[ei];
+        let en = &enums[ei];
         let mut codes: Vec<Option<u64>> = en.values.iter().map(|v| Some(v.code)).collect();
         for (vn, code) in vals {
             match en.values.iter().position(|v| &v.name == vn) {
-                // A negative code: the value does not exist here.
                 Some(i) => codes[i] = u64::try_from(*code.get_ref()).ok(),
                 None => cx.err(
                     Code::S0302,
@@ -1685,26 +1867,46 @@ fn resolve_encoding(
         }
         overrides.insert(m.get_ref().clone(), codes);
     }
-    let mut reuse_over: BTreeMap<String, Option<u32>> = BTreeMap::new();
-    for (k, v) in &r.reuse {
+    overrides
+}
+
+/// The encoding's `reuse` table: source -> control bit (`None`: no flag).
+fn reuse_overrides(
+    cx: &mut Ctx,
+    op: &Op,
+    reuse: &BTreeMap<S<String>, S<i64>>,
+) -> BTreeMap<String, Option<u32>> {
+    let mut out = BTreeMap::new();
+    for (k, v) in reuse {
         if op.src(k.get_ref()).is_none() {
             cx.err(Code::S0601, k, format!("`{}` is not a source", k.get_ref()));
         }
-        reuse_over.insert(k.get_ref().clone(), u32::try_from(*v.get_ref()).ok());
+        out.insert(k.get_ref().clone(), u32::try_from(*v.get_ref()).ok());
     }
-    let mut not_all: Vec<u128> = Vec::new();
-    for b in &r.not_all {
+    out
+}
+
+/// The `not_all` ranges as masks; a range that does not parse is reported
+/// and left out.
+fn not_all_masks(cx: &mut Ctx, ranges: &[S<String>]) -> Vec<u128> {
+    let mut out = Vec::new();
+    for b in ranges {
         match parse_bits(b.get_ref()) {
-            Ok(bits) => not_all.push(bits.mask()),
+            Ok(bits) => out.push(bits.mask()),
             Err(m) => cx.err(Code::S0101, b, m),
         }
     }
-    let mut tied: Vec<(usize, usize)> = Vec::new();
-    for (sn, dn) in &r.tied {
+    out
+}
+
+/// The `tied` table as (source, destination) indices.
+fn tied_pairs(cx: &mut Ctx, op: &Op, tied: &BTreeMap<S<String>, S<String>>) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (sn, dn) in tied {
         let si = op.srcs.iter().position(|x| &x.name == sn.get_ref());
         let di = op.dsts.iter().position(|x| &x.name == dn.get_ref());
         match (si, di) {
-            (Some(si), Some(di)) => tied.push((si, di)),
+            (Some(si), Some(di)) => out.push((si, di)),
             (None, _) => cx.err(
                 Code::S0601,
                 sn,
@@ -1717,263 +1919,303 @@ fn resolve_encoding(
             ),
         }
     }
-    let mut op_fields: Vec<Field> = Vec::new();
-    let mut ok = true;
-    let parse_field = |cx: &mut Ctx, k: &S<String>, v: &S<String>| -> Option<Field> {
-        let bits = match parse_bits(k.get_ref()) {
-            Ok(b) => b,
-            Err(er) => {
-                cx.err(Code::S0101, k, er);
-                return None;
-            }
-        };
-        match parse_target(op, names.enums, v.get_ref(), &overrides) {
-            Ok(t) => Some(Field {
-                bits,
-                target: t,
-                loc: cx.loc(k),
-                slot: None,
-            }),
-            Err(er) => {
-                cx.err(Code::S0601, v, er);
-                None
-            }
+    out
+}
+
+/// One `"bits" = "target"` entry of the op's fields; `None` (reported)
+/// when either side does not parse.
+fn parse_field(cx: &mut Ctx, p: &EncodingParts, k: &S<String>, v: &S<String>) -> Option<Field> {
+    let bits = match parse_bits(k.get_ref()) {
+        Ok(b) => b,
+        Err(er) => {
+            cx.err(Code::S0101, k, er);
+            return None;
         }
     };
-    for (k, v) in &r.fields {
-        match parse_field(cx, k, v) {
-            Some(f) => op_fields.push(f),
-            None => ok = false,
+    match parse_target(p.op, p.names.enums, v.get_ref(), &p.overrides) {
+        Ok(target) => Some(Field {
+            bits,
+            target,
+            loc: cx.loc(k),
+            slot: None,
+        }),
+        Err(er) => {
+            cx.err(Code::S0601, v, er);
+            None
         }
     }
-    // Overlapping op fields would silently replace each other below.
-    for (i, f) in op_fields.iter().enumerate() {
-        if let Some(g) = op_fields[..i]
-            .iter()
-            .find(|g| g.bits.mask() & f.bits.mask() != 0)
-        {
-            cx.report.push(
-                Diagnostic::error(
-                    Code::S0201,
-                    format!(
-                        "bits {} overlap bits {} in the fields of `{}`",
-                        f.bits.display(),
-                        g.bits.display(),
-                        op.name
-                    ),
-                )
-                .at(f.loc.clone())
-                .also(g.loc.clone(), "overlapped field"),
-            );
-            ok = false;
-        }
-    }
-    let mut per_form: BTreeMap<String, Vec<Field>> = BTreeMap::new();
-    for (fname, t) in &r.form {
+}
+
+/// Fills `op_fields` and `per_form`; false when a field does not parse or
+/// two of `fields` overlap (merged with a preset, one would silently
+/// replace the other).
+fn parse_op_fields(cx: &mut Ctx, p: &mut EncodingParts, r: &schema::EncodingDef) -> bool {
+    let mut ok = true;
+    let mut parse_table = |cx: &mut Ctx, p: &EncodingParts, t: &BTreeMap<S<String>, S<String>>| {
         let mut v = Vec::new();
         for (k, val) in t {
-            match parse_field(cx, k, val) {
+            match parse_field(cx, p, k, val) {
                 Some(f) => v.push(f),
                 None => ok = false,
             }
         }
-        per_form.insert(fname.get_ref().clone(), v);
+        v
+    };
+    p.op_fields = parse_table(cx, p, &r.fields);
+    let mut per_form = BTreeMap::new();
+    for (fname, t) in &r.form {
+        per_form.insert(fname.get_ref().clone(), parse_table(cx, p, t));
     }
-    if !ok {
-        return None;
+    p.per_form = per_form;
+    check_field_overlaps(cx, p.op, &p.op_fields) && ok
+}
+
+/// Two of the op's own fields on one bit (S0201).
+fn check_field_overlaps(cx: &mut Ctx, op: &Op, fields: &[Field]) -> bool {
+    let mut ok = true;
+    for (i, f) in fields.iter().enumerate() {
+        let Some(g) = fields[..i]
+            .iter()
+            .find(|g| g.bits.mask() & f.bits.mask() != 0)
+        else {
+            continue;
+        };
+        cx.report.push(
+            Diagnostic::error(
+                Code::S0201,
+                format!(
+                    "bits {} overlap bits {} in the fields of `{}`",
+                    f.bits.display(),
+                    g.bits.display(),
+                    op.name
+                ),
+            )
+            .at(f.loc.clone())
+            .also(g.loc.clone(), "overlapped field"),
+        );
+        ok = false;
     }
-    let mut forms = Vec::new();
-    match &r.preset {
-        None => {
-            if r.opcode.is_some() || !r.slots.is_empty() {
-                cx.err(
-                    Code::S0601,
-                    e,
-                    "`opcode` and `slots` need a `preset`; without one, put the opcode in `fields`",
-                );
-                return None;
-            }
-            let mut fields = op_fields;
-            fields.extend(fam.common.iter().cloned());
-            let src_kinds = tie_kinds(src_kinds_of(op, &fields), &fields, &tied);
-            let reuse = reuse_of(op, fam, &fields, &reuse_over);
-            forms.push(Form {
-                name: "fixed".into(),
-                sms: sms.clone(),
-                fields,
-                src_kinds,
-                reuse,
-                not_all: not_all.clone(),
-                tied: tied.clone(),
-                loc: cx.loc(e),
-                preset_loc: None,
-            });
-        }
-        Some(pname) => {
-            let Some(preset) = names.presets[fi].get(pname.get_ref()) else {
-                cx.err(
-                    Code::S1001,
-                    pname,
-                    format!("family `{}` has no preset `{}`", fam.name, pname.get_ref()),
-                );
-                return None;
-            };
-            let mut slot_map: BTreeMap<String, usize> = BTreeMap::new();
-            for (slot, src) in &r.slots {
-                match op.src(src.get_ref()) {
-                    Some(i) => {
-                        slot_map.insert(slot.get_ref().clone(), i);
-                    }
-                    None => {
-                        cx.err(
-                            Code::S0601,
-                            src,
-                            format!("`{}` is not a source", src.get_ref()),
-                        );
-                        return None;
-                    }
-                }
-            }
-            for w in &r.without {
-                if !preset.forms.iter().any(|f| &f.name == w.get_ref()) {
-                    cx.err(
-                        Code::S0601,
-                        w,
-                        format!("preset `{}` has no form `{}`", pname.get_ref(), w.get_ref()),
-                    );
-                }
-            }
-            for pf in &preset.forms {
-                if r.without.iter().any(|w| w.get_ref() == &pf.name) {
-                    continue;
-                }
-                let fsms: Vec<u32> = pf.sms.iter().copied().filter(|s| sms.contains(s)).collect();
-                if fsms.is_empty() {
-                    continue;
-                }
-                let opcode = match r.opcode.as_ref().map(|o| o.get_ref()) {
-                    Some(schema::OpcodeValue::One(v)) => Some(*v),
-                    Some(schema::OpcodeValue::PerForm(m)) => m.get(&pf.name).copied(),
-                    None => None,
-                };
-                let Some(opcode) = opcode else {
-                    // No opcode for this form: the op does not have it.
-                    continue;
-                };
-                let mut fields: Vec<Field> = vec![Field {
-                    bits: preset.opcode.clone(),
-                    target: FieldTarget::Fixed(opcode as u128),
-                    loc: r.opcode.as_ref().map_or(cx.loc(e), |o| cx.loc(o)),
-                    slot: None,
-                }];
-                let mut usable = true;
-                for (bits, t, loc) in &pf.fields {
-                    match expand_slot(op, names.enums, t, &slot_map, &overrides) {
-                        Ok(Some(target)) => fields.push(Field {
-                            bits: bits.clone(),
-                            target,
-                            loc: loc.clone(),
-                            slot: t
-                                .strip_prefix('$')
-                                .map(|x| x.split(['.', ':']).next().unwrap_or(x).to_string()),
-                        }),
-                        Ok(None) => {
-                            usable = false;
-                            break;
-                        }
-                        Err(er) => {
-                            cx.report
-                                .push(Diagnostic::error(Code::S0601, er).at(loc.clone()));
-                            usable = false;
-                            break;
-                        }
-                    }
-                }
-                if !usable {
-                    continue;
-                }
-                // The opcode gives way to the form's own fields (Maxwell's
-                // imm20 sign bit sits inside the opcode bits).
-                let own = fields[1..].iter().fold(0u128, |m, f| m | f.bits.mask());
-                if fields[0].bits.mask() & own != 0 {
-                    let opf = fields.remove(0);
-                    let mut parts = subtract_bits(&opf, own);
-                    parts.append(&mut fields);
-                    fields = parts;
-                }
-                let mut extra: Vec<Field> = op_fields.clone();
-                if let Some(v) = per_form.get(&pf.name) {
-                    extra.extend(v.iter().cloned());
-                }
-                // Op fields take over the preset bits they overlap.
-                let extra_mask = extra.iter().fold(0u128, |m, f| m | f.bits.mask());
-                let mut merged: Vec<Field> = Vec::new();
-                for f in fields {
-                    if f.bits.mask() & extra_mask == 0 {
-                        merged.push(f);
-                        continue;
-                    }
-                    match f.target {
-                        FieldTarget::Fixed(_) | FieldTarget::Unknown(_) => {
-                            merged.extend(subtract_bits(&f, extra_mask));
-                        }
-                        _ => {}
-                    }
-                }
-                // A per-form field replaces a common op field on the same bits.
-                let mut final_extra: Vec<Field> = Vec::new();
-                for f in extra.into_iter().rev() {
-                    if final_extra
-                        .iter()
-                        .all(|g| g.bits.mask() & f.bits.mask() == 0)
-                    {
-                        final_extra.push(f);
-                    }
-                }
-                final_extra.reverse();
-                merged.extend(final_extra);
-                merged.extend(fam.common.iter().cloned());
-                let src_kinds = tie_kinds(src_kinds_of(op, &merged), &merged, &tied);
-                let reuse = reuse_of(op, fam, &merged, &reuse_over);
-                forms.push(Form {
-                    name: pf.name.clone(),
-                    sms: fsms,
-                    fields: merged,
-                    src_kinds,
-                    reuse,
-                    not_all: not_all.clone(),
-                    tied: tied.clone(),
-                    loc: r.opcode.as_ref().map_or(cx.loc(e), |o| cx.loc(o)),
-                    preset_loc: Some(pf.loc.clone()),
-                });
-            }
-            for fname in per_form.keys() {
-                if !preset.forms.iter().any(|f| &f.name == fname) {
-                    cx.report.push(
-                        Diagnostic::error(
-                            Code::S0601,
-                            format!("preset `{}` has no form `{fname}`", pname.get_ref()),
-                        )
-                        .at(cx.loc(e)),
-                    );
-                }
-            }
-        }
-    }
-    if forms.is_empty() {
+    ok
+}
+
+/// Without a preset, `fields` (with the family's common fields) is the
+/// one form; `opcode` and `slots` mean nothing there (S0601).
+fn fixed_form(cx: &mut Ctx, p: &EncodingParts, e: &S<schema::EncodingDef>) -> Option<Form> {
+    let r = e.get_ref();
+    if r.opcode.is_some() || !r.slots.is_empty() {
         cx.err(
-            Code::S1003,
+            Code::S0601,
             e,
-            format!("encoding for `{}` has no usable form", fam.name),
+            "`opcode` and `slots` need a `preset`; without one, put the opcode in `fields`",
         );
         return None;
     }
-    Some(Encoding {
-        family: fi,
-        sms,
-        forms,
-        loc: cx.loc(e),
-    })
+    let mut fields = p.op_fields.clone();
+    fields.extend(p.fam().common.iter().cloned());
+    Some(p.form("fixed".into(), p.sms.clone(), fields, cx.loc(e), None))
+}
+
+/// The preset's forms for the op (those left out by `without`, by SM, by
+/// a missing opcode or a slot kind the op does not fill are skipped);
+/// `None` (reported) for an unknown preset or slot source.
+fn preset_forms(
+    cx: &mut Ctx,
+    p: &EncodingParts,
+    e: &S<schema::EncodingDef>,
+    pname: &S<String>,
+) -> Option<Vec<Form>> {
+    let r = e.get_ref();
+    let Some(preset) = p.names.presets[p.family].get(pname.get_ref()) else {
+        cx.err(
+            Code::S1001,
+            pname,
+            format!(
+                "family `{}` has no preset `{}`",
+                p.fam().name,
+                pname.get_ref()
+            ),
+        );
+        return None;
+    };
+    let slot_map = slot_map(cx, p.op, &r.slots)?;
+    check_form_names(cx, preset, pname, &r.without, p.per_form.keys(), cx.loc(e));
+    let forms = preset
+        .forms
+        .iter()
+        .filter(|pf| !r.without.iter().any(|w| w.get_ref() == &pf.name))
+        .filter_map(|pf| preset_form(cx, p, e, preset, pf, &slot_map))
+        .collect();
+    Some(forms)
+}
+
+/// `slots`: preset slot -> the op source placed in it.
+fn slot_map(
+    cx: &mut Ctx,
+    op: &Op,
+    slots: &BTreeMap<S<String>, S<String>>,
+) -> Option<BTreeMap<String, usize>> {
+    let mut out = BTreeMap::new();
+    for (slot, src) in slots {
+        let Some(i) = op.src(src.get_ref()) else {
+            cx.err(
+                Code::S0601,
+                src,
+                format!("`{}` is not a source", src.get_ref()),
+            );
+            return None;
+        };
+        out.insert(slot.get_ref().clone(), i);
+    }
+    Some(out)
+}
+
+/// `without` and `form.<name>` must name forms of the preset (S0601).
+fn check_form_names<'k>(
+    cx: &mut Ctx,
+    preset: &ResolvedPreset,
+    pname: &S<String>,
+    without: &[S<String>],
+    per_form: impl Iterator<Item = &'k String>,
+    enc_loc: Loc,
+) {
+    let has = |n: &str| preset.forms.iter().any(|f| f.name == n);
+    for w in without {
+        if !has(w.get_ref()) {
+            cx.err(
+                Code::S0601,
+                w,
+                format!("preset `{}` has no form `{}`", pname.get_ref(), w.get_ref()),
+            );
+        }
+    }
+    for fname in per_form {
+        if !has(fname) {
+            cx.report.push(
+                Diagnostic::error(
+                    Code::S0601,
+                    format!("preset `{}` has no form `{fname}`", pname.get_ref()),
+                )
+                .at(enc_loc.clone()),
+            );
+        }
+    }
+}
+
+/// One preset form for the op, on the encoding's SMs where the preset has
+/// it: the opcode, the preset's fields for the op's slots, then the op's
+/// own fields over them. `None`: the op does not have this form.
+fn preset_form(
+    cx: &mut Ctx,
+    p: &EncodingParts,
+    e: &S<schema::EncodingDef>,
+    preset: &ResolvedPreset,
+    pf: &PresetFormR,
+    slot_map: &BTreeMap<String, usize>,
+) -> Option<Form> {
+    let r = e.get_ref();
+    let fsms: Vec<u32> = pf
+        .sms
+        .iter()
+        .copied()
+        .filter(|s| p.sms.contains(s))
+        .collect();
+    if fsms.is_empty() {
+        return None;
+    }
+    let opcode = match r.opcode.as_ref().map(|o| o.get_ref()) {
+        Some(schema::OpcodeValue::One(v)) => *v,
+        Some(schema::OpcodeValue::PerForm(m)) => *m.get(&pf.name)?,
+        None => return None,
+    };
+    let opcode_loc = r.opcode.as_ref().map_or(cx.loc(e), |o| cx.loc(o));
+    let opcode_field = Field {
+        bits: preset.opcode.clone(),
+        target: FieldTarget::Fixed(opcode as u128),
+        loc: opcode_loc.clone(),
+        slot: None,
+    };
+    let fields = preset_fields(cx, p, pf, slot_map)?;
+    let mut fields = opcode_gives_way(opcode_field, fields);
+    let mut extra: Vec<Field> = p.op_fields.clone();
+    extra.extend(p.per_form.get(&pf.name).into_iter().flatten().cloned());
+    fields = op_fields_over(fields, extra);
+    fields.extend(p.fam().common.iter().cloned());
+    Some(p.form(
+        pf.name.clone(),
+        fsms,
+        fields,
+        opcode_loc,
+        Some(pf.loc.clone()),
+    ))
+}
+
+/// The preset form's fields with the op's sources in their slots; `None`
+/// when the form needs a slot kind the op does not fill (or, reported, a
+/// slot field does not expand).
+fn preset_fields(
+    cx: &mut Ctx,
+    p: &EncodingParts,
+    pf: &PresetFormR,
+    slot_map: &BTreeMap<String, usize>,
+) -> Option<Vec<Field>> {
+    let mut fields = Vec::new();
+    for (bits, t, loc) in &pf.fields {
+        match expand_slot(p.op, p.names.enums, t, slot_map, &p.overrides) {
+            Ok(Some(target)) => fields.push(Field {
+                bits: bits.clone(),
+                target,
+                loc: loc.clone(),
+                slot: t
+                    .strip_prefix('$')
+                    .map(|x| x.split(['.', ':']).next().unwrap_or(x).to_string()),
+            }),
+            Ok(None) => return None,
+            Err(er) => {
+                cx.report
+                    .push(Diagnostic::error(Code::S0601, er).at(loc.clone()));
+                return None;
+            }
+        }
+    }
+    Some(fields)
+}
+
+/// The opcode first, giving way to the form's own fields where they
+/// overlap (Maxwell's imm20 sign bit sits inside the opcode bits).
+fn opcode_gives_way(opcode: Field, mut fields: Vec<Field>) -> Vec<Field> {
+    let own = fields.iter().fold(0u128, |m, f| m | f.bits.mask());
+    let mut out = if opcode.bits.mask() & own != 0 {
+        subtract_bits(&opcode, own)
+    } else {
+        vec![opcode]
+    };
+    out.append(&mut fields);
+    out
+}
+
+/// The op's fields (`extra`: common ones, then the form's own) over the
+/// preset's: they take over the preset bits they overlap (fixed and raw
+/// preset bits keep their other bits), and a form's own field replaces a
+/// common op field on the same bits.
+fn op_fields_over(preset: Vec<Field>, extra: Vec<Field>) -> Vec<Field> {
+    let extra_mask = extra.iter().fold(0u128, |m, f| m | f.bits.mask());
+    let mut merged: Vec<Field> = Vec::new();
+    for f in preset {
+        if f.bits.mask() & extra_mask == 0 {
+            merged.push(f);
+        } else if matches!(f.target, FieldTarget::Fixed(_) | FieldTarget::Unknown(_)) {
+            merged.extend(subtract_bits(&f, extra_mask));
+        }
+    }
+    let mut kept: Vec<Field> = Vec::new();
+    for f in extra.into_iter().rev() {
+        if kept.iter().all(|g| g.bits.mask() & f.bits.mask() == 0) {
+            kept.push(f);
+        }
+    }
+    kept.reverse();
+    merged.extend(kept);
+    merged
 }
 
 /// Expand a preset field string (`$b:gpr`, `$c.neg`, `=0`, `?`) for an op.

@@ -335,10 +335,16 @@ pub struct LegalizeDef {
     pub wide_imm: Option<S<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EncodingDef {
-    pub family: S<String>,
+    /// A name other encodings of the op can `extends`.
+    pub name: Option<S<String>>,
+    /// The name of another encoding of the op this one copies, with the
+    /// keys it sets changing the copy (see `crate::extend`).
+    pub extends: Option<S<String>>,
+    /// Required unless the encoding `extends` another.
+    pub family: Option<S<String>>,
     /// SM range, e.g. `"75.."`; default: every SM of the family.
     pub sms: Option<S<String>>,
     /// Operand layout preset of the family; absent: `fields` is the whole layout.
@@ -376,7 +382,7 @@ pub struct EncodingDef {
     pub tied: BTreeMap<S<String>, S<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
 pub enum OpcodeValue {
     One(u64),
