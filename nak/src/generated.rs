@@ -24,7 +24,7 @@ use crate::encode::{
 };
 use crate::fold::{FoldError, FoldOut, IntoValue, SrcMods, Value};
 use crate::fold_fns::*;
-use crate::instr::{Common, FormInfo, OperandInfo, ValueType, dense_arms};
+use crate::instr::{Common, FormInfo, Hidden, OperandInfo, ValueType, dense_arms};
 use crate::legalize_support::{
     Legalize, LegalizeCx, LegalizeError, copy_file, fold_imm_mods, fold_imm_mods_as, placeholder,
     placeholder_file, placeholder_in,
