@@ -16220,6 +16220,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x947,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16232,6 +16233,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x947,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16244,6 +16246,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe240000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[None],
     },
     FormInfo {
@@ -16256,6 +16259,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000100000547,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -16268,6 +16272,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000100000547,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -16280,6 +16285,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000947,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16292,6 +16298,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000947,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16304,6 +16311,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000947,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16316,6 +16324,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x301,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16328,6 +16337,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x901,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16340,6 +16350,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb01,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16352,6 +16363,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d01,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16364,6 +16376,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000000805,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -16376,6 +16389,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x805,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -16388,6 +16402,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x94d,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16400,6 +16415,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe30000000000000f,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[None],
     },
     FormInfo {
@@ -16412,6 +16428,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x304,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16424,6 +16449,74 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x904,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x1000000000000000000000),
+                    (0x7000000000000000000000, 0x4000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                when_any: 0x3ff00000000,
+                mask: 0x3ff00000000,
+                value: 0x3ff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                when_any: 0,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                when_any: 0x3f00000000,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16436,6 +16529,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb04,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16448,6 +16550,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d04,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16460,6 +16571,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x310,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16472,6 +16595,88 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x910,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x1000000000000000000000),
+                    (0x7000000000000000000000, 0x4000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                when_any: 0x3ff00000000,
+                mask: 0x3ff00000000,
+                value: 0x3ff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                when_any: 0,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                when_any: 0x3f00000000,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000007ff8000000000000, 0x3000007ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000007ff8000000000000, 0x3000007ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16484,6 +16689,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb10,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16496,6 +16713,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d10,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16508,6 +16737,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x305,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16520,6 +16758,74 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x905,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x1000000000000000000000),
+                    (0x7000000000000000000000, 0x4000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                when_any: 0x3ff00000000,
+                mask: 0x3ff00000000,
+                value: 0x3ff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                when_any: 0,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                when_any: 0x3f00000000,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16532,6 +16838,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb05,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16544,6 +16859,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d05,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16556,6 +16880,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x311,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16568,6 +16904,88 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x911,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x1000000000000000000000),
+                    (0x7000000000000000000000, 0x4000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                when_any: 0x3ff00000000,
+                mask: 0x3ff00000000,
+                value: 0x3ff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                when_any: 0,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                when_any: 0x3f00000000,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000007ff8000000000000, 0x3000007ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000007ff8000000000000, 0x3000007ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16580,6 +16998,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb11,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16592,6 +17022,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d11,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16604,6 +17046,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x221,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16616,6 +17059,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x421,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16628,6 +17094,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x621,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16640,6 +17107,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000e21,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16652,6 +17120,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c58000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16664,6 +17133,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3858000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000, 0x7f80000000)],
+                when_any: 0x7ff00000,
+                mask: 0x7ff00000,
+                value: 0x7ff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16676,6 +17154,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c58000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16688,6 +17167,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x800000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000000, 0x7f80000000000)],
+                when_any: 0x7fffff00000,
+                mask: 0x7fffff00000,
+                value: 0x7fffff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16700,6 +17188,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x223,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16712,6 +17201,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x823,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16724,6 +17236,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa23,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16736,6 +17249,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c23,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16748,6 +17262,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x423,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16760,6 +17297,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x623,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16772,6 +17310,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000e23,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16784,6 +17323,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5980000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16796,6 +17336,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3280000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000, 0x7f80000000)],
+                when_any: 0x7ff00000,
+                mask: 0x7ff00000,
+                value: 0x7ff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16808,6 +17357,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4980000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16820,6 +17370,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5180000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16832,6 +17383,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xc00000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000000, 0x7f80000000000)],
+                when_any: 0x7fffff00000,
+                mask: 0x7fffff00000,
+                value: 0x7fffff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16844,6 +17404,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x300,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16856,6 +17417,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x900,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16868,6 +17430,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb00,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16880,6 +17443,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d00,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16892,6 +17456,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c30000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16904,6 +17469,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3830000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16916,6 +17482,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c30000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16928,6 +17495,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x209,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16940,6 +17508,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x809,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=75,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=75,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16952,6 +17543,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16964,6 +17556,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16976,6 +17569,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x209,
         unknown: 0x400000000000000000000,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16988,6 +17582,22 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x809,
         unknown: 0x400000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 80..=80,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 80..=80,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17000,6 +17610,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa09,
         unknown: 0x400000000000000000000,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17012,6 +17623,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c09,
         unknown: 0x400000000000000000000,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17024,6 +17636,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x209,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17036,6 +17649,22 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x809,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 86..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 86..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17048,6 +17677,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17060,6 +17690,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17072,6 +17703,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c60000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17084,6 +17716,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3860000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000, 0x7f80000000)],
+                when_any: 0x7ff00000,
+                mask: 0x7ff00000,
+                value: 0x7ff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17096,6 +17737,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c60000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17108,6 +17750,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000000220,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17120,6 +17763,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000000820,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17132,6 +17798,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000000a20,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17144,6 +17811,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x84000000000000000000c20,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17156,6 +17824,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c68000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17168,6 +17837,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3868000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000, 0x7f80000000)],
+                when_any: 0x7ff00000,
+                mask: 0x7ff00000,
+                value: 0x7ff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17180,6 +17858,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c68000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17192,6 +17871,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x1e00000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000000, 0x7f80000000000)],
+                when_any: 0x7fffff00000,
+                mask: 0x7fffff00000,
+                value: 0x7fffff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17204,6 +17892,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x208,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17216,6 +17905,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x808,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17228,6 +17940,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa08,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17240,6 +17953,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c08,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17252,6 +17966,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x20b,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17264,6 +17979,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80b,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17276,6 +18014,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa0b,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17288,6 +18027,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c0b,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17300,6 +18040,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5bb0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17312,6 +18053,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x36b0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000, 0x7f80000000)],
+                when_any: 0x7ff00000,
+                mask: 0x7ff00000,
+                value: 0x7ff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17324,6 +18074,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4bb0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17336,6 +18087,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x306,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17348,6 +18111,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x906,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17360,6 +18124,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb06,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17372,6 +18148,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d06,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17384,6 +18172,20 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x312,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                    (0x3004000000000000000000, 0x3004000000000000000000),
+                    (0x3004000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17396,6 +18198,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x912,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17408,6 +18211,20 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb12,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                    (0x3004000000000000000000, 0x3004000000000000000000),
+                    (0x3004000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17420,6 +18237,20 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d12,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                    (0x3004000000000000000000, 0x3004000000000000000000),
+                    (0x3004000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17432,6 +18263,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x213,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17444,6 +18276,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x813,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17456,6 +18289,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa13,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17468,6 +18302,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c13,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17480,6 +18315,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c10000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17492,6 +18328,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3810000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17504,6 +18341,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c10000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17516,6 +18354,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x210,
         unknown: 0x781e0000000000000000000,
         canonical: 0x781e0000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17528,6 +18417,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x810,
         unknown: 0x781e0000000000000000000,
         canonical: 0x781e0000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17540,6 +18480,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa10,
         unknown: 0x781e0000000000000000000,
         canonical: 0x781e0000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17552,6 +18543,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c10,
         unknown: 0x781e0000000000000000000,
         canonical: 0x781e0000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17564,6 +18606,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x1c00000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17576,6 +18619,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000210,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17594,6 +18688,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000810,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -17612,6 +18757,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000a10,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -17630,6 +18826,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80004000000000000000c10,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -17648,6 +18895,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78e00000000000000000224,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17660,6 +18908,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78e00000000000000000824,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17672,6 +18921,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78e00000000000000000a24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17684,6 +18934,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8e00000000000000000c24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17696,6 +18947,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78e00000000000000000424,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17708,6 +18960,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78e00000000000000000624,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17720,6 +18973,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8e00000000000000000e24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17732,6 +18986,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000227,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17744,6 +18999,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000827,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17756,6 +19012,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000a27,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17768,6 +19025,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8000000000000000000c27,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17780,6 +19038,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000627,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17792,6 +19051,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8000000000000000000e27,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17804,6 +19064,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000225,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17816,6 +19077,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000825,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17828,6 +19090,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000a25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17840,6 +19103,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8000000000000000000c25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17852,6 +19116,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000625,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17864,6 +19129,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8000000000000000000e25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17876,6 +19142,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000225,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17893,6 +19160,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000825,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -17910,6 +19178,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000a25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -17927,6 +19196,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80004000000000000000c25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -17944,6 +19214,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000625,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17961,6 +19232,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80004000000000000000e25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17978,6 +19250,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe04000000000000000224,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17995,6 +19268,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe04000000000000000824,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18012,6 +19286,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe04000000000000000a24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18029,6 +19304,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80e04000000000000000c24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18046,6 +19322,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe04000000000000000424,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18063,6 +19340,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe04000000000000000624,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18080,6 +19358,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80e04000000000000000e24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18097,6 +19376,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x217,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18109,6 +19389,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x817,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18121,6 +19402,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa17,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18133,6 +19415,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c17,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18145,6 +19428,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c20000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18157,6 +19441,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3820000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18169,6 +19454,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c20000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18181,6 +19467,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c18000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18193,6 +19480,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3818000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18205,6 +19493,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c18000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18217,6 +19506,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x1400000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18229,6 +19519,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x20c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 80..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18246,6 +19545,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 80..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18263,6 +19571,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa0c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 80..=90,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18280,6 +19597,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c0c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 80..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18297,6 +19623,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5b60000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18309,6 +19636,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3660000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18321,6 +19649,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4b60000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18333,6 +19662,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x10000000000000000020c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18350,6 +19688,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x10000000000000000080c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18367,6 +19714,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80100000000000000000c0c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18384,6 +19740,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe01000000000000000381,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18396,6 +19753,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe01000000000000000381,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18408,6 +19766,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xeed0200000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18420,6 +19779,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xff0000000000000211,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18432,6 +19792,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xff0000000000000811,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18444,6 +19805,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xff0000000000000a11,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18456,6 +19818,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000ff0000000000000c11,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18468,6 +19831,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000000211,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18480,6 +19852,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000000811,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18492,6 +19873,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000000a11,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18504,6 +19894,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80100000000000000000c11,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18516,6 +19915,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000000411,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18528,6 +19928,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x104000000000000000211,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18545,6 +19954,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x104000000000000000811,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18562,6 +19980,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x104000000000000000a11,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18579,6 +20006,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80104000000000000000c11,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18596,6 +20032,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x104000000000000000411,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18613,6 +20050,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4ff0000000000000211,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18625,6 +20063,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4ff0000000000000811,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18637,6 +20076,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4ff0000000000000a11,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18649,6 +20089,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80004ff0000000000000c11,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18661,6 +20102,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c40000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18673,6 +20115,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3840000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18685,6 +20128,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c40000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18697,6 +20141,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x212,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18714,6 +20159,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x812,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18731,6 +20177,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa12,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18748,6 +20195,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c12,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18765,6 +20213,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5be0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18777,6 +20226,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3c00000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18789,6 +20239,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x200000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18801,6 +20252,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x400000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18813,6 +20265,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x202,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18825,6 +20278,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x802,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18837,6 +20291,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa02,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18849,6 +20304,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c02,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18861,6 +20317,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c98000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18873,6 +20330,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c98000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18885,6 +20343,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18897,6 +20356,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x10f000000000000000202,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18909,6 +20369,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x402,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18921,6 +20382,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x8010f000000000000000c02,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18933,6 +20395,25 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x308,
         unknown: 0x3000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=70,
+                when: &[
+                    (0xfc000000000000000000, 0),
+                    (0xfc000000000000000000, 0x4000000000000000000),
+                    (0xfc000000000000000000, 0x8000000000000000000),
+                    (0xfc000000000000000000, 0xc000000000000000000),
+                    (0xfc000000000000000000, 0x10000000000000000000),
+                    (0xfc000000000000000000, 0x14000000000000000000),
+                    (0xfc000000000000000000, 0x18000000000000000000),
+                    (0xfc000000000000000000, 0x1c000000000000000000),
+                    (0xfc000000000000000000, 0x20000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18945,6 +20426,43 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x908,
         unknown: 0x3000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=70,
+                when: &[
+                    (0xfc007f80000000000000, 0x7f80000000000000),
+                    (0xfc007f80000000000000, 0x4007f80000000000000),
+                    (0xfc007f80000000000000, 0x8007f80000000000000),
+                    (0xfc007f80000000000000, 0xc007f80000000000000),
+                    (0xfc007f80000000000000, 0x10007f80000000000000),
+                    (0xfc007f80000000000000, 0x14007f80000000000000),
+                    (0xfc007f80000000000000, 0x20007f80000000000000),
+                ],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[
+                    (0xfc007ff8000000000000, 0x18007ff8000000000000),
+                    (0xfc007ff8000000000000, 0x1c007ff8000000000000),
+                ],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[
+                    (0xfc007ff8000000000000, 0x18007ff0000000000000),
+                    (0xfc007ff8000000000000, 0x1c007ff0000000000000),
+                ],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18957,6 +20475,25 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb08,
         unknown: 0x3000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=70,
+                when: &[
+                    (0xfc000000000000000000, 0),
+                    (0xfc000000000000000000, 0x4000000000000000000),
+                    (0xfc000000000000000000, 0x8000000000000000000),
+                    (0xfc000000000000000000, 0xc000000000000000000),
+                    (0xfc000000000000000000, 0x10000000000000000000),
+                    (0xfc000000000000000000, 0x14000000000000000000),
+                    (0xfc000000000000000000, 0x18000000000000000000),
+                    (0xfc000000000000000000, 0x1c000000000000000000),
+                    (0xfc000000000000000000, 0x20000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18969,6 +20506,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x308,
         unknown: 0x1000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe000000000000000000, 0),
+                    (0xfe000000000000000000, 0x4000000000000000000),
+                    (0xfe000000000000000000, 0x8000000000000000000),
+                    (0xfe000000000000000000, 0xc000000000000000000),
+                    (0xfe000000000000000000, 0x10000000000000000000),
+                    (0xfe000000000000000000, 0x14000000000000000000),
+                    (0xfe000000000000000000, 0x18000000000000000000),
+                    (0xfe000000000000000000, 0x1c000000000000000000),
+                    (0xfe000000000000000000, 0x20000000000000000000),
+                    (0xfe000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18981,6 +20538,114 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x908,
         unknown: 0x1000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe000000000000000000, 0x2000000000000000000),
+                    (0xfe000000000000000000, 0x6000000000000000000),
+                    (0xfe000000000000000000, 0xa000000000000000000),
+                    (0xfe000000000000000000, 0xe000000000000000000),
+                    (0xfe000000000000000000, 0x12000000000000000000),
+                    (0xfe000000000000000000, 0x16000000000000000000),
+                    (0xfe000000000000000000, 0x1a000000000000000000),
+                    (0xfe000000000000000000, 0x1e000000000000000000),
+                    (0xfe000000000000000000, 0x22000000000000000000),
+                    (0xfe000000000000000000, 0x26000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe007fc0000000000000, 0x7fc0000000000000),
+                    (0xfe007fc0000000000000, 0x4007fc0000000000000),
+                    (0xfe007fc0000000000000, 0x8007fc0000000000000),
+                    (0xfe007fc0000000000000, 0xc007fc0000000000000),
+                    (0xfe007fc0000000000000, 0x10007fc0000000000000),
+                    (0xfe007fc0000000000000, 0x14007fc0000000000000),
+                    (0xfe007fc0000000000000, 0x20007fc0000000000000),
+                    (0xfe007fc0000000000000, 0x24007fc0000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe007fc0000000000000, 0x7f80000000000000),
+                    (0xfe007fc0000000000000, 0x4007f80000000000000),
+                    (0xfe007fc0000000000000, 0x8007f80000000000000),
+                    (0xfe007fc0000000000000, 0xc007f80000000000000),
+                    (0xfe007fc0000000000000, 0x10007f80000000000000),
+                    (0xfe007fc0000000000000, 0x14007f80000000000000),
+                    (0xfe007fc0000000000000, 0x20007f80000000000000),
+                    (0xfe007fc0000000000000, 0x24007f80000000000000),
+                ],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe0000007e0000000000, 0x20000007e0000000000),
+                    (0xfe0000007e0000000000, 0x60000007e0000000000),
+                    (0xfe0000007e0000000000, 0xa0000007e0000000000),
+                    (0xfe0000007e0000000000, 0xe0000007e0000000000),
+                    (0xfe0000007e0000000000, 0x120000007e0000000000),
+                    (0xfe0000007e0000000000, 0x160000007e0000000000),
+                    (0xfe0000007e0000000000, 0x1a0000007e0000000000),
+                    (0xfe0000007e0000000000, 0x1e0000007e0000000000),
+                    (0xfe0000007e0000000000, 0x220000007e0000000000),
+                    (0xfe0000007e0000000000, 0x260000007e0000000000),
+                ],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe0000007e0000000000, 0x20000007c0000000000),
+                    (0xfe0000007e0000000000, 0x60000007c0000000000),
+                    (0xfe0000007e0000000000, 0xa0000007c0000000000),
+                    (0xfe0000007e0000000000, 0xe0000007c0000000000),
+                    (0xfe0000007e0000000000, 0x120000007c0000000000),
+                    (0xfe0000007e0000000000, 0x160000007c0000000000),
+                    (0xfe0000007e0000000000, 0x1a0000007c0000000000),
+                    (0xfe0000007e0000000000, 0x1e0000007c0000000000),
+                    (0xfe0000007e0000000000, 0x220000007c0000000000),
+                    (0xfe0000007e0000000000, 0x260000007c0000000000),
+                ],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe007ff8000000000000, 0x18007ff8000000000000),
+                    (0xfe007ff8000000000000, 0x1c007ff8000000000000),
+                ],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe007ff8000000000000, 0x18007ff0000000000000),
+                    (0xfe007ff8000000000000, 0x1c007ff0000000000000),
+                ],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18993,6 +20658,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb08,
         unknown: 0x1000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe000000000000000000, 0),
+                    (0xfe000000000000000000, 0x4000000000000000000),
+                    (0xfe000000000000000000, 0x8000000000000000000),
+                    (0xfe000000000000000000, 0xc000000000000000000),
+                    (0xfe000000000000000000, 0x10000000000000000000),
+                    (0xfe000000000000000000, 0x14000000000000000000),
+                    (0xfe000000000000000000, 0x18000000000000000000),
+                    (0xfe000000000000000000, 0x1c000000000000000000),
+                    (0xfe000000000000000000, 0x20000000000000000000),
+                    (0xfe000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19005,6 +20690,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d08,
         unknown: 0x1000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe000000000000000000, 0),
+                    (0xfe000000000000000000, 0x4000000000000000000),
+                    (0xfe000000000000000000, 0x8000000000000000000),
+                    (0xfe000000000000000000, 0xc000000000000000000),
+                    (0xfe000000000000000000, 0x10000000000000000000),
+                    (0xfe000000000000000000, 0x14000000000000000000),
+                    (0xfe000000000000000000, 0x18000000000000000000),
+                    (0xfe000000000000000000, 0x1c000000000000000000),
+                    (0xfe000000000000000000, 0x20000000000000000000),
+                    (0xfe000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19017,6 +20722,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x308,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff000000000000000000, 0),
+                    (0xff000000000000000000, 0x4000000000000000000),
+                    (0xff000000000000000000, 0x8000000000000000000),
+                    (0xff000000000000000000, 0xc000000000000000000),
+                    (0xff000000000000000000, 0x10000000000000000000),
+                    (0xff000000000000000000, 0x14000000000000000000),
+                    (0xff000000000000000000, 0x18000000000000000000),
+                    (0xff000000000000000000, 0x1c000000000000000000),
+                    (0xff000000000000000000, 0x20000000000000000000),
+                    (0xff000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19029,6 +20754,160 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x908,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff000000000000000000, 0x1000000000000000000),
+                    (0xff000000000000000000, 0x2000000000000000000),
+                    (0xff000000000000000000, 0x5000000000000000000),
+                    (0xff000000000000000000, 0x6000000000000000000),
+                    (0xff000000000000000000, 0x9000000000000000000),
+                    (0xff000000000000000000, 0xa000000000000000000),
+                    (0xff000000000000000000, 0xd000000000000000000),
+                    (0xff000000000000000000, 0xe000000000000000000),
+                    (0xff000000000000000000, 0x11000000000000000000),
+                    (0xff000000000000000000, 0x12000000000000000000),
+                    (0xff000000000000000000, 0x15000000000000000000),
+                    (0xff000000000000000000, 0x16000000000000000000),
+                    (0xff000000000000000000, 0x19000000000000000000),
+                    (0xff000000000000000000, 0x1a000000000000000000),
+                    (0xff000000000000000000, 0x1d000000000000000000),
+                    (0xff000000000000000000, 0x1e000000000000000000),
+                    (0xff000000000000000000, 0x21000000000000000000),
+                    (0xff000000000000000000, 0x22000000000000000000),
+                    (0xff000000000000000000, 0x25000000000000000000),
+                    (0xff000000000000000000, 0x26000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff007fc0000000000000, 0x7fc0000000000000),
+                    (0xff007fc0000000000000, 0x4007fc0000000000000),
+                    (0xff007fc0000000000000, 0x8007fc0000000000000),
+                    (0xff007fc0000000000000, 0xc007fc0000000000000),
+                    (0xff007fc0000000000000, 0x10007fc0000000000000),
+                    (0xff007fc0000000000000, 0x14007fc0000000000000),
+                    (0xff007fc0000000000000, 0x20007fc0000000000000),
+                    (0xff007fc0000000000000, 0x24007fc0000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff007fc0000000000000, 0x7f80000000000000),
+                    (0xff007fc0000000000000, 0x4007f80000000000000),
+                    (0xff007fc0000000000000, 0x8007f80000000000000),
+                    (0xff007fc0000000000000, 0xc007f80000000000000),
+                    (0xff007fc0000000000000, 0x10007f80000000000000),
+                    (0xff007fc0000000000000, 0x14007f80000000000000),
+                    (0xff007fc0000000000000, 0x20007f80000000000000),
+                    (0xff007fc0000000000000, 0x24007f80000000000000),
+                ],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff0000007e0000000000, 0x10000007e0000000000),
+                    (0xff0000007e0000000000, 0x50000007e0000000000),
+                    (0xff0000007e0000000000, 0x90000007e0000000000),
+                    (0xff0000007e0000000000, 0xd0000007e0000000000),
+                    (0xff0000007e0000000000, 0x110000007e0000000000),
+                    (0xff0000007e0000000000, 0x150000007e0000000000),
+                    (0xff0000007e0000000000, 0x190000007e0000000000),
+                    (0xff0000007e0000000000, 0x1d0000007e0000000000),
+                    (0xff0000007e0000000000, 0x210000007e0000000000),
+                    (0xff0000007e0000000000, 0x250000007e0000000000),
+                ],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff0000007e0000000000, 0x10000007c0000000000),
+                    (0xff0000007e0000000000, 0x50000007c0000000000),
+                    (0xff0000007e0000000000, 0x90000007c0000000000),
+                    (0xff0000007e0000000000, 0xd0000007c0000000000),
+                    (0xff0000007e0000000000, 0x110000007c0000000000),
+                    (0xff0000007e0000000000, 0x150000007c0000000000),
+                    (0xff0000007e0000000000, 0x190000007c0000000000),
+                    (0xff0000007e0000000000, 0x1d0000007c0000000000),
+                    (0xff0000007e0000000000, 0x210000007c0000000000),
+                    (0xff0000007e0000000000, 0x250000007c0000000000),
+                ],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff0000007fc000000000, 0x20000007fc000000000),
+                    (0xff0000007fc000000000, 0x60000007fc000000000),
+                    (0xff0000007fc000000000, 0xa0000007fc000000000),
+                    (0xff0000007fc000000000, 0xe0000007fc000000000),
+                    (0xff0000007fc000000000, 0x120000007fc000000000),
+                    (0xff0000007fc000000000, 0x160000007fc000000000),
+                    (0xff0000007fc000000000, 0x1a0000007fc000000000),
+                    (0xff0000007fc000000000, 0x1e0000007fc000000000),
+                    (0xff0000007fc000000000, 0x220000007fc000000000),
+                    (0xff0000007fc000000000, 0x260000007fc000000000),
+                ],
+                when_any: 0,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff0000007fc000000000, 0x20000007f8000000000),
+                    (0xff0000007fc000000000, 0x60000007f8000000000),
+                    (0xff0000007fc000000000, 0xa0000007f8000000000),
+                    (0xff0000007fc000000000, 0xe0000007f8000000000),
+                    (0xff0000007fc000000000, 0x120000007f8000000000),
+                    (0xff0000007fc000000000, 0x160000007f8000000000),
+                    (0xff0000007fc000000000, 0x1a0000007f8000000000),
+                    (0xff0000007fc000000000, 0x1e0000007f8000000000),
+                    (0xff0000007fc000000000, 0x220000007f8000000000),
+                    (0xff0000007fc000000000, 0x260000007f8000000000),
+                ],
+                when_any: 0x3f00000000,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff007ff8000000000000, 0x18007ff8000000000000),
+                    (0xff007ff8000000000000, 0x1c007ff8000000000000),
+                ],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff007ff8000000000000, 0x18007ff0000000000000),
+                    (0xff007ff8000000000000, 0x1c007ff0000000000000),
+                ],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19041,6 +20920,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb08,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 90..=90,
+                when: &[
+                    (0xff000000000000000000, 0),
+                    (0xff000000000000000000, 0x4000000000000000000),
+                    (0xff000000000000000000, 0x8000000000000000000),
+                    (0xff000000000000000000, 0xc000000000000000000),
+                    (0xff000000000000000000, 0x10000000000000000000),
+                    (0xff000000000000000000, 0x14000000000000000000),
+                    (0xff000000000000000000, 0x18000000000000000000),
+                    (0xff000000000000000000, 0x1c000000000000000000),
+                    (0xff000000000000000000, 0x20000000000000000000),
+                    (0xff000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19053,6 +20952,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d08,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff000000000000000000, 0),
+                    (0xff000000000000000000, 0x4000000000000000000),
+                    (0xff000000000000000000, 0x8000000000000000000),
+                    (0xff000000000000000000, 0xc000000000000000000),
+                    (0xff000000000000000000, 0x10000000000000000000),
+                    (0xff000000000000000000, 0x14000000000000000000),
+                    (0xff000000000000000000, 0x18000000000000000000),
+                    (0xff000000000000000000, 0x1c000000000000000000),
+                    (0xff000000000000000000, 0x20000000000000000000),
+                    (0xff000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19065,6 +20984,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x918,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -19077,6 +20997,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x50b0000000000f00,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -19089,6 +21010,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x81c,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19101,6 +21023,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x8000000000000081c,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -19113,6 +21036,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x309,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19125,6 +21049,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x909,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19137,6 +21062,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19149,6 +21075,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19161,6 +21088,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c08000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19173,6 +21101,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3808000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19185,6 +21114,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c08000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19197,6 +21127,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x216,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19209,6 +21140,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x816,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19221,6 +21153,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa16,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19233,6 +21166,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c16,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19245,6 +21179,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x416,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19257,6 +21192,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x616,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19269,6 +21205,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000e16,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19281,6 +21218,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5bc0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19293,6 +21231,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x36c0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19305,6 +21244,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4bc0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19317,6 +21257,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x53c0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19329,6 +21270,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x919,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -19341,6 +21283,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf0c8000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -19353,6 +21296,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x207,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19365,6 +21309,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x807,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19377,6 +21322,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa07,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19389,6 +21335,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c07,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19401,6 +21348,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5ca0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19413,6 +21361,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x38a0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19425,6 +21374,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4ca0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19437,6 +21387,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x607,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19449,6 +21400,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000e07,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19461,6 +21413,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x219,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19473,6 +21426,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x819,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19485,6 +21439,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa19,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19497,6 +21452,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c19,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19509,6 +21465,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x419,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19521,6 +21478,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x619,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19533,6 +21491,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000e19,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19545,6 +21504,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x58f8000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19557,6 +21517,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x30f8000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19569,6 +21530,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c48000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19581,6 +21543,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3848000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19593,6 +21556,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c48000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19605,6 +21569,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c28000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19617,6 +21582,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3828000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19629,6 +21595,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c28000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19641,6 +21608,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x1000000000000000386,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19653,6 +21621,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xeed8200000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19665,6 +21634,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x7e00000000000000000248,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19677,6 +21647,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x7e00000000000000000848,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19689,6 +21660,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x7e00000000000000000a48,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19701,6 +21673,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x87e00000000000000000c48,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19713,6 +21686,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x7e00000000000000000248,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19725,6 +21699,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x7e00000000000000000848,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19737,6 +21712,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x87e00000000000000000c48,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
 ];

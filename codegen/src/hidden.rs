@@ -27,7 +27,8 @@ use quote::quote;
 
 use crate::encode::u128_lit;
 
-/// Bits `mask` become `value` when `word & when_mask == when_value`, on `sms`.
+/// Bits `mask` become `value` when `word & when_mask == when_value`, on `sms`
+/// (the form's SMs of one syntax variant or reference nvdisasm: a range).
 /// With `when_any`, one of those bits must be set too.
 struct Rule {
     sms: Vec<u32>,
@@ -38,13 +39,32 @@ struct Rule {
     value: u128,
 }
 
-/// The `Hidden` rows of one form.
+/// The `Hidden` rows of one form: rules that differ only in their
+/// condition are one row with alternative conditions.
 pub(crate) fn hidden_tokens(spec: &Spec, op: &Op, form: &Form) -> TokenStream {
-    let rows = rules(spec, op, form).into_iter().map(|r| {
-        let sms = r.sms.iter().map(|s| Literal::u32_unsuffixed(*s));
-        let (wm, wv) = (u128_lit(r.when_mask), u128_lit(r.when_value));
+    let mut merged: Vec<(Rule, Vec<(u128, u128)>)> = Vec::new();
+    for r in rules(spec, op, form) {
+        let same = |m: &&mut (Rule, Vec<(u128, u128)>)| {
+            (m.0.sms == r.sms && m.0.when_any == r.when_any)
+                && (m.0.mask, m.0.value) == (r.mask, r.value)
+        };
+        match merged.iter_mut().find(same) {
+            Some(m) => m.1.push((r.when_mask, r.when_value)),
+            None => {
+                let when = vec![(r.when_mask, r.when_value)];
+                merged.push((r, when));
+            }
+        }
+    }
+    let rows = merged.into_iter().map(|(r, when)| {
+        let lo = Literal::u32_unsuffixed(*r.sms.iter().min().unwrap_or(&0));
+        let hi = Literal::u32_unsuffixed(*r.sms.iter().max().unwrap_or(&0));
+        let when = when.into_iter().map(|(m, v)| {
+            let (m, v) = (u128_lit(m), u128_lit(v));
+            quote!((#m, #v))
+        });
         let (any, m, v) = (u128_lit(r.when_any), u128_lit(r.mask), u128_lit(r.value));
-        quote!(Hidden { sms: &[#(#sms),*], when_mask: #wm, when_value: #wv, when_any: #any, mask: #m, value: #v })
+        quote!(Hidden { sms: #lo..=#hi, when: &[#(#when),*], when_any: #any, mask: #m, value: #v })
     });
     quote!(&[#(#rows),*])
 }

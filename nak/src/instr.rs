@@ -130,18 +130,18 @@ pub struct FormInfo {
     pub srcs: &'static [Option<crate::operand::SlotKind>],
 }
 
-/// Bits of a form that nvdisasm's text does not carry when the word
-/// matches `when_mask`/`when_value` (and has one of the `when_any` bits
-/// set, when there are any) on one of `sms`, and the value the
-/// assembler writes there. Derived from the spec by codegen (`hidden.rs`):
-/// an operand printed only under a modifier (`x if m`), two adjacent
-/// optional predicates, a part selector of a 32/64-bit type, the high half
-/// of a 16-bit float immediate, the payload of a NaN immediate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Bits of a form that nvdisasm's text does not carry, on the form's SMs
+/// in `sms`, when the word matches one of the `when` (mask, value) pairs
+/// (and has one of the `when_any` bits set, when there are any), and the
+/// value the assembler writes there. Derived from the spec by codegen
+/// (`hidden.rs`; isa-spec/README.md "Bits the text does not carry"): an
+/// operand printed only under a modifier (`x if m`), two adjacent optional
+/// predicates, a part selector of a 32/64-bit type, the high half of a
+/// 16-bit float immediate, the payload of a NaN immediate.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hidden {
-    pub sms: &'static [u32],
-    pub when_mask: u128,
-    pub when_value: u128,
+    pub sms: core::ops::RangeInclusive<u32>,
+    pub when: &'static [(u128, u128)],
     pub when_any: u128,
     pub mask: u128,
     pub value: u128,
@@ -156,7 +156,8 @@ impl FormInfo {
         let mut w = (w & !self.unknown) | self.canonical;
         for h in self.hidden {
             let any = h.when_any == 0 || w & h.when_any != 0;
-            if h.sms.contains(&sm) && w & h.when_mask == h.when_value && any {
+            let when = h.when.iter().any(|&(m, v)| w & m == v);
+            if h.sms.contains(&sm) && when && any {
                 w = (w & !h.mask) | h.value;
             }
         }
