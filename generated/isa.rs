@@ -16247,6 +16247,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x947,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16259,6 +16260,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x947,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16271,6 +16273,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe240000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[None],
     },
     FormInfo {
@@ -16283,6 +16286,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000100000547,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -16295,6 +16299,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000100000547,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -16307,6 +16312,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000947,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16319,6 +16325,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000947,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16331,6 +16338,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000947,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16343,6 +16351,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x301,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16355,6 +16364,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x901,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16367,6 +16377,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb01,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16379,6 +16390,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d01,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16391,6 +16403,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000000805,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -16403,6 +16416,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x805,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -16415,6 +16429,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x94d,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16427,6 +16442,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe30000000000000f,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[None],
     },
     FormInfo {
@@ -16439,6 +16455,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x304,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16451,6 +16476,74 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x904,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x1000000000000000000000),
+                    (0x7000000000000000000000, 0x4000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                when_any: 0x3ff00000000,
+                mask: 0x3ff00000000,
+                value: 0x3ff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                when_any: 0,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                when_any: 0x3f00000000,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16463,6 +16556,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb04,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16475,6 +16577,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d04,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16487,6 +16598,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x310,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16499,6 +16622,88 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x910,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x1000000000000000000000),
+                    (0x7000000000000000000000, 0x4000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                when_any: 0x3ff00000000,
+                mask: 0x3ff00000000,
+                value: 0x3ff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                when_any: 0,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                when_any: 0x3f00000000,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000007ff8000000000000, 0x3000007ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000007ff8000000000000, 0x3000007ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16511,6 +16716,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb10,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16523,6 +16740,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d10,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16535,6 +16764,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x305,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16547,6 +16785,74 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x905,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x1000000000000000000000),
+                    (0x7000000000000000000000, 0x4000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                when_any: 0x3ff00000000,
+                mask: 0x3ff00000000,
+                value: 0x3ff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                when_any: 0,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                when_any: 0x3f00000000,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16559,6 +16865,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb05,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16571,6 +16886,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d05,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16583,6 +16907,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x311,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16595,6 +16931,88 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x911,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x1000000000000000000000),
+                    (0x7000000000000000000000, 0x4000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                when_any: 0x3ff00000000,
+                mask: 0x3ff00000000,
+                value: 0x3ff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                when_any: 0,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                when_any: 0x3f00000000,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000007ff8000000000000, 0x3000007ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x7000007ff8000000000000, 0x3000007ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16607,6 +17025,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb11,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16619,6 +17049,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d11,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[
+                    (0x7000000000000000000000, 0x2000000000000000000000),
+                    (0x7000000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16631,6 +17073,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x221,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16643,6 +17086,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x421,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16655,6 +17121,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x621,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16667,6 +17134,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000e21,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16679,6 +17147,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c58000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16691,6 +17160,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3858000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000, 0x7f80000000)],
+                when_any: 0x7ff00000,
+                mask: 0x7ff00000,
+                value: 0x7ff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16703,6 +17181,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c58000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16715,6 +17194,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x800000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000000, 0x7f80000000000)],
+                when_any: 0x7fffff00000,
+                mask: 0x7fffff00000,
+                value: 0x7fffff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16727,6 +17215,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x223,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16739,6 +17228,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x823,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16751,6 +17263,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa23,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16763,6 +17276,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c23,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16775,6 +17289,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x423,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16787,6 +17324,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x623,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16799,6 +17337,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000e23,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16811,6 +17350,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5980000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16823,6 +17363,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3280000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000, 0x7f80000000)],
+                when_any: 0x7ff00000,
+                mask: 0x7ff00000,
+                value: 0x7ff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16835,6 +17384,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4980000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16847,6 +17397,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5180000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16859,6 +17410,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xc00000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000000, 0x7f80000000000)],
+                when_any: 0x7fffff00000,
+                mask: 0x7fffff00000,
+                value: 0x7fffff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16871,6 +17431,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x300,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16883,6 +17444,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x900,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16895,6 +17457,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb00,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16907,6 +17470,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d00,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -16919,6 +17483,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c30000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -16931,6 +17496,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3830000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -16943,6 +17509,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c30000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -16955,6 +17522,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x209,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16967,6 +17535,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x809,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=75,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=75,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16979,6 +17570,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -16991,6 +17583,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17003,6 +17596,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x209,
         unknown: 0x400000000000000000000,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17015,6 +17609,22 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x809,
         unknown: 0x400000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 80..=80,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 80..=80,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17027,6 +17637,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa09,
         unknown: 0x400000000000000000000,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17039,6 +17650,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c09,
         unknown: 0x400000000000000000000,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17051,6 +17663,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x209,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17063,6 +17676,22 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x809,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 86..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 86..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17075,6 +17704,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17087,6 +17717,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17099,6 +17730,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c60000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17111,6 +17743,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3860000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000, 0x7f80000000)],
+                when_any: 0x7ff00000,
+                mask: 0x7ff00000,
+                value: 0x7ff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17123,6 +17764,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c60000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17135,6 +17777,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000000220,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17147,6 +17790,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000000820,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17159,6 +17825,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000000a20,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17171,6 +17838,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x84000000000000000000c20,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17183,6 +17851,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c68000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17195,6 +17864,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3868000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000, 0x7f80000000)],
+                when_any: 0x7ff00000,
+                mask: 0x7ff00000,
+                value: 0x7ff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17207,6 +17885,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c68000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17219,6 +17898,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x1e00000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000000, 0x7f80000000000)],
+                when_any: 0x7fffff00000,
+                mask: 0x7fffff00000,
+                value: 0x7fffff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17231,6 +17919,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x208,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17243,6 +17932,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x808,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17255,6 +17967,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa08,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17267,6 +17980,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c08,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17279,6 +17993,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x20b,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17291,6 +18006,29 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80b,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17303,6 +18041,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa0b,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17315,6 +18054,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c0b,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17327,6 +18067,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5bb0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17339,6 +18080,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x36b0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 50..=60,
+                when: &[(0x7f80000000, 0x7f80000000)],
+                when_any: 0x7ff00000,
+                mask: 0x7ff00000,
+                value: 0x7ff00000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17351,6 +18101,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4bb0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -17363,6 +18114,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x306,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17375,6 +18138,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x906,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17387,6 +18151,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb06,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17399,6 +18175,18 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d06,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17411,6 +18199,20 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x312,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                    (0x3004000000000000000000, 0x3004000000000000000000),
+                    (0x3004000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17423,6 +18225,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x912,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17435,6 +18238,20 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb12,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                    (0x3004000000000000000000, 0x3004000000000000000000),
+                    (0x3004000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17447,6 +18264,20 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d12,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[
+                    (0x3004000000000000000000, 0x2004000000000000000000),
+                    (0x3004000000000000000000, 0x2000000000000000000000),
+                    (0x3004000000000000000000, 0x3004000000000000000000),
+                    (0x3004000000000000000000, 0x3000000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17459,6 +18290,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x213,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17471,6 +18303,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x813,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17483,6 +18316,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa13,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17495,6 +18329,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c13,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17507,6 +18342,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c10000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17519,6 +18355,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3810000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17531,6 +18368,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c10000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17543,6 +18381,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x210,
         unknown: 0x781e0000000000000000000,
         canonical: 0x781e0000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17555,6 +18444,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x810,
         unknown: 0x781e0000000000000000000,
         canonical: 0x781e0000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17567,6 +18507,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa10,
         unknown: 0x781e0000000000000000000,
         canonical: 0x781e0000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17579,6 +18570,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c10,
         unknown: 0x781e0000000000000000000,
         canonical: 0x781e0000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17591,6 +18633,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x1c00000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17603,6 +18646,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000210,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17621,6 +18715,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000810,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -17639,6 +18784,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000a10,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -17657,6 +18853,57 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80004000000000000000c10,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7000000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7200000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7400000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7600000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7800000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7a00000000000000000000,
+            },
+            Hidden {
+                sms: 75..=90,
+                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                when_any: 0,
+                mask: 0x7e00000000000000000000,
+                value: 0x7c00000000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -17675,6 +18922,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78e00000000000000000224,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17687,6 +18935,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78e00000000000000000824,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17699,6 +18948,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78e00000000000000000a24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17711,6 +18961,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8e00000000000000000c24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17723,6 +18974,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78e00000000000000000424,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -17735,6 +18987,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78e00000000000000000624,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17747,6 +19000,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8e00000000000000000e24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17759,6 +19013,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000227,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17771,6 +19026,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000827,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17783,6 +19039,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000a27,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17795,6 +19052,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8000000000000000000c27,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17807,6 +19065,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000627,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17819,6 +19078,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8000000000000000000e27,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17831,6 +19091,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000225,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17843,6 +19104,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000825,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17855,6 +19117,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000a25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17867,6 +19130,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8000000000000000000c25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -17879,6 +19143,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x78000000000000000000625,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -17891,6 +19156,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf8000000000000000000e25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -17903,6 +19169,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000225,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17920,6 +19187,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000825,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -17937,6 +19205,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000a25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -17954,6 +19223,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80004000000000000000c25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -17971,6 +19241,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4000000000000000625,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -17988,6 +19259,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80004000000000000000e25,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18005,6 +19277,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe04000000000000000224,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18022,6 +19295,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe04000000000000000824,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18039,6 +19313,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe04000000000000000a24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18056,6 +19331,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80e04000000000000000c24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18073,6 +19349,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe04000000000000000424,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18090,6 +19367,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe04000000000000000624,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18107,6 +19385,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80e04000000000000000e24,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18124,6 +19403,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x217,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18136,6 +19416,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x817,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18148,6 +19429,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa17,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18160,6 +19442,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c17,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18172,6 +19455,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c20000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18184,6 +19468,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3820000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18196,6 +19481,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c20000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18208,6 +19494,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c18000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18220,6 +19507,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3818000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18232,6 +19520,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c18000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18244,6 +19533,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x1400000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18256,6 +19546,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x20c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 80..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18273,6 +19572,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 80..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18290,6 +19598,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa0c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 80..=90,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18307,6 +19624,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c0c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 80..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18324,6 +19650,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5b60000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18336,6 +19663,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3660000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18348,6 +19676,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4b60000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred), None],
     },
     FormInfo {
@@ -18360,6 +19689,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x10000000000000000020c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18377,6 +19715,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x10000000000000000080c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18394,6 +19741,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80100000000000000000c0c,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x1000000000000000000, 0)],
+                when_any: 0,
+                mask: 0xf00000000000000000,
+                value: 0x700000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18411,6 +19767,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe01000000000000000381,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18423,6 +19780,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xe01000000000000000381,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18435,6 +19793,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xeed0200000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18447,6 +19806,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xff0000000000000211,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18459,6 +19819,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xff0000000000000811,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18471,6 +19832,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xff0000000000000a11,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18483,6 +19845,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000ff0000000000000c11,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18495,6 +19858,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000000211,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18507,6 +19879,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000000811,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18519,6 +19900,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000000a11,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18531,6 +19921,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80100000000000000000c11,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18543,6 +19942,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000000411,
         unknown: 0x78000000000000000000000,
         canonical: 0x78000000000000000000000,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18555,6 +19955,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x104000000000000000211,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18572,6 +19981,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x104000000000000000811,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18589,6 +20007,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x104000000000000000a11,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=90,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18606,6 +20033,15 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80104000000000000000c11,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=120,
+                when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                when_any: 0,
+                mask: 0xff0000000000000000,
+                value: 0xff0000000000000000,
+            },
+        ],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18623,6 +20059,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x104000000000000000411,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18640,6 +20077,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4ff0000000000000211,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18652,6 +20090,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4ff0000000000000811,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18664,6 +20103,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4ff0000000000000a11,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18676,6 +20116,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80004ff0000000000000c11,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -18688,6 +20129,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c40000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18700,6 +20142,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3840000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18712,6 +20155,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c40000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18724,6 +20168,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x212,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Gpr),
@@ -18741,6 +20186,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x812,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::Imm),
@@ -18758,6 +20204,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa12,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::CBuf),
@@ -18775,6 +20222,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c12,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[
             Some(SlotKind::Gpr),
             Some(SlotKind::UGpr),
@@ -18792,6 +20240,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5be0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18804,6 +20253,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3c00000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18816,6 +20266,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x200000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr), None],
     },
     FormInfo {
@@ -18828,6 +20279,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x400000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18840,6 +20292,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x202,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18852,6 +20305,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x802,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18864,6 +20318,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa02,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18876,6 +20331,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c02,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18888,6 +20344,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c98000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18900,6 +20357,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c98000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18912,6 +20370,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x100000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18924,6 +20383,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x10f000000000000000202,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18936,6 +20396,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x402,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18948,6 +20409,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x8010f000000000000000c02,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -18960,6 +20422,25 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x308,
         unknown: 0x3000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=70,
+                when: &[
+                    (0xfc000000000000000000, 0),
+                    (0xfc000000000000000000, 0x4000000000000000000),
+                    (0xfc000000000000000000, 0x8000000000000000000),
+                    (0xfc000000000000000000, 0xc000000000000000000),
+                    (0xfc000000000000000000, 0x10000000000000000000),
+                    (0xfc000000000000000000, 0x14000000000000000000),
+                    (0xfc000000000000000000, 0x18000000000000000000),
+                    (0xfc000000000000000000, 0x1c000000000000000000),
+                    (0xfc000000000000000000, 0x20000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -18972,6 +20453,43 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x908,
         unknown: 0x3000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=70,
+                when: &[
+                    (0xfc007f80000000000000, 0x7f80000000000000),
+                    (0xfc007f80000000000000, 0x4007f80000000000000),
+                    (0xfc007f80000000000000, 0x8007f80000000000000),
+                    (0xfc007f80000000000000, 0xc007f80000000000000),
+                    (0xfc007f80000000000000, 0x10007f80000000000000),
+                    (0xfc007f80000000000000, 0x14007f80000000000000),
+                    (0xfc007f80000000000000, 0x20007f80000000000000),
+                ],
+                when_any: 0x7fffff00000000,
+                mask: 0x7fffff00000000,
+                value: 0x7fffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[
+                    (0xfc007ff8000000000000, 0x18007ff8000000000000),
+                    (0xfc007ff8000000000000, 0x1c007ff8000000000000),
+                ],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 70..=70,
+                when: &[
+                    (0xfc007ff8000000000000, 0x18007ff0000000000000),
+                    (0xfc007ff8000000000000, 0x1c007ff0000000000000),
+                ],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -18984,6 +20502,25 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb08,
         unknown: 0x3000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=70,
+                when: &[
+                    (0xfc000000000000000000, 0),
+                    (0xfc000000000000000000, 0x4000000000000000000),
+                    (0xfc000000000000000000, 0x8000000000000000000),
+                    (0xfc000000000000000000, 0xc000000000000000000),
+                    (0xfc000000000000000000, 0x10000000000000000000),
+                    (0xfc000000000000000000, 0x14000000000000000000),
+                    (0xfc000000000000000000, 0x18000000000000000000),
+                    (0xfc000000000000000000, 0x1c000000000000000000),
+                    (0xfc000000000000000000, 0x20000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -18996,6 +20533,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x308,
         unknown: 0x1000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe000000000000000000, 0),
+                    (0xfe000000000000000000, 0x4000000000000000000),
+                    (0xfe000000000000000000, 0x8000000000000000000),
+                    (0xfe000000000000000000, 0xc000000000000000000),
+                    (0xfe000000000000000000, 0x10000000000000000000),
+                    (0xfe000000000000000000, 0x14000000000000000000),
+                    (0xfe000000000000000000, 0x18000000000000000000),
+                    (0xfe000000000000000000, 0x1c000000000000000000),
+                    (0xfe000000000000000000, 0x20000000000000000000),
+                    (0xfe000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19008,6 +20565,114 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x908,
         unknown: 0x1000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe000000000000000000, 0x2000000000000000000),
+                    (0xfe000000000000000000, 0x6000000000000000000),
+                    (0xfe000000000000000000, 0xa000000000000000000),
+                    (0xfe000000000000000000, 0xe000000000000000000),
+                    (0xfe000000000000000000, 0x12000000000000000000),
+                    (0xfe000000000000000000, 0x16000000000000000000),
+                    (0xfe000000000000000000, 0x1a000000000000000000),
+                    (0xfe000000000000000000, 0x1e000000000000000000),
+                    (0xfe000000000000000000, 0x22000000000000000000),
+                    (0xfe000000000000000000, 0x26000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe007fc0000000000000, 0x7fc0000000000000),
+                    (0xfe007fc0000000000000, 0x4007fc0000000000000),
+                    (0xfe007fc0000000000000, 0x8007fc0000000000000),
+                    (0xfe007fc0000000000000, 0xc007fc0000000000000),
+                    (0xfe007fc0000000000000, 0x10007fc0000000000000),
+                    (0xfe007fc0000000000000, 0x14007fc0000000000000),
+                    (0xfe007fc0000000000000, 0x20007fc0000000000000),
+                    (0xfe007fc0000000000000, 0x24007fc0000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe007fc0000000000000, 0x7f80000000000000),
+                    (0xfe007fc0000000000000, 0x4007f80000000000000),
+                    (0xfe007fc0000000000000, 0x8007f80000000000000),
+                    (0xfe007fc0000000000000, 0xc007f80000000000000),
+                    (0xfe007fc0000000000000, 0x10007f80000000000000),
+                    (0xfe007fc0000000000000, 0x14007f80000000000000),
+                    (0xfe007fc0000000000000, 0x20007f80000000000000),
+                    (0xfe007fc0000000000000, 0x24007f80000000000000),
+                ],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe0000007e0000000000, 0x20000007e0000000000),
+                    (0xfe0000007e0000000000, 0x60000007e0000000000),
+                    (0xfe0000007e0000000000, 0xa0000007e0000000000),
+                    (0xfe0000007e0000000000, 0xe0000007e0000000000),
+                    (0xfe0000007e0000000000, 0x120000007e0000000000),
+                    (0xfe0000007e0000000000, 0x160000007e0000000000),
+                    (0xfe0000007e0000000000, 0x1a0000007e0000000000),
+                    (0xfe0000007e0000000000, 0x1e0000007e0000000000),
+                    (0xfe0000007e0000000000, 0x220000007e0000000000),
+                    (0xfe0000007e0000000000, 0x260000007e0000000000),
+                ],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe0000007e0000000000, 0x20000007c0000000000),
+                    (0xfe0000007e0000000000, 0x60000007c0000000000),
+                    (0xfe0000007e0000000000, 0xa0000007c0000000000),
+                    (0xfe0000007e0000000000, 0xe0000007c0000000000),
+                    (0xfe0000007e0000000000, 0x120000007c0000000000),
+                    (0xfe0000007e0000000000, 0x160000007c0000000000),
+                    (0xfe0000007e0000000000, 0x1a0000007c0000000000),
+                    (0xfe0000007e0000000000, 0x1e0000007c0000000000),
+                    (0xfe0000007e0000000000, 0x220000007c0000000000),
+                    (0xfe0000007e0000000000, 0x260000007c0000000000),
+                ],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe007ff8000000000000, 0x18007ff8000000000000),
+                    (0xfe007ff8000000000000, 0x1c007ff8000000000000),
+                ],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe007ff8000000000000, 0x18007ff0000000000000),
+                    (0xfe007ff8000000000000, 0x1c007ff0000000000000),
+                ],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19020,6 +20685,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb08,
         unknown: 0x1000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe000000000000000000, 0),
+                    (0xfe000000000000000000, 0x4000000000000000000),
+                    (0xfe000000000000000000, 0x8000000000000000000),
+                    (0xfe000000000000000000, 0xc000000000000000000),
+                    (0xfe000000000000000000, 0x10000000000000000000),
+                    (0xfe000000000000000000, 0x14000000000000000000),
+                    (0xfe000000000000000000, 0x18000000000000000000),
+                    (0xfe000000000000000000, 0x1c000000000000000000),
+                    (0xfe000000000000000000, 0x20000000000000000000),
+                    (0xfe000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19032,6 +20717,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d08,
         unknown: 0x1000000000000000000,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 75..=89,
+                when: &[
+                    (0xfe000000000000000000, 0),
+                    (0xfe000000000000000000, 0x4000000000000000000),
+                    (0xfe000000000000000000, 0x8000000000000000000),
+                    (0xfe000000000000000000, 0xc000000000000000000),
+                    (0xfe000000000000000000, 0x10000000000000000000),
+                    (0xfe000000000000000000, 0x14000000000000000000),
+                    (0xfe000000000000000000, 0x18000000000000000000),
+                    (0xfe000000000000000000, 0x1c000000000000000000),
+                    (0xfe000000000000000000, 0x20000000000000000000),
+                    (0xfe000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19044,6 +20749,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x308,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff000000000000000000, 0),
+                    (0xff000000000000000000, 0x4000000000000000000),
+                    (0xff000000000000000000, 0x8000000000000000000),
+                    (0xff000000000000000000, 0xc000000000000000000),
+                    (0xff000000000000000000, 0x10000000000000000000),
+                    (0xff000000000000000000, 0x14000000000000000000),
+                    (0xff000000000000000000, 0x18000000000000000000),
+                    (0xff000000000000000000, 0x1c000000000000000000),
+                    (0xff000000000000000000, 0x20000000000000000000),
+                    (0xff000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19056,6 +20781,160 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x908,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff000000000000000000, 0x1000000000000000000),
+                    (0xff000000000000000000, 0x2000000000000000000),
+                    (0xff000000000000000000, 0x5000000000000000000),
+                    (0xff000000000000000000, 0x6000000000000000000),
+                    (0xff000000000000000000, 0x9000000000000000000),
+                    (0xff000000000000000000, 0xa000000000000000000),
+                    (0xff000000000000000000, 0xd000000000000000000),
+                    (0xff000000000000000000, 0xe000000000000000000),
+                    (0xff000000000000000000, 0x11000000000000000000),
+                    (0xff000000000000000000, 0x12000000000000000000),
+                    (0xff000000000000000000, 0x15000000000000000000),
+                    (0xff000000000000000000, 0x16000000000000000000),
+                    (0xff000000000000000000, 0x19000000000000000000),
+                    (0xff000000000000000000, 0x1a000000000000000000),
+                    (0xff000000000000000000, 0x1d000000000000000000),
+                    (0xff000000000000000000, 0x1e000000000000000000),
+                    (0xff000000000000000000, 0x21000000000000000000),
+                    (0xff000000000000000000, 0x22000000000000000000),
+                    (0xff000000000000000000, 0x25000000000000000000),
+                    (0xff000000000000000000, 0x26000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0xffff000000000000,
+                value: 0,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff007fc0000000000000, 0x7fc0000000000000),
+                    (0xff007fc0000000000000, 0x4007fc0000000000000),
+                    (0xff007fc0000000000000, 0x8007fc0000000000000),
+                    (0xff007fc0000000000000, 0xc007fc0000000000000),
+                    (0xff007fc0000000000000, 0x10007fc0000000000000),
+                    (0xff007fc0000000000000, 0x14007fc0000000000000),
+                    (0xff007fc0000000000000, 0x20007fc0000000000000),
+                    (0xff007fc0000000000000, 0x24007fc0000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff007fc0000000000000, 0x7f80000000000000),
+                    (0xff007fc0000000000000, 0x4007f80000000000000),
+                    (0xff007fc0000000000000, 0x8007f80000000000000),
+                    (0xff007fc0000000000000, 0xc007f80000000000000),
+                    (0xff007fc0000000000000, 0x10007f80000000000000),
+                    (0xff007fc0000000000000, 0x14007f80000000000000),
+                    (0xff007fc0000000000000, 0x20007f80000000000000),
+                    (0xff007fc0000000000000, 0x24007f80000000000000),
+                ],
+                when_any: 0x3fffff00000000,
+                mask: 0x3fffff00000000,
+                value: 0x3fffff00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff0000007e0000000000, 0x10000007e0000000000),
+                    (0xff0000007e0000000000, 0x50000007e0000000000),
+                    (0xff0000007e0000000000, 0x90000007e0000000000),
+                    (0xff0000007e0000000000, 0xd0000007e0000000000),
+                    (0xff0000007e0000000000, 0x110000007e0000000000),
+                    (0xff0000007e0000000000, 0x150000007e0000000000),
+                    (0xff0000007e0000000000, 0x190000007e0000000000),
+                    (0xff0000007e0000000000, 0x1d0000007e0000000000),
+                    (0xff0000007e0000000000, 0x210000007e0000000000),
+                    (0xff0000007e0000000000, 0x250000007e0000000000),
+                ],
+                when_any: 0,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff0000007e0000000000, 0x10000007c0000000000),
+                    (0xff0000007e0000000000, 0x50000007c0000000000),
+                    (0xff0000007e0000000000, 0x90000007c0000000000),
+                    (0xff0000007e0000000000, 0xd0000007c0000000000),
+                    (0xff0000007e0000000000, 0x110000007c0000000000),
+                    (0xff0000007e0000000000, 0x150000007c0000000000),
+                    (0xff0000007e0000000000, 0x190000007c0000000000),
+                    (0xff0000007e0000000000, 0x1d0000007c0000000000),
+                    (0xff0000007e0000000000, 0x210000007c0000000000),
+                    (0xff0000007e0000000000, 0x250000007c0000000000),
+                ],
+                when_any: 0x1ff00000000,
+                mask: 0x1ff00000000,
+                value: 0x1ff00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff0000007fc000000000, 0x20000007fc000000000),
+                    (0xff0000007fc000000000, 0x60000007fc000000000),
+                    (0xff0000007fc000000000, 0xa0000007fc000000000),
+                    (0xff0000007fc000000000, 0xe0000007fc000000000),
+                    (0xff0000007fc000000000, 0x120000007fc000000000),
+                    (0xff0000007fc000000000, 0x160000007fc000000000),
+                    (0xff0000007fc000000000, 0x1a0000007fc000000000),
+                    (0xff0000007fc000000000, 0x1e0000007fc000000000),
+                    (0xff0000007fc000000000, 0x220000007fc000000000),
+                    (0xff0000007fc000000000, 0x260000007fc000000000),
+                ],
+                when_any: 0,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff0000007fc000000000, 0x20000007f8000000000),
+                    (0xff0000007fc000000000, 0x60000007f8000000000),
+                    (0xff0000007fc000000000, 0xa0000007f8000000000),
+                    (0xff0000007fc000000000, 0xe0000007f8000000000),
+                    (0xff0000007fc000000000, 0x120000007f8000000000),
+                    (0xff0000007fc000000000, 0x160000007f8000000000),
+                    (0xff0000007fc000000000, 0x1a0000007f8000000000),
+                    (0xff0000007fc000000000, 0x1e0000007f8000000000),
+                    (0xff0000007fc000000000, 0x220000007f8000000000),
+                    (0xff0000007fc000000000, 0x260000007f8000000000),
+                ],
+                when_any: 0x3f00000000,
+                mask: 0x3f00000000,
+                value: 0x3f00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff007ff8000000000000, 0x18007ff8000000000000),
+                    (0xff007ff8000000000000, 0x1c007ff8000000000000),
+                ],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff007ff8000000000000, 0x18007ff0000000000000),
+                    (0xff007ff8000000000000, 0x1c007ff0000000000000),
+                ],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19068,6 +20947,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb08,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 90..=90,
+                when: &[
+                    (0xff000000000000000000, 0),
+                    (0xff000000000000000000, 0x4000000000000000000),
+                    (0xff000000000000000000, 0x8000000000000000000),
+                    (0xff000000000000000000, 0xc000000000000000000),
+                    (0xff000000000000000000, 0x10000000000000000000),
+                    (0xff000000000000000000, 0x14000000000000000000),
+                    (0xff000000000000000000, 0x18000000000000000000),
+                    (0xff000000000000000000, 0x1c000000000000000000),
+                    (0xff000000000000000000, 0x20000000000000000000),
+                    (0xff000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19080,6 +20979,26 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d08,
         unknown: 0,
         canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 90..=120,
+                when: &[
+                    (0xff000000000000000000, 0),
+                    (0xff000000000000000000, 0x4000000000000000000),
+                    (0xff000000000000000000, 0x8000000000000000000),
+                    (0xff000000000000000000, 0xc000000000000000000),
+                    (0xff000000000000000000, 0x10000000000000000000),
+                    (0xff000000000000000000, 0x14000000000000000000),
+                    (0xff000000000000000000, 0x18000000000000000000),
+                    (0xff000000000000000000, 0x1c000000000000000000),
+                    (0xff000000000000000000, 0x20000000000000000000),
+                    (0xff000000000000000000, 0x24000000000000000000),
+                ],
+                when_any: 0,
+                mask: 0x3000000000000000,
+                value: 0,
+            },
+        ],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19092,6 +21011,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x918,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -19104,6 +21024,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x50b0000000000f00,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -19116,6 +21037,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x81c,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19128,6 +21050,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x8000000000000081c,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::UPred)],
     },
     FormInfo {
@@ -19140,6 +21063,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x309,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19152,6 +21076,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x909,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19164,6 +21089,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xb09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19176,6 +21102,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000d09,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19188,6 +21115,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c08000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19200,6 +21128,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3808000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19212,6 +21141,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c08000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19224,6 +21154,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x216,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19236,6 +21167,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x816,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19248,6 +21180,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa16,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19260,6 +21193,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c16,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19272,6 +21206,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x416,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19284,6 +21219,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x616,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19296,6 +21232,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000e16,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19308,6 +21245,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5bc0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19320,6 +21258,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x36c0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19332,6 +21271,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4bc0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19344,6 +21284,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x53c0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19356,6 +21297,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x919,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -19368,6 +21310,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xf0c8000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[],
     },
     FormInfo {
@@ -19380,6 +21323,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x207,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19392,6 +21336,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x807,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19404,6 +21349,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa07,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19416,6 +21362,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c07,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19428,6 +21375,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5ca0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19440,6 +21388,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x38a0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19452,6 +21401,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4ca0000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19464,6 +21414,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x607,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19476,6 +21427,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000e07,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19488,6 +21440,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x219,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19500,6 +21453,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x819,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19512,6 +21466,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xa19,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19524,6 +21479,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000c19,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19536,6 +21492,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x419,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19548,6 +21505,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x619,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19560,6 +21518,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x80000000000000000000e19,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
@@ -19572,6 +21531,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x58f8000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19584,6 +21544,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x30f8000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19596,6 +21557,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c48000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19608,6 +21570,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3848000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19620,6 +21583,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c48000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19632,6 +21596,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x5c28000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19644,6 +21609,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x3828000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
     },
     FormInfo {
@@ -19656,6 +21622,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x4c28000000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
     },
     FormInfo {
@@ -19668,6 +21635,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x1000000000000000386,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19680,6 +21648,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0xeed8200000000000,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
     },
     FormInfo {
@@ -19692,6 +21661,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x7e00000000000000000248,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19704,6 +21674,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x7e00000000000000000848,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19716,6 +21687,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x7e00000000000000000a48,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19728,6 +21700,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x87e00000000000000000c48,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19740,6 +21713,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x7e00000000000000000248,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19752,6 +21726,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x7e00000000000000000848,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
     },
     FormInfo {
@@ -19764,6 +21739,7 @@ pub const FORMS: &[FormInfo] = &[
         value: 0x87e00000000000000000c48,
         unknown: 0,
         canonical: 0,
+        hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
 ];

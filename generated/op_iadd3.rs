@@ -88,7 +88,7 @@ impl OpIadd3 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/ops/iadd3.toml:63).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -113,7 +113,7 @@ impl OpIadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/ops/iadd3.toml:63).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -137,7 +137,7 @@ impl OpIadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/ops/iadd3.toml:63).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -163,7 +163,7 @@ impl OpIadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/ops/iadd3.toml:63).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -188,7 +188,7 @@ impl OpIadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/ops/iadd3.toml:63).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -224,7 +224,7 @@ impl OpIadd3 {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/ops/iadd3.toml:63).
+    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -262,7 +262,7 @@ impl OpIadd3 {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/ops/iadd3.toml:63).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -302,7 +302,7 @@ impl OpIadd3 {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3.toml:60; form at isa-spec/spec/ops/iadd3.toml:63).
+    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -551,7 +551,7 @@ impl OpIadd3 {
             )),
         )
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:43).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:48).
     #[allow(
         unused_variables,
         unused_mut,

@@ -102,7 +102,7 @@ impl OpIadd3x {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -137,7 +137,7 @@ impl OpIadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -171,7 +171,7 @@ impl OpIadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -207,7 +207,7 @@ impl OpIadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -242,7 +242,7 @@ impl OpIadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -299,7 +299,7 @@ impl OpIadd3x {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
+    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -358,7 +358,7 @@ impl OpIadd3x {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -419,7 +419,7 @@ impl OpIadd3x {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
+    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -721,7 +721,7 @@ impl OpIadd3x {
             )),
         )
     }
-    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:52).
+    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:53).
     #[allow(
         unused_variables,
         unused_mut,

@@ -120,7 +120,7 @@ impl OpIsetp {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -171,7 +171,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -222,7 +222,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -274,7 +274,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -325,7 +325,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -380,7 +380,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -441,7 +441,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -497,7 +497,7 @@ impl OpIsetp {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -574,7 +574,7 @@ impl OpIsetp {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
+    /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -653,7 +653,7 @@ impl OpIsetp {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -734,7 +734,7 @@ impl OpIsetp {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
+    /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -811,7 +811,7 @@ impl OpIsetp {
             },
         ))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
+    /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -883,7 +883,7 @@ impl OpIsetp {
             },
         ))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
+    /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -962,7 +962,7 @@ impl OpIsetp {
             },
         ))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
+    /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -1617,7 +1617,7 @@ impl OpIsetp {
             )),
         )
     }
-    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:73).
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:77).
     #[allow(
         unused_variables,
         unused_mut,

@@ -94,7 +94,7 @@ impl OpIsetp64 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/ops/isetp64.toml:93).
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -161,7 +161,7 @@ impl OpIsetp64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [120] (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/ops/isetp64.toml:93).
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -228,7 +228,7 @@ impl OpIsetp64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [120] (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/ops/isetp64.toml:93).
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -295,7 +295,7 @@ impl OpIsetp64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/ops/isetp64.toml:93).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -370,7 +370,7 @@ impl OpIsetp64 {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/ops/isetp64.toml:93).
+    /// Form `rir`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -447,7 +447,7 @@ impl OpIsetp64 {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/ops/isetp64.toml:93).
+    /// Form `rur`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {

@@ -94,7 +94,7 @@ impl OpLeaHi {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -118,7 +118,7 @@ impl OpLeaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -141,7 +141,7 @@ impl OpLeaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -166,7 +166,7 @@ impl OpLeaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -190,7 +190,7 @@ impl OpLeaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -220,7 +220,7 @@ impl OpLeaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -265,7 +265,7 @@ impl OpLeaHi {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
+    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -312,7 +312,7 @@ impl OpLeaHi {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -361,7 +361,7 @@ impl OpLeaHi {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
+    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -406,7 +406,7 @@ impl OpLeaHi {
             },
         ))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
+    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {

@@ -102,7 +102,7 @@ impl OpLeaHiX {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -129,7 +129,7 @@ impl OpLeaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -155,7 +155,7 @@ impl OpLeaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -183,7 +183,7 @@ impl OpLeaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -210,7 +210,7 @@ impl OpLeaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -243,7 +243,7 @@ impl OpLeaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -295,7 +295,7 @@ impl OpLeaHiX {
             },
         ))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -349,7 +349,7 @@ impl OpLeaHiX {
             },
         ))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -405,7 +405,7 @@ impl OpLeaHiX {
             },
         ))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -457,7 +457,7 @@ impl OpLeaHiX {
             },
         ))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {

@@ -534,7 +534,8 @@ pub fn form_tables(spec: &Spec) -> TokenStream {
                 }
                 None => quote!(None),
             });
-            rows.push(quote!(FormInfo { op: #name, form: #form, id: #id, family: Family::#fam, sms: &[#(#sms),*], mask: #m, value: #v, unknown: #u, canonical: #canon, srcs: &[#(#kinds),*] }));
+            let hidden = crate::hidden::hidden_tokens(spec, op, f.form);
+            rows.push(quote!(FormInfo { op: #name, form: #form, id: #id, family: Family::#fam, sms: &[#(#sms),*], mask: #m, value: #v, unknown: #u, canonical: #canon, hidden: #hidden, srcs: &[#(#kinds),*] }));
         }
     }
     quote! {

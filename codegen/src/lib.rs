@@ -14,6 +14,7 @@ mod combo;
 mod decode;
 mod encode;
 mod fold;
+mod hidden;
 mod legalize;
 mod names;
 mod ops;

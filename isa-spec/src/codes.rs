@@ -90,6 +90,7 @@ codes! {
     S1302 Error "a bad `low_bits` list: an unknown, predicate or float source";
     S1103 Error "two values of one suffix modifier print the same text";
     S1104 Error "two ops print the same text on one SM (same mnemonic, suffixes their `legal` products admit, and operand tokens)";
+    S1105 Error "an operand the text may leave out (`x?`, `x if m`) without a default, or adjacent optional operands whose text is ambiguous";
     S1201 Warning "an ALU op without fold semantics";
     S1401 Error "a `legal` or `traps` entry naming an unknown form, modifier or value, SMs where the op does not exist, or a trap without evidence";
 }

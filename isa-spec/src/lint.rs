@@ -14,6 +14,7 @@ pub fn run(spec: &Spec, report: &mut Report) {
         check_legalize_gaps(spec, op, report);
         check_sms(spec, op, report);
         check_suffixes(spec, op, report);
+        check_unprinted_operands(op, report);
     }
     check_ambiguity(spec, report);
     check_asm_clash(spec, report);
@@ -902,6 +903,77 @@ pub(crate) fn check_suffixes(spec: &Spec, op: &Op, report: &mut Report) {
             }
         }
     }
+}
+
+/// S1105: an operand the text may leave out (`x?`, `x if m`) needs a
+/// `default`, the value the assembler writes for it; and two adjacent
+/// `x?, y?` of one register kind make text that shows one of them
+/// ambiguous, which only predicate destinations defaulting to PT resolve
+/// (the one shown is `x`, as ptxas writes IADD3's carries; codegen's
+/// `hidden.rs` derives the rule).
+fn check_unprinted_operands(op: &Op, report: &mut Report) {
+    let syntaxes = std::iter::once(&op.asm).chain(op.asm.variants.iter().map(|(_, a)| a));
+    for asm in syntaxes {
+        for o in &asm.operands {
+            let operand = match o.item {
+                AsmItem::Dst(i) => &op.dsts[i],
+                AsmItem::Src(i) => &op.srcs[i],
+                _ => continue,
+            };
+            if o.cond != AsmCond::Always && operand.default.is_none() {
+                report.push(
+                    Diagnostic::error(
+                        Code::S1105,
+                        format!(
+                            "operand `{}` of `{}` is not always printed but has no default for the assembler to write",
+                            operand.name, op.name
+                        ),
+                    )
+                    .at(o.loc.clone())
+                    .also(operand.loc.clone(), "declared here")
+                    .help("add `default = \"RZ\"` (or PT, !PT) to the operand"),
+                );
+            }
+        }
+        for pair in asm.operands.windows(2) {
+            if let Some(d) = ambiguous_optionals(op, &pair[0], &pair[1]) {
+                report.push(d);
+            }
+        }
+    }
+}
+
+/// S1105 for `x?, y?` of one kind that codegen cannot pin.
+fn ambiguous_optionals(op: &Op, x: &AsmOperand, y: &AsmOperand) -> Option<Diagnostic> {
+    if x.cond != AsmCond::NotDefault || y.cond != AsmCond::NotDefault {
+        return None;
+    }
+    let operand = |item: &AsmItem| match *item {
+        AsmItem::Dst(i) => Some((&op.dsts[i], true)),
+        AsmItem::Src(i) => Some((&op.srcs[i], false)),
+        _ => None,
+    };
+    let ((a, a_dst), (b, b_dst)) = (operand(&x.item)?, operand(&y.item)?);
+    // Different token kinds, or an operand already reported for lacking a default.
+    if a.ty.is_pred() != b.ty.is_pred() || a.default.is_none() || b.default.is_none() {
+        return None;
+    }
+    let pinned = a_dst
+        && b_dst
+        && a.ty.is_pred()
+        && a.default == Some(DefaultValue::Zero)
+        && b.default == Some(DefaultValue::Zero);
+    (!pinned).then(|| {
+        Diagnostic::error(
+            Code::S1105,
+            format!(
+                "`{}?, {}?` of `{}`: text showing one of them does not say which",
+                a.name, b.name, op.name
+            ),
+        )
+        .at(y.loc.clone())
+        .help("only adjacent optional predicate destinations defaulting to PT are resolved (the one shown is the first)")
+    })
 }
 
 /// The syntax an op uses on `sm`.

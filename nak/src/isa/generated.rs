@@ -24,7 +24,7 @@ use crate::runtime::encode::{
 };
 use crate::runtime::fold::{FoldError, FoldOut, IntoValue, SrcMods, Value};
 use crate::runtime::fold_fns::*;
-use crate::runtime::instr::{Common, FormInfo, OperandInfo, ValueType, dense_arms};
+use crate::runtime::instr::{Common, FormInfo, Hidden, OperandInfo, ValueType, dense_arms};
 use crate::runtime::legalize_support::{
     Legalize, LegalizeCx, LegalizeError, copy_file, fold_imm_mods, fold_imm_mods_as, placeholder,
     placeholder_file, placeholder_in,

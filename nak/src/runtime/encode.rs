@@ -355,7 +355,12 @@ pub fn imm_field<E: Fail>(
     shift: u32,
     sext: bool,
 ) -> Result<u128, E> {
-    if shift > 0 && v & ((1u32 << shift) - 1) != 0 {
+    // A NaN's payload is not in its text: the parser writes every payload
+    // bit set (as ptxas does), and a truncated float field keeps the top.
+    let low = v & ((1u32 << shift.min(31)) - 1);
+    let nan_payload =
+        low == (1u32 << shift.min(31)) - 1 && f32::from_bits(v >> shift << shift).is_nan();
+    if shift > 0 && low != 0 && !nan_payload {
         return Err(E::fail(
             op,
             format_args!("{what}: immediate {v:#x} has non-zero low {shift} bits"),

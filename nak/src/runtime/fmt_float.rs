@@ -34,12 +34,15 @@
 //! every non-NaN `b`), with an optional sign and surrounding white space, and
 //! any other decimal literal Rust's `str::parse` accepts (correctly rounded).
 //! The NaN texts lose the payload, so they parse to one canonical pattern
-//! each: every payload bit set that Maxwell's 20-bit float immediates keep
-//! (the top 20 bits of the 32-bit word), so that the pattern fits every
-//! immediate field: f32 `±QNAN` -> `0x7ffff000` / `0xfffff000`, `±SNAN` ->
-//! `0x7fbff000` / `0xffbff000`; f64 (whose immediates encode only the high
-//! 32 bits) `±QNAN` -> `0x7ffff000_00000000`, `±SNAN` ->
-//! `0x7ff7f000_00000000` (sign bit set for `-`).  `INF`, `QNAN` and `SNAN` without a sign mean `+`.
+//! each, every payload bit set, as ptxas writes them (`FADD R10, R3,
+//! -QNAN` is `0xffffffff` in ptxas output on every SM, `FMUL32I.SAT ...
+//! +QNAN` `0x7fffffff` on SM52): f32 `±QNAN` -> `0x7fffffff` /
+//! `0xffffffff`, `±SNAN` -> `0x7fbfffff` / `0xffbfffff`; f64 (whose
+//! immediates encode only the high 32 bits) `±QNAN` ->
+//! `0x7fffffff_00000000`, `±SNAN` -> `0x7ff7ffff_00000000` (sign bit set
+//! for `-`). Maxwell's 20-bit float immediates keep the top 20 bits of
+//! such a NaN (the encoder drops the low payload bits of a NaN, see
+//! `encode::imm_field`).  `INF`, `QNAN` and `SNAN` without a sign mean `+`.
 //! A finite literal that rounds to infinity is rejected (`None`): nvdisasm
 //! would print `+INF ` for that value.
 
@@ -127,8 +130,8 @@ pub fn parse_f32(text: &str) -> Option<u32> {
     if let Some((neg, special)) = parse_special(text) {
         let bits = match special {
             Special::Inf => 0x7f80_0000,
-            Special::QNan => 0x7fff_f000,
-            Special::SNan => 0x7fbf_f000,
+            Special::QNan => 0x7fff_ffff,
+            Special::SNan => 0x7fbf_ffff,
         };
         return Some(bits | (u32::from(neg) << 31));
     }
@@ -145,8 +148,8 @@ pub fn parse_f64(text: &str) -> Option<u64> {
     if let Some((neg, special)) = parse_special(text) {
         let bits = match special {
             Special::Inf => 0x7ff0_0000_0000_0000,
-            Special::QNan => 0x7fff_f000_0000_0000,
-            Special::SNan => 0x7ff7_f000_0000_0000,
+            Special::QNan => 0x7fff_ffff_0000_0000,
+            Special::SNan => 0x7ff7_ffff_0000_0000,
         };
         return Some(bits | (u64::from(neg) << 63));
     }
@@ -783,11 +786,11 @@ mod tests {
         assert_eq!(parse_f32("1.5E3"), Some(1500f32.to_bits()));
         assert_eq!(parse_f32("INF"), Some(0x7f80_0000));
         assert_eq!(parse_f32("-INF "), Some(0xff80_0000));
-        assert_eq!(parse_f32("+QNAN "), Some(0x7fff_f000));
-        assert_eq!(parse_f32("-QNAN"), Some(0xffff_f000));
-        assert_eq!(parse_f32("+SNAN"), Some(0x7fbf_f000));
-        assert_eq!(parse_f64("+QNAN"), Some(0x7fff_f000_0000_0000));
-        assert_eq!(parse_f64("-SNAN"), Some(0xfff7_f000_0000_0000));
+        assert_eq!(parse_f32("+QNAN "), Some(0x7fff_ffff));
+        assert_eq!(parse_f32("-QNAN"), Some(0xffff_ffff));
+        assert_eq!(parse_f32("+SNAN"), Some(0x7fbf_ffff));
+        assert_eq!(parse_f64("+QNAN"), Some(0x7fff_ffff_0000_0000));
+        assert_eq!(parse_f64("-SNAN"), Some(0xfff7_ffff_0000_0000));
         assert_eq!(parse_f64("+INF"), Some(0x7ff0_0000_0000_0000));
         for bad in [
             "", " ", "-", "+", ".", "e5", "1e", "inf", "+inf", "nan", "NaN", "infinity", "+-1",

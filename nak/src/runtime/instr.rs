@@ -124,8 +124,45 @@ pub struct FormInfo {
     /// The raw bits as ptxas writes them (each raw field's `?=` value):
     /// what the assembler puts there.
     pub canonical: u128,
+    /// Bits the text does not carry under a condition (see [`Hidden`]).
+    pub hidden: &'static [Hidden],
     /// Per source: the slot kind that holds it in this form (None: absent).
     pub srcs: &'static [Option<crate::runtime::operand::SlotKind>],
+}
+
+/// Bits of a form that nvdisasm's text does not carry, on the form's SMs
+/// in `sms`, when the word matches one of the `when` (mask, value) pairs
+/// (and has one of the `when_any` bits set, when there are any), and the
+/// value the assembler writes there. Derived from the spec by codegen
+/// (`hidden.rs`; isa-spec/README.md "Bits the text does not carry"): an
+/// operand printed only under a modifier (`x if m`), two adjacent optional
+/// predicates, a part selector of a 32/64-bit type, the high half of a
+/// 16-bit float immediate, the payload of a NaN immediate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hidden {
+    pub sms: core::ops::RangeInclusive<u32>,
+    pub when: &'static [(u128, u128)],
+    pub when_any: u128,
+    pub mask: u128,
+    pub value: u128,
+}
+
+impl FormInfo {
+    /// `w` (a word of this form) as the assembler writes the instruction
+    /// nvdisasm prints for it on `sm`: raw bits as ptxas writes them, and
+    /// every bit the text does not carry at the value the assembler
+    /// writes. Control bits are left as they are.
+    pub fn canonical_word(&self, sm: u32, w: u128) -> u128 {
+        let mut w = (w & !self.unknown) | self.canonical;
+        for h in self.hidden {
+            let any = h.when_any == 0 || w & h.when_any != 0;
+            let when = h.when.iter().any(|&(m, v)| w & m == v);
+            if h.sms.contains(&sm) && when && any {
+                w = (w & !h.mask) | h.value;
+            }
+        }
+        w
+    }
 }
 
 impl Src {
