@@ -513,270 +513,259 @@ impl Checker<'_> {
         self.scopes.pop();
     }
 
+    /// The type of an expression of the fold subset; anything outside the
+    /// subset is reported (S0903) and typed `Unknown` so checking goes on.
     fn expr(&mut self, e: &syn::Expr) -> Ty {
         use syn::Expr as E;
         match e {
-            E::Lit(l) => match &l.lit {
-                syn::Lit::Int(i) if i.suffix().is_empty() => Ty::IntLit,
-                syn::Lit::Int(i) => Ty::prim(i.suffix()),
-                syn::Lit::Float(f) if f.suffix().is_empty() => Ty::FloatLit,
-                syn::Lit::Float(f) => Ty::prim(f.suffix()),
-                syn::Lit::Bool(_) => Ty::Bool,
-                _ => {
-                    self.err(
-                        Code::S0903,
-                        l.span(),
-                        "only number and bool literals are allowed in folds".into(),
-                    );
-                    Ty::Unknown
-                }
-            },
-            E::Path(p) => {
-                if p.qself.is_some() {
-                    self.err(
-                        Code::S0903,
-                        p.span(),
-                        "qualified paths are not allowed in folds".into(),
-                    );
-                    return Ty::Unknown;
-                }
-                self.path(&p.path, p.span())
+            E::Lit(l) => self.lit(l),
+            E::Path(p) if p.qself.is_some() => {
+                self.err(
+                    Code::S0903,
+                    p.span(),
+                    "qualified paths are not allowed in folds".into(),
+                );
+                Ty::Unknown
             }
+            E::Path(p) => self.path(&p.path, p.span()),
             E::Paren(p) => self.expr(&p.expr),
             E::Group(g) => self.expr(&g.expr),
-            E::Unary(u) => {
-                let t = self.expr(&u.expr);
-                match u.op {
-                    syn::UnOp::Neg(_) if t == Ty::Bool => {
-                        self.mismatch(u.span(), "cannot negate a bool (use `!`)".into());
-                        Ty::Unknown
-                    }
-                    syn::UnOp::Not(_) if matches!(t, Ty::Float(_) | Ty::FloatLit) => {
-                        self.mismatch(u.span(), "`!` of a float".into());
-                        Ty::Unknown
-                    }
-                    syn::UnOp::Deref(_) => {
-                        self.err(Code::S0903, u.span(), "`*` is not allowed in folds".into());
-                        Ty::Unknown
-                    }
-                    _ => t,
-                }
-            }
+            E::Unary(u) => self.unary(u),
             E::Binary(b) => self.binary(b),
-            E::Cast(c) => {
-                let from = self.expr(&c.expr);
-                let to = self.ty(&c.ty);
-                if from == Ty::Bool && matches!(to, Ty::Float(_)) {
-                    self.mismatch(c.span(), "cannot cast a bool to a float".into());
-                }
-                if matches!(from, Ty::Float(_) | Ty::FloatLit) && to == Ty::Bool {
-                    self.mismatch(c.span(), "cannot cast a float to bool".into());
-                }
-                to
-            }
-            E::If(i) => {
-                let c = self.expr(&i.cond);
-                if !c.fits(Ty::Bool) {
-                    self.mismatch(
-                        i.cond.span(),
-                        format!("`if` condition is {}, not bool", c.name()),
-                    );
-                }
-                let t = self.block(&i.then_branch);
-                if let Some((_, els)) = &i.else_branch {
-                    let f = self.expr(els);
-                    if !f.fits(t) {
-                        self.mismatch(
-                            els.span(),
-                            format!("`if` branches differ: {} and {}", t.name(), f.name()),
-                        );
-                    }
-                    t.join(f)
-                } else {
-                    Ty::Unknown
-                }
-            }
+            E::Cast(c) => self.cast(c),
+            E::If(i) => self.if_expr(i),
             E::Block(b) if b.label.is_none() => self.block(&b.block),
-            E::Match(m) => {
-                let scrut = self.expr(&m.expr);
-                let mut out = Ty::Unknown;
-                for arm in &m.arms {
-                    self.scopes.push(HashMap::new());
-                    self.pat(&arm.pat, scrut);
-                    let t = self.expr(&arm.body);
-                    if !t.fits(out) {
-                        self.mismatch(
-                            arm.body.span(),
-                            format!("`match` arms differ: {} and {}", out.name(), t.name()),
-                        );
-                    }
-                    out = out.join(t);
-                    self.scopes.pop();
-                }
-                out
-            }
+            E::Match(m) => self.match_expr(m),
             E::Tuple(t) => {
                 for x in &t.elems {
                     self.expr(x);
                 }
                 Ty::Unknown
             }
-            E::Field(f) => {
-                self.expr(&f.base);
-                if let syn::Member::Named(n) = &f.member {
-                    self.err(
-                        Code::S0903,
-                        n.span(),
-                        "only tuple fields (`.0`) are allowed in folds".into(),
-                    );
-                }
-                Ty::Unknown
-            }
-            E::MethodCall(m) => {
-                let recv = self.expr(&m.receiver);
-                let name = m.method.to_string();
-                for a in &m.args {
-                    self.expr(a);
-                }
-                if m.turbofish.is_some() {
-                    self.err(
-                        Code::S0903,
-                        m.span(),
-                        "turbofish is not allowed in folds".into(),
-                    );
-                }
-                if !METHODS.contains(&name.as_str()) {
-                    self.err(
-                        Code::S0906,
-                        m.method.span(),
-                        format!("method `{name}` is not in the fold allow-list"),
-                    );
-                    return Ty::Unknown;
-                }
-                method_type(&name, recv)
-            }
-            E::Call(c) => {
-                let helper = is_helper_call(e);
-                for a in &c.args {
-                    // A helper may take a message (`fold_unmodelled("...")`).
-                    let text = matches!(a, E::Lit(l) if matches!(l.lit, syn::Lit::Str(_)));
-                    if !(helper && text) {
-                        self.expr(a);
-                    }
-                }
-                match &*c.func {
-                    E::Path(p) if p.qself.is_none() => {
-                        let segs: Vec<String> = p
-                            .path
-                            .segments
-                            .iter()
-                            .map(|s| s.ident.to_string())
-                            .collect();
-                        match segs.as_slice() {
-                            [one] if HELPERS.contains(&one.as_str()) => Ty::Unknown,
-                            [one] if self.lookup(one) == Some(Binding::Closure) => Ty::Unknown,
-                            [one] => {
-                                self.err(
-                                    Code::S0906,
-                                    p.span(),
-                                    format!("`{one}` is not a fold helper (nak/src/runtime/fold_fns.rs) or a closure bound in `let`"),
-                                );
-                                Ty::Unknown
-                            }
-                            [ty, f] if PRIMS.contains(&ty.as_str()) => {
-                                self.path(&p.path, p.span());
-                                if f == "from_bits" || f == "from" {
-                                    Ty::prim(ty)
-                                } else {
-                                    Ty::Unknown
-                                }
-                            }
-                            _ => {
-                                self.path(&p.path, p.span());
-                                Ty::Unknown
-                            }
-                        }
-                    }
-                    f => {
-                        self.err(
-                            Code::S0903,
-                            f.span(),
-                            "only named functions can be called in folds".into(),
-                        );
-                        Ty::Unknown
-                    }
-                }
-            }
-            // A helper returning `Result<_, FoldError>` passes its error on:
-            // the fold then reports the value as not foldable.
-            E::Try(t) if is_helper_call(&t.expr) => {
-                self.expr(&t.expr);
-                Ty::Unknown
-            }
-            E::Try(t) => {
-                self.err(
-                    Code::S0903,
-                    t.question_token.span(),
-                    "`?` is allowed only on a call of a fold helper".into(),
-                );
-                self.expr(&t.expr);
-                Ty::Unknown
-            }
+            E::Field(f) => self.field(f),
+            E::MethodCall(m) => self.method_call(m),
+            E::Call(c) => self.call(e, c),
+            E::Try(t) => self.try_expr(t),
             E::Assign(a) if self.in_let_block => {
                 self.assign_target(&a.left);
                 self.expr(&a.right);
                 Ty::Unknown
             }
-            E::Closure(c) => {
-                self.err(
-                    Code::S0903,
-                    c.span(),
-                    "closures are allowed only as the initializer of a `let` in the `let` block"
-                        .into(),
-                );
+            _ => {
+                self.err(Code::S0903, e.span(), not_in_subset(e).into());
                 Ty::Unknown
             }
-            E::Macro(m) => {
-                self.err(
-                    Code::S0903,
-                    m.span(),
-                    "macros are not allowed in folds".into(),
-                );
-                Ty::Unknown
-            }
-            E::Loop(_) | E::While(_) | E::ForLoop(_) => {
-                self.err(
-                    Code::S0903,
-                    e.span(),
-                    "loops are not allowed in folds".into(),
-                );
-                Ty::Unknown
-            }
-            E::Unsafe(_) => {
-                self.err(
-                    Code::S0903,
-                    e.span(),
-                    "`unsafe` is not allowed in folds".into(),
-                );
-                Ty::Unknown
-            }
-            E::Let(_) => {
-                self.err(
-                    Code::S0903,
-                    e.span(),
-                    "`let` expressions (`if let`) are not allowed in folds; use `match`".into(),
-                );
-                Ty::Unknown
-            }
+        }
+    }
+
+    /// Number and bool literals, typed by their suffix.
+    fn lit(&mut self, l: &syn::ExprLit) -> Ty {
+        match &l.lit {
+            syn::Lit::Int(i) if i.suffix().is_empty() => Ty::IntLit,
+            syn::Lit::Int(i) => Ty::prim(i.suffix()),
+            syn::Lit::Float(f) if f.suffix().is_empty() => Ty::FloatLit,
+            syn::Lit::Float(f) => Ty::prim(f.suffix()),
+            syn::Lit::Bool(_) => Ty::Bool,
             _ => {
                 self.err(
                     Code::S0903,
-                    e.span(),
-                    "this construct is not allowed in folds (see the fold subset in isa-spec/README.md)".into(),
+                    l.span(),
+                    "only number and bool literals are allowed in folds".into(),
                 );
                 Ty::Unknown
             }
         }
+    }
+
+    /// `-x` and `!x` keep their operand's type; `-bool`, `!float` and `*x`
+    /// are errors.
+    fn unary(&mut self, u: &syn::ExprUnary) -> Ty {
+        let t = self.expr(&u.expr);
+        match u.op {
+            syn::UnOp::Neg(_) if t == Ty::Bool => {
+                self.mismatch(u.span(), "cannot negate a bool (use `!`)".into());
+                Ty::Unknown
+            }
+            syn::UnOp::Not(_) if matches!(t, Ty::Float(_) | Ty::FloatLit) => {
+                self.mismatch(u.span(), "`!` of a float".into());
+                Ty::Unknown
+            }
+            syn::UnOp::Deref(_) => {
+                self.err(Code::S0903, u.span(), "`*` is not allowed in folds".into());
+                Ty::Unknown
+            }
+            _ => t,
+        }
+    }
+
+    /// `x as T` is `T`; casts between bool and float are errors.
+    fn cast(&mut self, c: &syn::ExprCast) -> Ty {
+        let from = self.expr(&c.expr);
+        let to = self.ty(&c.ty);
+        if from == Ty::Bool && matches!(to, Ty::Float(_)) {
+            self.mismatch(c.span(), "cannot cast a bool to a float".into());
+        }
+        if matches!(from, Ty::Float(_) | Ty::FloatLit) && to == Ty::Bool {
+            self.mismatch(c.span(), "cannot cast a float to bool".into());
+        }
+        to
+    }
+
+    /// A bool condition and branches of one type.
+    fn if_expr(&mut self, i: &syn::ExprIf) -> Ty {
+        let c = self.expr(&i.cond);
+        if !c.fits(Ty::Bool) {
+            self.mismatch(
+                i.cond.span(),
+                format!("`if` condition is {}, not bool", c.name()),
+            );
+        }
+        let t = self.block(&i.then_branch);
+        let Some((_, els)) = &i.else_branch else {
+            return Ty::Unknown;
+        };
+        let f = self.expr(els);
+        if !f.fits(t) {
+            self.mismatch(
+                els.span(),
+                format!("`if` branches differ: {} and {}", t.name(), f.name()),
+            );
+        }
+        t.join(f)
+    }
+
+    /// Arms of one type, each pattern checked against the scrutinee in a
+    /// scope of its own.
+    fn match_expr(&mut self, m: &syn::ExprMatch) -> Ty {
+        let scrut = self.expr(&m.expr);
+        let mut out = Ty::Unknown;
+        for arm in &m.arms {
+            self.scopes.push(HashMap::new());
+            self.pat(&arm.pat, scrut);
+            let t = self.expr(&arm.body);
+            if !t.fits(out) {
+                self.mismatch(
+                    arm.body.span(),
+                    format!("`match` arms differ: {} and {}", out.name(), t.name()),
+                );
+            }
+            out = out.join(t);
+            self.scopes.pop();
+        }
+        out
+    }
+
+    /// Only tuple fields (`.0`): folds have no structs.
+    fn field(&mut self, f: &syn::ExprField) -> Ty {
+        self.expr(&f.base);
+        if let syn::Member::Named(n) = &f.member {
+            self.err(
+                Code::S0903,
+                n.span(),
+                "only tuple fields (`.0`) are allowed in folds".into(),
+            );
+        }
+        Ty::Unknown
+    }
+
+    /// Methods of the allow-list ([`METHODS`]), typed by [`method_type`].
+    fn method_call(&mut self, m: &syn::ExprMethodCall) -> Ty {
+        let recv = self.expr(&m.receiver);
+        let name = m.method.to_string();
+        for a in &m.args {
+            self.expr(a);
+        }
+        if m.turbofish.is_some() {
+            self.err(
+                Code::S0903,
+                m.span(),
+                "turbofish is not allowed in folds".into(),
+            );
+        }
+        if !METHODS.contains(&name.as_str()) {
+            self.err(
+                Code::S0906,
+                m.method.span(),
+                format!("method `{name}` is not in the fold allow-list"),
+            );
+            return Ty::Unknown;
+        }
+        method_type(&name, recv)
+    }
+
+    /// A call of a fold helper, a closure bound in `let`, or a primitive's
+    /// associated function (`f32::from_bits`); its arguments are checked
+    /// (a helper's message string aside).
+    fn call(&mut self, e: &syn::Expr, c: &syn::ExprCall) -> Ty {
+        let helper = is_helper_call(e);
+        for a in &c.args {
+            // A helper may take a message (`fold_unmodelled("...")`).
+            let text = matches!(a, syn::Expr::Lit(l) if matches!(l.lit, syn::Lit::Str(_)));
+            if !(helper && text) {
+                self.expr(a);
+            }
+        }
+        match &*c.func {
+            syn::Expr::Path(p) if p.qself.is_none() => self.callee(p),
+            f => {
+                self.err(
+                    Code::S0903,
+                    f.span(),
+                    "only named functions can be called in folds".into(),
+                );
+                Ty::Unknown
+            }
+        }
+    }
+
+    /// The type a named callee returns, or S0906 when it is not one a fold
+    /// may call.
+    fn callee(&mut self, p: &syn::ExprPath) -> Ty {
+        let segs: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        match segs.as_slice() {
+            [one] if HELPERS.contains(&one.as_str()) => Ty::Unknown,
+            [one] if self.lookup(one) == Some(Binding::Closure) => Ty::Unknown,
+            [one] => {
+                self.err(
+                    Code::S0906,
+                    p.span(),
+                    format!("`{one}` is not a fold helper (nak/src/runtime/fold_fns.rs) or a closure bound in `let`"),
+                );
+                Ty::Unknown
+            }
+            [ty, f] if PRIMS.contains(&ty.as_str()) => {
+                self.path(&p.path, p.span());
+                if f == "from_bits" || f == "from" {
+                    Ty::prim(ty)
+                } else {
+                    Ty::Unknown
+                }
+            }
+            _ => {
+                self.path(&p.path, p.span());
+                Ty::Unknown
+            }
+        }
+    }
+
+    /// A helper returning `Result<_, FoldError>` passes its error on with
+    /// `?` (the fold then reports the value as not foldable); `?` on
+    /// anything else is an error.
+    fn try_expr(&mut self, t: &syn::ExprTry) -> Ty {
+        if !is_helper_call(&t.expr) {
+            self.err(
+                Code::S0903,
+                t.question_token.span(),
+                "`?` is allowed only on a call of a fold helper".into(),
+            );
+        }
+        self.expr(&t.expr);
+        Ty::Unknown
     }
 
     fn assign_target(&mut self, left: &syn::Expr) {
@@ -1182,5 +1171,20 @@ fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report
             .at_opt(at)
             .help("the op folds only when every destination has an expression"),
         );
+    }
+}
+
+/// Why a construct outside the fold subset is refused (S0903).
+fn not_in_subset(e: &syn::Expr) -> &'static str {
+    use syn::Expr as E;
+    match e {
+        E::Closure(_) => {
+            "closures are allowed only as the initializer of a `let` in the `let` block"
+        }
+        E::Macro(_) => "macros are not allowed in folds",
+        E::Loop(_) | E::While(_) | E::ForLoop(_) => "loops are not allowed in folds",
+        E::Unsafe(_) => "`unsafe` is not allowed in folds",
+        E::Let(_) => "`let` expressions (`if let`) are not allowed in folds; use `match`",
+        _ => "this construct is not allowed in folds (see the fold subset in isa-spec/README.md)",
     }
 }
