@@ -2,20 +2,10 @@
 //! 32-bit stores to a 16-byte aligned base combine into one 64-bit store,
 //! and the run prints the words written.
 
-use std::process::Command;
+mod common;
 
-fn nak(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_nak"))
-        .args(args)
-        .output()
-        .expect("run nak");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
+use common::nak;
+use std::process::Command;
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/store_pair.nak");
 

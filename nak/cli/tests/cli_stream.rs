@@ -3,20 +3,10 @@
 //! scheduling words where the family has them).
 
 use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn nak(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_nak"))
-        .args(args)
-        .output()
-        .expect("run nak");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
+use common::nak;
+use std::process::Command;
 
 fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("nak-cli-stream-{}", std::process::id()));
