@@ -6767,6 +6767,14 @@ impl Family {
             Family::Sm70 => &[(0u32, 4u32, 1u32, 11u32), (4u32, 1u32, 1u32, 1u32)],
         }
     }
+    /// Whether the reference disassembler prints an absolute address
+    /// (zero-register base) as its offset field's unsigned value.
+    pub const fn unsigned_absolute(self) -> bool {
+        match self {
+            Family::Sm50 => true,
+            Family::Sm70 => false,
+        }
+    }
 }
 /// The family an SM belongs to.
 pub const fn family_of(sm: u32) -> Option<Family> {

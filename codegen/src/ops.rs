@@ -596,6 +596,10 @@ fn control_items(spec: &Spec, fams: &[proc_macro2::Ident]) -> TokenStream {
             None => quote!(Family::#v => None),
         }
     });
+    let unsigned_absolute = spec.families.iter().zip(fams).map(|(fam, v)| {
+        let u = fam.unsigned_absolute;
+        quote!(Family::#v => #u)
+    });
     let needs = arms(&|c| {
         let f = c
             .reuse_needs
@@ -617,6 +621,9 @@ fn control_items(spec: &Spec, fams: &[proc_macro2::Ident]) -> TokenStream {
         /// (low bit, width, lowest, highest value): fields of the control
         /// value and the values they must hold for reuse flags to be valid.
         pub const fn reuse_needs(self) -> &'static [(u32, u32, u32, u32)] { #needs }
+        /// Whether the reference disassembler prints an absolute address
+        /// (zero-register base) as its offset field's unsigned value.
+        pub const fn unsigned_absolute(self) -> bool { match self { #(#unsigned_absolute),* } }
     }
 }
 

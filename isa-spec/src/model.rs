@@ -48,6 +48,8 @@ pub struct Family {
     pub control: Control,
     /// (SM, nvdisasm major version whose text is the reference there).
     pub reference_nvdisasm: Vec<(u32, u32)>,
+    /// The reference prints an absolute address's offset field unsigned.
+    pub unsigned_absolute: bool,
     pub loc: Loc,
 }
 

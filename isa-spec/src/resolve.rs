@@ -233,6 +233,10 @@ pub(crate) fn resolve_family(
                 .map(|c| resolve_control(cx, c.get_ref()))
                 .unwrap_or_default(),
             reference_nvdisasm,
+            unsigned_absolute: d
+                .reference
+                .as_ref()
+                .is_some_and(|r| r.get_ref().unsigned_absolute),
             loc: cx.loc(def),
         },
         presets,

@@ -58,6 +58,10 @@ pub struct FamilyDef {
 pub struct ReferenceDef {
     /// SM range (`"70"`, `"75.."`) -> nvdisasm major version.
     pub nvdisasm: BTreeMap<S<String>, S<u32>>,
+    /// The reference prints an absolute address (a zero-register base)
+    /// as the unsigned value of its offset field, not as a signed offset.
+    #[serde(default)]
+    pub unsigned_absolute: bool,
 }
 
 /// `[family.<name>.control]`: what the bits of an instruction's control

@@ -88,10 +88,10 @@ pub fn workspace_dir() -> PathBuf {
     manifest.parent().unwrap_or(manifest).to_path_buf()
 }
 
-/// True for the SMs with 64-bit instructions and separate control words
-/// (SM50, 52, 53, 60, 61, 62).
+/// True for the SMs whose family bundles instructions behind a scheduling
+/// word (Maxwell/Pascal), from the spec's families.
 pub fn is_maxwell_pascal(sm: u32) -> bool {
-    sm < 70
+    nak::isa::family_of(sm).is_some_and(|f| f.bundle().is_some())
 }
 
 /// The address at which [`Oracle::disassemble`] places word `index` of a

@@ -510,12 +510,13 @@ pub fn mem_operand(
 ) -> Result<(Src, i32), AsmError> {
     match &tok.base {
         Base::Mem(r, off) if (reg && !r.file.is_pred()) => {
-            let off = if r.is_zero() && sm < 70 && *off >= 1i64 << (bits - 1) && *off < 1i64 << bits
-            {
-                *off - (1i64 << bits)
-            } else {
-                *off
-            };
+            let unsigned = crate::isa::family_of(sm).is_some_and(|f| f.unsigned_absolute());
+            let off =
+                if r.is_zero() && unsigned && *off >= 1i64 << (bits - 1) && *off < 1i64 << bits {
+                    *off - (1i64 << bits)
+                } else {
+                    *off
+                };
             match i32::try_from(off) {
                 Ok(off) => Ok((Src::reg(*r), off)),
                 Err(_) => Err(err(tok.col, format!("offset of {name} out of range"))),

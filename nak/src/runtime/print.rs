@@ -167,7 +167,7 @@ pub fn write_mem(out: &mut LineBuf, base: &Src, reuse: bool, offset: i64, bits: 
         if !rz {
             out.push('+');
             write_signed_hex(out, offset);
-        } else if sm < 70 && bits < 64 {
+        } else if bits < 64 && crate::isa::family_of(sm).is_some_and(|f| f.unsigned_absolute()) {
             write_hex(out, offset as u64 & ((1u64 << bits) - 1));
         } else {
             write_signed_hex(out, offset);
