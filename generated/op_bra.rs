@@ -173,10 +173,8 @@ impl OpBra {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -220,10 +218,8 @@ impl OpBra {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -278,33 +274,25 @@ impl OpBra {
                 }
                 fit_signed::<E>(Self::NAME, "target", self.target / 1i64, 24u32)?
             } << 20;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let mode: BraMode = match (((w >> 32) & 3)) {
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let mode: BraMode = match bits(w, 32, 2) {
             0 => BraMode::None,
             1 => BraMode::U,
             2 => BraMode::Div,
             3 => BraMode::Conv,
             _ => return None,
         };
-        let any: bool = (((w >> 84) & 1)) != 0;
+        let any: bool = bit(w, 84);
         let cc: Cc = Cc::T;
-        let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
-            .wrapping_mul(4i64);
+        let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self {
             cond,
             mode,
@@ -315,39 +303,26 @@ impl OpBra {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:69; form at isa-spec/spec/ops/bra.toml:69).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let mode: BraMode = match (((w >> 32) & 3)) {
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let mode: BraMode = match bits(w, 32, 2) {
             0 => BraMode::None,
             1 => BraMode::U,
             2 => BraMode::Div,
             3 => BraMode::Conv,
             _ => return None,
         };
-        let any: bool = (((w >> 84) & 1)) != 0;
+        let any: bool = bit(w, 84);
         let cc: Cc = Cc::T;
-        let target: i64 = sext_field(
-                (((w >> 16) & 0xff) | (((w >> 34) & 0xffffffffffff) << 8)),
-                56u32,
-            )
+        let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self {
             cond,
@@ -359,24 +334,19 @@ impl OpBra {
         if !o.legal_f1(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:85; form at isa-spec/spec/ops/bra.toml:85).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond: Src = Src::PT;
         let mode: BraMode = BraMode::None;
         let any: bool = false;
-        let cc: Cc = match (((w >> 0) & 0x1f)) {
+        let cc: Cc = match bits(w, 0, 5) {
             0xf => Cc::T,
             0 => Cc::F,
             1 => Cc::Lt,
@@ -411,7 +381,7 @@ impl OpBra {
             0x1f => Cc::Rgt,
             _ => return None,
         };
-        let target: i64 = sext_field((((w >> 20) & 0xffffff)), 24u32).wrapping_mul(1i64);
+        let target: i64 = sext_field(bits(w, 20, 24), 24u32).wrapping_mul(1i64);
         let o = Self {
             cond,
             mode,
@@ -422,15 +392,10 @@ impl OpBra {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -521,71 +486,29 @@ impl OpBra {
         const CANDS: &[&[&str]] = &[&["BRA"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let mode: BraMode = if !BraMode::Conv.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::Conv.text_sm(sm))
-        {
-            BraMode::Conv
-        } else if !BraMode::Div.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::Div.text_sm(sm))
-        {
-            BraMode::Div
-        } else if !BraMode::U.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::U.text_sm(sm))
-        {
-            BraMode::U
-        } else if !BraMode::None.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::None.text_sm(sm))
-        {
-            BraMode::None
-        } else if BraMode::None.text_sm(sm).is_empty() {
-            BraMode::None
-        } else if BraMode::U.text_sm(sm).is_empty() {
-            BraMode::U
-        } else if BraMode::Div.text_sm(sm).is_empty() {
-            BraMode::Div
-        } else if BraMode::Conv.text_sm(sm).is_empty() {
-            BraMode::Conv
-        } else {
-            return None;
-        };
+        let mode: BraMode = take_enum_suffix(
+            rest,
+            &mut cur,
+            &BraMode::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["cond", "target"];
-        let mut k = 0usize;
-        let before = it;
-        let v_cond = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "cond", ImmStyle::Hex))
-            }
+        let mut at = Operands::<2>::new(ops, required);
+        let v_cond = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_target = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(rel_operand(tok, "target", addr, next))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let v_target = asm_try!(rel_operand(at.next(), "target", addr, next));
+        let reuse_marks = at.reuse_marks(&["cond", "target"]);
         let op = Self {
             cond: v_cond,
             mode: mode,
@@ -594,26 +517,10 @@ impl OpBra {
             target: v_target,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_cond = reuse_marks.iter().any(|n| *n == "cond");
-        if reuse_cond {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:48).
     #[allow(
@@ -632,129 +539,32 @@ impl OpBra {
         const CANDS: &[&[&str]] = &[&["BRA"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let mode: BraMode = if !BraMode::Conv.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::Conv.text_sm(sm))
-        {
-            BraMode::Conv
-        } else if !BraMode::Div.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::Div.text_sm(sm))
-        {
-            BraMode::Div
-        } else if !BraMode::U.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::U.text_sm(sm))
-        {
-            BraMode::U
-        } else if !BraMode::None.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::None.text_sm(sm))
-        {
-            BraMode::None
-        } else if BraMode::None.text_sm(sm).is_empty() {
-            BraMode::None
-        } else if BraMode::U.text_sm(sm).is_empty() {
-            BraMode::U
-        } else if BraMode::Div.text_sm(sm).is_empty() {
-            BraMode::Div
-        } else if BraMode::Conv.text_sm(sm).is_empty() {
-            BraMode::Conv
-        } else {
-            return None;
-        };
+        let mode: BraMode = take_enum_suffix(
+            rest,
+            &mut cur,
+            &BraMode::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["cc", "target"];
-        let mut k = 0usize;
-        let before = it;
-        let v_cc = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                true
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                match &tok.base {
-                    Base::Word(w) | Base::Num(w) => {
-                        match w.as_str() {
-                            w if Cc::ALL
-                                .iter()
-                                .any(|v| v.text_sm(sm) == w && v.text() != w) => {
-                                *Cc::ALL.iter().find(|v| v.text_sm(sm) == w).unwrap()
-                            }
-                            "" => Cc::T,
-                            "CC.F" => Cc::F,
-                            "CC.LT" => Cc::Lt,
-                            "CC.EQ" => Cc::Eq,
-                            "CC.LE" => Cc::Le,
-                            "CC.GT" => Cc::Gt,
-                            "CC.NE" => Cc::Ne,
-                            "CC.GE" => Cc::Ge,
-                            "CC.NUM" => Cc::Num,
-                            "CC.NAN" => Cc::Nan,
-                            "CC.LTU" => Cc::Ltu,
-                            "CC.EQU" => Cc::Equ,
-                            "CC.LEU" => Cc::Leu,
-                            "CC.GTU" => Cc::Gtu,
-                            "CC.NEU" => Cc::Neu,
-                            "CC.GEU" => Cc::Geu,
-                            "CC.OFF" => Cc::Off,
-                            "CC.LO" => Cc::Lo,
-                            "CC.SFF" => Cc::Sff,
-                            "CC.LS" => Cc::Ls,
-                            "CC.HI" => Cc::Hi,
-                            "CC.SFT" => Cc::Sft,
-                            "CC.HS" => Cc::Hs,
-                            "CC.OFT" => Cc::Oft,
-                            "CC.CSM_TA" => Cc::CsmTa,
-                            "CC.CSM_TR" => Cc::CsmTr,
-                            "CC.CSM_MX" => Cc::CsmMx,
-                            "CC.FCSM_TA" => Cc::FcsmTa,
-                            "CC.FCSM_TR" => Cc::FcsmTr,
-                            "CC.FCSM_MX" => Cc::FcsmMx,
-                            "CC.RLE" => Cc::Rle,
-                            "CC.RGT" => Cc::Rgt,
-                            _ => {
-                                return Some(
-                                    Err(AsmError {
-                                        col: tok.col,
-                                        message: format!("bad value for {}", "cc"),
-                                    }),
-                                );
-                            }
-                        }
-                    }
-                    _ => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad value for {}", "cc"),
-                            }),
-                        );
-                    }
-                }
-            }
+        let mut at = Operands::<2>::new(ops, required);
+        let v_cc = if at.optional(|tok| true) {
+            asm_try!(
+                enum_operand(at.next(), "cc", & Cc::ALL, | v | v.text_sm(sm), | v | v
+                .text())
+            )
         } else {
+            at.skip();
             Cc::T
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_target = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(rel_operand(tok, "target", addr, next))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let v_target = asm_try!(rel_operand(at.next(), "target", addr, next));
+        let reuse_marks = at.reuse_marks(&["cc", "target"]);
         let op = Self {
             cond: Src::PT,
             mode: mode,
@@ -763,21 +573,10 @@ impl OpBra {
             target: v_target,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_cond = false;
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

@@ -102,10 +102,8 @@ impl OpBraUr {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -143,10 +141,8 @@ impl OpBraUr {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -184,120 +180,66 @@ impl OpBraUr {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:35; form at isa-spec/spec/ops/bra_ur.toml:35).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ur: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 24) & 0x3f)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 30) & 1)) != 0,
-        };
-        let mode: BraUrMode = match (((w >> 32) & 3)) {
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ur = Src::reg(reg_at(w, RegFile::UGpr, 24, 6, sm)?).with_not(bit(w, 30));
+        let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,
             _ => return None,
         };
-        let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
-            .wrapping_mul(4i64);
+        let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, ur, mode, target };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:53; form at isa-spec/spec/ops/bra_ur.toml:53).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ur: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 24) & 0x3f)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 30) & 1)) != 0,
-        };
-        let mode: BraUrMode = match (((w >> 32) & 3)) {
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ur = Src::reg(reg_at(w, RegFile::UGpr, 24, 6, sm)?).with_not(bit(w, 30));
+        let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,
             _ => return None,
         };
-        let target: i64 = sext_field(
-                (((w >> 16) & 0xff) | (((w >> 34) & 0xffffffffffff) << 8)),
-                56u32,
-            )
+        let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, ur, mode, target };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:70; form at isa-spec/spec/ops/bra_ur.toml:70).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ur: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 82) & 1)) != 0,
-        };
-        let mode: BraUrMode = match (((w >> 32) & 3)) {
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ur = Src::reg(reg_at(w, RegFile::UGpr, 24, 8, sm)?).with_not(bit(w, 82));
+        let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,
             _ => return None,
         };
-        let target: i64 = sext_field(
-                (((w >> 16) & 0xff) | (((w >> 34) & 0xffffffffffff) << 8)),
-                56u32,
-            )
+        let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, ur, mode, target };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -362,64 +304,29 @@ impl OpBraUr {
         const CANDS: &[&[&str]] = &[&["BRA"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let mode: BraUrMode = if !BraUrMode::Conv.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraUrMode::Conv.text_sm(sm))
-        {
-            BraUrMode::Conv
-        } else if !BraUrMode::Div.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraUrMode::Div.text_sm(sm))
-        {
-            BraUrMode::Div
-        } else if BraUrMode::Div.text_sm(sm).is_empty() {
-            BraUrMode::Div
-        } else if BraUrMode::Conv.text_sm(sm).is_empty() {
-            BraUrMode::Conv
-        } else {
-            return None;
-        };
+        let mode: BraUrMode = take_enum_suffix(
+            rest,
+            &mut cur,
+            &BraUrMode::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 3usize] = [usize::MAX; 3usize];
-        let names: [&str; 3usize] = ["cond", "ur", "target"];
-        let mut k = 0usize;
-        let before = it;
-        let v_cond = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "cond", ImmStyle::Hex))
-            }
+        let mut at = Operands::<3>::new(ops, required);
+        let v_cond = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_ur = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "ur", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_target = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(rel_operand(tok, "target", addr, next))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let v_ur = asm_try!(src_operand(at.next(), "ur", ImmStyle::Hex));
+        let v_target = asm_try!(rel_operand(at.next(), "target", addr, next));
+        let reuse_marks = at.reuse_marks(&["cond", "ur", "target"]);
         let op = Self {
             cond: v_cond,
             ur: v_ur,
@@ -427,32 +334,10 @@ impl OpBraUr {
             target: v_target,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_cond = reuse_marks.iter().any(|n| *n == "cond");
-        let reuse_ur = reuse_marks.iter().any(|n| *n == "ur");
-        if reuse_cond {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_ur {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

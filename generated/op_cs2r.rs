@@ -101,19 +101,17 @@ impl OpCs2r {
                 ];
                 CODES[self.sr.index()]
             } << 72;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/cs2r.toml:20; form at isa-spec/spec/ops/cs2r.toml:20).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let sr: Sr = match (((w >> 72) & 0xff)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let sr: Sr = match bits(w, 72, 8) {
             0 => Sr::SrLaneid,
             1 => Sr::SrClock,
             2 => Sr::SrVirtcfg,
@@ -373,15 +371,10 @@ impl OpCs2r {
             _ => return None,
         };
         let o = Self { d, sr };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -437,330 +430,20 @@ impl OpCs2r {
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["d", "sr"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_sr = {
-            let tok = next_operand(ops, &mut it);
-            match &tok.base {
-                Base::Word(w) | Base::Num(w) => {
-                    match w.as_str() {
-                        w if Sr::ALL
-                            .iter()
-                            .any(|v| v.text_sm(sm) == w && v.text() != w) => {
-                            *Sr::ALL.iter().find(|v| v.text_sm(sm) == w).unwrap()
-                        }
-                        "SR_LANEID" => Sr::SrLaneid,
-                        "SR_CLOCK" => Sr::SrClock,
-                        "SR_VIRTCFG" => Sr::SrVirtcfg,
-                        "SR_VIRTID" => Sr::SrVirtid,
-                        "SR4" => Sr::Sr4,
-                        "SR5" => Sr::Sr5,
-                        "SR6" => Sr::Sr6,
-                        "SR7" => Sr::Sr7,
-                        "SR8" => Sr::Sr8,
-                        "SR9" => Sr::Sr9,
-                        "SR10" => Sr::Sr10,
-                        "SR11" => Sr::Sr11,
-                        "SR12" => Sr::Sr12,
-                        "SR13" => Sr::Sr13,
-                        "SR14" => Sr::Sr14,
-                        "SR_ORDERING_TICKET" => Sr::SrOrderingTicket,
-                        "SR_PRIM_TYPE" => Sr::SrPrimType,
-                        "SR_INVOCATION_ID" => Sr::SrInvocationId,
-                        "SR_Y_DIRECTION" => Sr::SrYDirection,
-                        "SR_THREAD_KILL" => Sr::SrThreadKill,
-                        "SM_SHADER_TYPE" => Sr::SmShaderType,
-                        "SR_DIRECTCBEWRITEADDRESSLOW" => Sr::SrDirectcbewriteaddresslow,
-                        "SR_DIRECTCBEWRITEADDRESSHIGH" => Sr::SrDirectcbewriteaddresshigh,
-                        "SR_DIRECTCBEWRITEENABLED" => Sr::SrDirectcbewriteenabled,
-                        "SR_SW_SCRATCH" => Sr::SrSwScratch,
-                        "SR_MACHINE_ID_1" => Sr::SrMachineId1,
-                        "SR_MACHINE_ID_2" => Sr::SrMachineId2,
-                        "SR_MACHINE_ID_3" => Sr::SrMachineId3,
-                        "SR_AFFINITY" => Sr::SrAffinity,
-                        "SR_INVOCATION_INFO" => Sr::SrInvocationInfo,
-                        "SR_WSCALEFACTOR_XY" => Sr::SrWscalefactorXy,
-                        "SR_WSCALEFACTOR_Z" => Sr::SrWscalefactorZ,
-                        "SR_TID" => Sr::SrTid,
-                        "SR_TID.X" => Sr::SrTidX,
-                        "SR_TID.Y" => Sr::SrTidY,
-                        "SR_TID.Z" => Sr::SrTidZ,
-                        "SR36" => Sr::Sr36,
-                        "SR_CTAID.X" => Sr::SrCtaidX,
-                        "SR_CTAID.Y" => Sr::SrCtaidY,
-                        "SR_CTAID.Z" => Sr::SrCtaidZ,
-                        "SR_NTID" => Sr::SrNtid,
-                        "SR_CirQueueIncrMinusOne" => Sr::SrCirqueueincrminusone,
-                        "SR_NLATC" => Sr::SrNlatc,
-                        "SR43" => Sr::Sr43,
-                        "SR_SM_SPA_VERSION" => Sr::SrSmSpaVersion,
-                        "SR_MULTIPASSSHADERINFO" => Sr::SrMultipassshaderinfo,
-                        "SR_LWINHI" => Sr::SrLwinhi,
-                        "SR_SWINHI" => Sr::SrSwinhi,
-                        "SR_SWINLO" => Sr::SrSwinlo,
-                        "SR_SWINSZ" => Sr::SrSwinsz,
-                        "SR_SMEMSZ" => Sr::SrSmemsz,
-                        "SR_SMEMBANKS" => Sr::SrSmembanks,
-                        "SR_LWINLO" => Sr::SrLwinlo,
-                        "SR_LWINSZ" => Sr::SrLwinsz,
-                        "SR_LMEMLOSZ" => Sr::SrLmemlosz,
-                        "SR_LMEMHIOFF" => Sr::SrLmemhioff,
-                        "SR_EQMASK" => Sr::SrEqmask,
-                        "SR_LTMASK" => Sr::SrLtmask,
-                        "SR_LEMASK" => Sr::SrLemask,
-                        "SR_GTMASK" => Sr::SrGtmask,
-                        "SR_GEMASK" => Sr::SrGemask,
-                        "SR_REGALLOC" => Sr::SrRegalloc,
-                        "SR_BARRIERALLOC" => Sr::SrBarrieralloc,
-                        "SR63" => Sr::Sr63,
-                        "SR_GLOBALERRORSTATUS" => Sr::SrGlobalerrorstatus,
-                        "SR_CGAERRORSTATUS" => Sr::SrCgaerrorstatus,
-                        "SR_WARPERRORSTATUS" => Sr::SrWarperrorstatus,
-                        "SR_VIRTUALSMID" => Sr::SrVirtualsmid,
-                        "SR_VIRTUALENGINEID" => Sr::SrVirtualengineid,
-                        "SR69" => Sr::Sr69,
-                        "SR70" => Sr::Sr70,
-                        "SR71" => Sr::Sr71,
-                        "SR72" => Sr::Sr72,
-                        "SR73" => Sr::Sr73,
-                        "SR74" => Sr::Sr74,
-                        "SR75" => Sr::Sr75,
-                        "SR76" => Sr::Sr76,
-                        "SR77" => Sr::Sr77,
-                        "SR78" => Sr::Sr78,
-                        "SR79" => Sr::Sr79,
-                        "SR_CLOCKLO" => Sr::SrClocklo,
-                        "SR_CLOCKHI" => Sr::SrClockhi,
-                        "SR_GLOBALTIMERLO" => Sr::SrGlobaltimerlo,
-                        "SR_GLOBALTIMERHI" => Sr::SrGlobaltimerhi,
-                        "SR_ESR_PC" => Sr::SrEsrPc,
-                        "SR_ESR_PC_HI" => Sr::SrEsrPcHi,
-                        "SR86" => Sr::Sr86,
-                        "SR87" => Sr::Sr87,
-                        "SR88" => Sr::Sr88,
-                        "SR89" => Sr::Sr89,
-                        "SR90" => Sr::Sr90,
-                        "SR91" => Sr::Sr91,
-                        "SR92" => Sr::Sr92,
-                        "SR93" => Sr::Sr93,
-                        "SR94" => Sr::Sr94,
-                        "SR95" => Sr::Sr95,
-                        "SR_HWTASKID" => Sr::SrHwtaskid,
-                        "SR_CIRCULARQUEUEENTRYINDEX" => Sr::SrCircularqueueentryindex,
-                        "SR_CIRCULARQUEUEENTRYADDRESSLOW" => {
-                            Sr::SrCircularqueueentryaddresslow
-                        }
-                        "SR_CIRCULARQUEUEENTRYADDRESSHIGH" => {
-                            Sr::SrCircularqueueentryaddresshigh
-                        }
-                        "SR_PM0" => Sr::SrPm0,
-                        "SR_PM_HI0" => Sr::SrPmHi0,
-                        "SR_PM1" => Sr::SrPm1,
-                        "SR_PM_HI1" => Sr::SrPmHi1,
-                        "SR_PM2" => Sr::SrPm2,
-                        "SR_PM_HI2" => Sr::SrPmHi2,
-                        "SR_PM3" => Sr::SrPm3,
-                        "SR_PM_HI3" => Sr::SrPmHi3,
-                        "SR_PM4" => Sr::SrPm4,
-                        "SR_PM_HI4" => Sr::SrPmHi4,
-                        "SR_PM5" => Sr::SrPm5,
-                        "SR_PM_HI5" => Sr::SrPmHi5,
-                        "SR_PM6" => Sr::SrPm6,
-                        "SR_PM_HI6" => Sr::SrPmHi6,
-                        "SR_PM7" => Sr::SrPm7,
-                        "SR_PM_HI7" => Sr::SrPmHi7,
-                        "SR_SNAP_PM0" => Sr::SrSnapPm0,
-                        "SR_SNAP_PM_HI0" => Sr::SrSnapPmHi0,
-                        "SR_SNAP_PM1" => Sr::SrSnapPm1,
-                        "SR_SNAP_PM_HI1" => Sr::SrSnapPmHi1,
-                        "SR_SNAP_PM2" => Sr::SrSnapPm2,
-                        "SR_SNAP_PM_HI2" => Sr::SrSnapPmHi2,
-                        "SR_SNAP_PM3" => Sr::SrSnapPm3,
-                        "SR_SNAP_PM_HI3" => Sr::SrSnapPmHi3,
-                        "SR_SNAP_PM4" => Sr::SrSnapPm4,
-                        "SR_SNAP_PM_HI4" => Sr::SrSnapPmHi4,
-                        "SR_SNAP_PM5" => Sr::SrSnapPm5,
-                        "SR_SNAP_PM_HI5" => Sr::SrSnapPmHi5,
-                        "SR_SNAP_PM6" => Sr::SrSnapPm6,
-                        "SR_SNAP_PM_HI6" => Sr::SrSnapPmHi6,
-                        "SR_SNAP_PM7" => Sr::SrSnapPm7,
-                        "SR_SNAP_PM_HI7" => Sr::SrSnapPmHi7,
-                        "SR_VARIABLE_RATE" => Sr::SrVariableRate,
-                        "__HIR0X000" => Sr::Hir0x000,
-                        "SR134" => Sr::Sr134,
-                        "SR135" => Sr::Sr135,
-                        "SR_CgaCtaId" => Sr::SrCgactaid,
-                        "SR_GpcLocalCgaId" => Sr::SrGpclocalcgaid,
-                        "SR_CgaSize" => Sr::SrCgasize,
-                        "SR_CTARegPoolSz" => Sr::SrCtaregpoolsz,
-                        "SR140" => Sr::Sr140,
-                        "SR_TMemSz" => Sr::SrTmemsz,
-                        "SR142" => Sr::Sr142,
-                        "SR143" => Sr::Sr143,
-                        "SR144" => Sr::Sr144,
-                        "SR145" => Sr::Sr145,
-                        "SR146" => Sr::Sr146,
-                        "SR147" => Sr::Sr147,
-                        "SR148" => Sr::Sr148,
-                        "SR149" => Sr::Sr149,
-                        "SR150" => Sr::Sr150,
-                        "SR151" => Sr::Sr151,
-                        "SR152" => Sr::Sr152,
-                        "SR153" => Sr::Sr153,
-                        "SR154" => Sr::Sr154,
-                        "SR155" => Sr::Sr155,
-                        "SR156" => Sr::Sr156,
-                        "SR157" => Sr::Sr157,
-                        "SR158" => Sr::Sr158,
-                        "SR159" => Sr::Sr159,
-                        "SR160" => Sr::Sr160,
-                        "SR161" => Sr::Sr161,
-                        "SR162" => Sr::Sr162,
-                        "SR163" => Sr::Sr163,
-                        "SR164" => Sr::Sr164,
-                        "SR165" => Sr::Sr165,
-                        "SR166" => Sr::Sr166,
-                        "SR167" => Sr::Sr167,
-                        "SR168" => Sr::Sr168,
-                        "SR169" => Sr::Sr169,
-                        "SR170" => Sr::Sr170,
-                        "SR171" => Sr::Sr171,
-                        "SR172" => Sr::Sr172,
-                        "SR173" => Sr::Sr173,
-                        "SR174" => Sr::Sr174,
-                        "SR175" => Sr::Sr175,
-                        "SR176" => Sr::Sr176,
-                        "SR177" => Sr::Sr177,
-                        "SR178" => Sr::Sr178,
-                        "SR179" => Sr::Sr179,
-                        "SR180" => Sr::Sr180,
-                        "SR181" => Sr::Sr181,
-                        "SR182" => Sr::Sr182,
-                        "SR183" => Sr::Sr183,
-                        "SR184" => Sr::Sr184,
-                        "SR185" => Sr::Sr185,
-                        "SR186" => Sr::Sr186,
-                        "SR187" => Sr::Sr187,
-                        "SR188" => Sr::Sr188,
-                        "SR189" => Sr::Sr189,
-                        "SR190" => Sr::Sr190,
-                        "SR191" => Sr::Sr191,
-                        "SR192" => Sr::Sr192,
-                        "SR193" => Sr::Sr193,
-                        "SR194" => Sr::Sr194,
-                        "SR195" => Sr::Sr195,
-                        "SR196" => Sr::Sr196,
-                        "SR197" => Sr::Sr197,
-                        "SR198" => Sr::Sr198,
-                        "SR199" => Sr::Sr199,
-                        "SR200" => Sr::Sr200,
-                        "SR201" => Sr::Sr201,
-                        "SR202" => Sr::Sr202,
-                        "SR203" => Sr::Sr203,
-                        "SR204" => Sr::Sr204,
-                        "SR205" => Sr::Sr205,
-                        "SR206" => Sr::Sr206,
-                        "SR207" => Sr::Sr207,
-                        "SR208" => Sr::Sr208,
-                        "SR209" => Sr::Sr209,
-                        "SR210" => Sr::Sr210,
-                        "SR211" => Sr::Sr211,
-                        "SR212" => Sr::Sr212,
-                        "SR213" => Sr::Sr213,
-                        "SR214" => Sr::Sr214,
-                        "SR215" => Sr::Sr215,
-                        "SR216" => Sr::Sr216,
-                        "SR217" => Sr::Sr217,
-                        "SR218" => Sr::Sr218,
-                        "SR219" => Sr::Sr219,
-                        "SR220" => Sr::Sr220,
-                        "SR221" => Sr::Sr221,
-                        "SR222" => Sr::Sr222,
-                        "SR223" => Sr::Sr223,
-                        "SR224" => Sr::Sr224,
-                        "SR225" => Sr::Sr225,
-                        "SR226" => Sr::Sr226,
-                        "SR227" => Sr::Sr227,
-                        "SR228" => Sr::Sr228,
-                        "SR229" => Sr::Sr229,
-                        "SR230" => Sr::Sr230,
-                        "SR231" => Sr::Sr231,
-                        "SR232" => Sr::Sr232,
-                        "SR233" => Sr::Sr233,
-                        "SR234" => Sr::Sr234,
-                        "SR235" => Sr::Sr235,
-                        "SR236" => Sr::Sr236,
-                        "SR237" => Sr::Sr237,
-                        "SR238" => Sr::Sr238,
-                        "SR239" => Sr::Sr239,
-                        "SR240" => Sr::Sr240,
-                        "SR241" => Sr::Sr241,
-                        "SR242" => Sr::Sr242,
-                        "SR243" => Sr::Sr243,
-                        "SR244" => Sr::Sr244,
-                        "SR245" => Sr::Sr245,
-                        "SR246" => Sr::Sr246,
-                        "SR247" => Sr::Sr247,
-                        "SR248" => Sr::Sr248,
-                        "SR249" => Sr::Sr249,
-                        "SR250" => Sr::Sr250,
-                        "SR251" => Sr::Sr251,
-                        "SR252" => Sr::Sr252,
-                        "SR253" => Sr::Sr253,
-                        "SR254" => Sr::Sr254,
-                        "SRZ" => Sr::Srz,
-                        _ => {
-                            return Some(
-                                Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("bad value for {}", "sr"),
-                                }),
-                            );
-                        }
-                    }
-                }
-                _ => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad value for {}", "sr"),
-                        }),
-                    );
-                }
-            }
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = Operands::<2>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let v_sr = asm_try!(
+            enum_operand(at.next(), "sr", & Sr::ALL, | v | v.text_sm(sm), | v | v.text())
+        );
+        let reuse_marks = at.reuse_marks(&["d", "sr"]);
         let op = Self { d: v_d, sr: v_sr };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

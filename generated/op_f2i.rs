@@ -170,10 +170,8 @@ impl OpF2i {
                 CODES[self.stype.index()]
             } << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -214,10 +212,8 @@ impl OpF2i {
                 const CODES: &[u128] = &[2, 1, 4];
                 CODES[self.stype.index()]
             } << 84;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -254,10 +250,8 @@ impl OpF2i {
                 CODES[self.stype.index()]
             } << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -293,26 +287,21 @@ impl OpF2i {
                 CODES[self.stype.index()]
             } << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let dtype: CvtItype32 = match (((w >> 72) & 1) | (((w >> 75) & 3) << 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let ftz: bool = bit(w, 80);
+        let dtype: CvtItype32 = match (bits(w, 72, 1) | bits(w, 75, 2) << 1) {
             5 => CvtItype32::S32,
             4 => CvtItype32::U32,
             3 => CvtItype32::S16,
@@ -321,21 +310,21 @@ impl OpF2i {
             0 => CvtItype32::U8,
             _ => return None,
         };
-        let stype: CvtFtype32 = match (((w >> 84) & 7)) {
+        let stype: CvtFtype32 = match bits(w, 84, 3) {
             2 => CvtFtype32::F32,
             1 => CvtFtype32::F16,
             4 => CvtFtype32::Bf16,
             _ => return None,
         };
-        let rnd: F2iRnd = match (((w >> 78) & 3)) {
+        let rnd: F2iRnd = match bits(w, 78, 2) {
             0 => F2iRnd::Rn,
             1 => F2iRnd::Floor,
             2 => F2iRnd::Ceil,
             3 => F2iRnd::Trunc,
             _ => return None,
         };
-        let ntz: bool = (((w >> 77) & 1)) != 0;
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let ntz: bool = bit(w, 77);
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
             b,
@@ -352,31 +341,19 @@ impl OpF2i {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let dtype: CvtItype32 = match (((w >> 72) & 1) | (((w >> 75) & 3) << 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let ftz: bool = bit(w, 80);
+        let dtype: CvtItype32 = match (bits(w, 72, 1) | bits(w, 75, 2) << 1) {
             5 => CvtItype32::S32,
             4 => CvtItype32::U32,
             3 => CvtItype32::S16,
@@ -385,20 +362,20 @@ impl OpF2i {
             0 => CvtItype32::U8,
             _ => return None,
         };
-        let stype: CvtFtype32 = match (((w >> 84) & 7)) {
+        let stype: CvtFtype32 = match bits(w, 84, 3) {
             2 => CvtFtype32::F32,
             1 => CvtFtype32::F16,
             4 => CvtFtype32::Bf16,
             _ => return None,
         };
-        let rnd: F2iRnd = match (((w >> 78) & 3)) {
+        let rnd: F2iRnd = match bits(w, 78, 2) {
             0 => F2iRnd::Rn,
             1 => F2iRnd::Floor,
             2 => F2iRnd::Ceil,
             3 => F2iRnd::Trunc,
             _ => return None,
         };
-        let ntz: bool = (((w >> 77) & 1)) != 0;
+        let ntz: bool = bit(w, 77);
         let sel: u32 = 0u32;
         let o = Self {
             d,
@@ -416,33 +393,21 @@ impl OpF2i {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let dtype: CvtItype32 = match (((w >> 72) & 1) | (((w >> 75) & 3) << 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let ftz: bool = bit(w, 80);
+        let dtype: CvtItype32 = match (bits(w, 72, 1) | bits(w, 75, 2) << 1) {
             5 => CvtItype32::S32,
             4 => CvtItype32::U32,
             3 => CvtItype32::S16,
@@ -451,21 +416,21 @@ impl OpF2i {
             0 => CvtItype32::U8,
             _ => return None,
         };
-        let stype: CvtFtype32 = match (((w >> 84) & 7)) {
+        let stype: CvtFtype32 = match bits(w, 84, 3) {
             2 => CvtFtype32::F32,
             1 => CvtFtype32::F16,
             4 => CvtFtype32::Bf16,
             _ => return None,
         };
-        let rnd: F2iRnd = match (((w >> 78) & 3)) {
+        let rnd: F2iRnd = match bits(w, 78, 2) {
             0 => F2iRnd::Rn,
             1 => F2iRnd::Floor,
             2 => F2iRnd::Ceil,
             3 => F2iRnd::Trunc,
             _ => return None,
         };
-        let ntz: bool = (((w >> 77) & 1)) != 0;
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let ntz: bool = bit(w, 77);
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
             b,
@@ -482,29 +447,21 @@ impl OpF2i {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let dtype: CvtItype32 = match (((w >> 72) & 1) | (((w >> 75) & 3) << 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let ftz: bool = bit(w, 80);
+        let dtype: CvtItype32 = match (bits(w, 72, 1) | bits(w, 75, 2) << 1) {
             5 => CvtItype32::S32,
             4 => CvtItype32::U32,
             3 => CvtItype32::S16,
@@ -513,21 +470,21 @@ impl OpF2i {
             0 => CvtItype32::U8,
             _ => return None,
         };
-        let stype: CvtFtype32 = match (((w >> 84) & 7)) {
+        let stype: CvtFtype32 = match bits(w, 84, 3) {
             2 => CvtFtype32::F32,
             1 => CvtFtype32::F16,
             4 => CvtFtype32::Bf16,
             _ => return None,
         };
-        let rnd: F2iRnd = match (((w >> 78) & 3)) {
+        let rnd: F2iRnd = match bits(w, 78, 2) {
             0 => F2iRnd::Rn,
             1 => F2iRnd::Floor,
             2 => F2iRnd::Ceil,
             3 => F2iRnd::Trunc,
             _ => return None,
         };
-        let ntz: bool = (((w >> 77) & 1)) != 0;
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let ntz: bool = bit(w, 77);
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
             b,
@@ -544,15 +501,10 @@ impl OpF2i {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -624,161 +576,77 @@ impl OpF2i {
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let dtype: CvtItype32 = if !CvtItype32::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype32::U32.text_sm(sm))
-        {
-            CvtItype32::U32
-        } else if !CvtItype32::S16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype32::S16.text_sm(sm))
-        {
-            CvtItype32::S16
-        } else if !CvtItype32::U16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype32::U16.text_sm(sm))
-        {
-            CvtItype32::U16
-        } else if !CvtItype32::S8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype32::S8.text_sm(sm))
-        {
-            CvtItype32::S8
-        } else if !CvtItype32::U8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype32::U8.text_sm(sm))
-        {
-            CvtItype32::U8
-        } else if !CvtItype32::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype32::S32.text_sm(sm))
-        {
-            CvtItype32::S32
-        } else if CvtItype32::S32.text_sm(sm).is_empty() {
-            CvtItype32::S32
-        } else if CvtItype32::U32.text_sm(sm).is_empty() {
-            CvtItype32::U32
-        } else if CvtItype32::S16.text_sm(sm).is_empty() {
-            CvtItype32::S16
-        } else if CvtItype32::U16.text_sm(sm).is_empty() {
-            CvtItype32::U16
-        } else if CvtItype32::S8.text_sm(sm).is_empty() {
-            CvtItype32::S8
-        } else if CvtItype32::U8.text_sm(sm).is_empty() {
-            CvtItype32::U8
-        } else {
-            return None;
-        };
-        let stype: CvtFtype32 = if !CvtFtype32::Bf16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtype32::Bf16.text_sm(sm))
-        {
-            CvtFtype32::Bf16
-        } else if !CvtFtype32::F16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtype32::F16.text_sm(sm))
-        {
-            CvtFtype32::F16
-        } else if !CvtFtype32::F32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtype32::F32.text_sm(sm))
-        {
-            CvtFtype32::F32
-        } else if CvtFtype32::F32.text_sm(sm).is_empty() {
-            CvtFtype32::F32
-        } else if CvtFtype32::F16.text_sm(sm).is_empty() {
-            CvtFtype32::F16
-        } else if CvtFtype32::Bf16.text_sm(sm).is_empty() {
-            CvtFtype32::Bf16
-        } else {
-            return None;
-        };
-        let rnd: F2iRnd = if !F2iRnd::Floor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, F2iRnd::Floor.text_sm(sm))
-        {
-            F2iRnd::Floor
-        } else if !F2iRnd::Trunc.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, F2iRnd::Trunc.text_sm(sm))
-        {
-            F2iRnd::Trunc
-        } else if !F2iRnd::Ceil.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, F2iRnd::Ceil.text_sm(sm))
-        {
-            F2iRnd::Ceil
-        } else if !F2iRnd::Rn.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, F2iRnd::Rn.text_sm(sm))
-        {
-            F2iRnd::Rn
-        } else if F2iRnd::Rn.text_sm(sm).is_empty() {
-            F2iRnd::Rn
-        } else if F2iRnd::Floor.text_sm(sm).is_empty() {
-            F2iRnd::Floor
-        } else if F2iRnd::Ceil.text_sm(sm).is_empty() {
-            F2iRnd::Ceil
-        } else if F2iRnd::Trunc.text_sm(sm).is_empty() {
-            F2iRnd::Trunc
-        } else {
-            return None;
-        };
+        let dtype: CvtItype32 = take_enum_suffix(
+            rest,
+            &mut cur,
+            &CvtItype32::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let stype: CvtFtype32 = take_enum_suffix(
+            rest,
+            &mut cur,
+            &CvtFtype32::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let rnd: F2iRnd = take_enum_suffix(
+            rest,
+            &mut cur,
+            &F2iRnd::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let ntz: bool = take_suffix(rest, &mut cur, ".NTZ");
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["d", "b"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
+        let mut at = Operands::<2>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
         let v_b = {
-            let tok = next_operand(ops, &mut it);
-            {
-                let view = Self::b_view_of(stype);
-                let sel: u32 = match (tok.suffixes.as_slice(), view) {
-                    ([], _) => 0,
-                    ([p], Some(v)) => {
-                        match v.parse_part(p) {
-                            Some(sel) => sel,
-                            None => {
-                                return Some(
-                                    Err(AsmError {
-                                        col: tok.col,
-                                        message: format!("`.{}` is not a part of {}'s type", p, "b"),
-                                    }),
-                                );
-                            }
+            let tok = at.next();
+            let view = Self::b_view_of(stype);
+            let sel: u32 = match (tok.suffixes.as_slice(), view) {
+                ([], _) => 0,
+                ([p], Some(v)) => {
+                    match v.parse_part(p) {
+                        Some(sel) => sel,
+                        None => {
+                            return Some(
+                                Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("`.{}` is not a part of {}'s type", p, "b"),
+                                }),
+                            );
                         }
                     }
-                    _ => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("unexpected suffix on {}", "b"),
-                            }),
-                        );
-                    }
-                };
-                match to_src(
-                    &tok.without_suffixes(),
-                    Self::b_view_of(stype).map_or(ImmStyle::F32, View::imm_style),
-                ) {
-                    Some(s) => (s, sel),
-                    None => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad operand for {}", "b"),
-                            }),
-                        );
-                    }
+                }
+                _ => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("unexpected suffix on {}", "b"),
+                        }),
+                    );
+                }
+            };
+            match to_src(
+                &tok.without_suffixes(),
+                Self::b_view_of(stype).map_or(ImmStyle::F32, View::imm_style),
+            ) {
+                Some(s) => (s, sel),
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "b"),
+                        }),
+                    );
                 }
             }
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "b"]);
         let op = Self {
             d: v_d,
             b: v_b.0,
@@ -790,26 +658,10 @@ impl OpF2i {
             sel: v_b.1,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        if reuse_b {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

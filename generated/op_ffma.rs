@@ -147,10 +147,8 @@ impl OpFfma {
                 CODES[self.rnd.index()]
             } << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -178,10 +176,8 @@ impl OpFfma {
                 CODES[self.rnd.index()]
             } << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -212,10 +208,8 @@ impl OpFfma {
                 CODES[self.rnd.index()]
             } << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -245,10 +239,8 @@ impl OpFfma {
                 CODES[self.rnd.index()]
             } << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -276,10 +268,8 @@ impl OpFfma {
                 CODES[self.rnd.index()]
             } << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -310,10 +300,8 @@ impl OpFfma {
                 CODES[self.rnd.index()]
             } << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -343,10 +331,8 @@ impl OpFfma {
                 CODES[self.rnd.index()]
             } << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -372,9 +358,7 @@ impl OpFfma {
                 CODES[self.rnd.index()]
             } << 51;
         w |= u128::from(self.ftz) << 53;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -406,9 +390,7 @@ impl OpFfma {
                 CODES[self.rnd.index()]
             } << 51;
         w |= u128::from(self.ftz) << 53;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -435,9 +417,7 @@ impl OpFfma {
                 CODES[self.rnd.index()]
             } << 51;
         w |= u128::from(self.ftz) << 53;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -464,511 +444,310 @@ impl OpFfma {
                 CODES[self.rnd.index()]
             } << 51;
         w |= u128::from(self.ftz) << 53;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+            .with_neg(bit(w, 75))
+            .with_abs(bit(w, 74));
+        let ftz: bool = bit(w, 80);
+        let rnd: Rnd = match bits(w, 78, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sat: bool = (((w >> 77) & 1)) != 0;
+        let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+            .with_neg(bit(w, 75))
+            .with_abs(bit(w, 74));
+        let ftz: bool = bit(w, 80);
+        let rnd: Rnd = match bits(w, 78, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sat: bool = (((w >> 77) & 1)) != 0;
+        let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+            .with_neg(bit(w, 75))
+            .with_abs(bit(w, 74));
+        let ftz: bool = bit(w, 80);
+        let rnd: Rnd = match bits(w, 78, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sat: bool = (((w >> 77) & 1)) != 0;
+        let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+            .with_neg(bit(w, 75))
+            .with_abs(bit(w, 74));
+        let ftz: bool = bit(w, 80);
+        let rnd: Rnd = match bits(w, 78, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sat: bool = (((w >> 77) & 1)) != 0;
+        let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+            .with_neg(bit(w, 75))
+            .with_abs(bit(w, 74));
+        let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let ftz: bool = bit(w, 80);
+        let rnd: Rnd = match bits(w, 78, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sat: bool = (((w >> 77) & 1)) != 0;
+        let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+            .with_neg(bit(w, 75))
+            .with_abs(bit(w, 74));
+        let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let ftz: bool = bit(w, 80);
+        let rnd: Rnd = match bits(w, 78, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sat: bool = (((w >> 77) & 1)) != 0;
+        let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: (((w >> 74) & 1)) != 0,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 78) & 3)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+            .with_neg(bit(w, 75))
+            .with_abs(bit(w, 74));
+        let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let ftz: bool = bit(w, 80);
+        let rnd: Rnd = match bits(w, 78, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sat: bool = (((w >> 77) & 1)) != 0;
+        let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: (((w >> 48) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: (((w >> 49) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 53) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 51) & 3)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_neg(bit(w, 48));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?).with_neg(bit(w, 49));
+        let ftz: bool = bit(w, 53);
+        let rnd: Rnd = match bits(w, 51, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sat: bool = (((w >> 50) & 1)) != 0;
+        let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::imm(
                 imm_from_field(
-                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
+                    (bits(w, 20, 19) | bits(w, 56, 1) << 19),
                     20u32,
                     12u32,
                     false,
                 ),
-            ),
-            neg: (((w >> 48) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: (((w >> 49) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 53) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 51) & 3)) {
+            )
+            .with_neg(bit(w, 48));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?).with_neg(bit(w, 49));
+        let ftz: bool = bit(w, 53);
+        let rnd: Rnd = match bits(w, 51, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sat: bool = (((w >> 50) & 1)) != 0;
+        let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 48) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: (((w >> 49) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 53) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 51) & 3)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+            .with_neg(bit(w, 48));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?).with_neg(bit(w, 49));
+        let ftz: bool = bit(w, 53);
+        let rnd: Rnd = match bits(w, 51, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sat: bool = (((w >> 50) & 1)) != 0;
+        let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `c2`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: (((w >> 48) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 49) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 53) & 1)) != 0;
-        let rnd: Rnd = match (((w >> 51) & 3)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?).with_neg(bit(w, 48));
+        let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+            .with_neg(bit(w, 49));
+        let ftz: bool = bit(w, 53);
+        let rnd: Rnd = match bits(w, 51, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sat: bool = (((w >> 50) & 1)) != 0;
+        let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -1044,73 +823,21 @@ impl OpFfma {
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let rnd: Rnd = if !Rnd::Rm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rm.text_sm(sm))
-        {
-            Rnd::Rm
-        } else if !Rnd::Rp.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rp.text_sm(sm))
-        {
-            Rnd::Rp
-        } else if !Rnd::Rz.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rz.text_sm(sm))
-        {
-            Rnd::Rz
-        } else if !Rnd::Rn.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rn.text_sm(sm))
-        {
-            Rnd::Rn
-        } else if Rnd::Rn.text_sm(sm).is_empty() {
-            Rnd::Rn
-        } else if Rnd::Rm.text_sm(sm).is_empty() {
-            Rnd::Rm
-        } else if Rnd::Rp.text_sm(sm).is_empty() {
-            Rnd::Rp
-        } else if Rnd::Rz.text_sm(sm).is_empty() {
-            Rnd::Rz
-        } else {
-            return None;
-        };
+        let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
         let sat: bool = take_suffix(rest, &mut cur, ".SAT");
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 4usize] = [usize::MAX; 4usize];
-        let names: [&str; 4usize] = ["d", "a", "b", "c"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::F32))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::F32))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_c = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "c", ImmStyle::F32))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = Operands::<4>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
+        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::F32));
+        let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
         let op = Self {
             d: v_d,
             a: v_a,
@@ -1121,53 +848,18 @@ impl OpFfma {
             sat: sat,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                Some(4) => ctrl |= 1u32 << 17,
-                Some(5) => ctrl |= 1u32 << 17,
-                Some(6) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                Some(4) => ctrl |= 1u32 << 18,
-                Some(5) => ctrl |= 1u32 << 18,
-                Some(6) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_c {
-            match form {
-                Some(0) => ctrl |= 1u32 << 19,
-                Some(1) => ctrl |= 1u32 << 19,
-                Some(2) => ctrl |= 1u32 << 19,
-                Some(3) => ctrl |= 1u32 << 19,
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[
+                ("a", &[17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0]),
+                ("b", &[18, 0, 0, 0, 18, 18, 18, 0, 0, 0, 0]),
+                ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0, 0, 0]),
+            ],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

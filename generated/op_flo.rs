@@ -91,10 +91,8 @@ impl OpFlo {
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= u128::from(self.b.not) << 63;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -114,10 +112,8 @@ impl OpFlo {
             } << 73;
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -139,10 +135,8 @@ impl OpFlo {
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= u128::from(self.b.not) << 63;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -163,10 +157,8 @@ impl OpFlo {
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= u128::from(self.b.not) << 63;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -194,9 +186,7 @@ impl OpFlo {
                 const CODES: &[u128] = &[0, 1];
                 CODES[self.ty.index()]
             } << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -229,9 +219,7 @@ impl OpFlo {
                 const CODES: &[u128] = &[0, 1];
                 CODES[self.ty.index()]
             } << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -260,231 +248,146 @@ impl OpFlo {
                 const CODES: &[u128] = &[0, 1];
                 CODES[self.ty.index()]
             } << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 63) & 1)) != 0,
-        };
-        let ty: FloType = match (((w >> 73) & 1)) {
+        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?).with_not(bit(w, 63));
+        let ty: FloType = match bits(w, 73, 1) {
             0 => FloType::U32,
             1 => FloType::S32,
             _ => return None,
         };
-        let sh: bool = (((w >> 74) & 1)) != 0;
+        let sh: bool = bit(w, 74);
         let o = Self { pd, d, b, ty, sh };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let ty: FloType = match (((w >> 73) & 1)) {
+        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let ty: FloType = match bits(w, 73, 1) {
             0 => FloType::U32,
             1 => FloType::S32,
             _ => return None,
         };
-        let sh: bool = (((w >> 74) & 1)) != 0;
+        let sh: bool = bit(w, 74);
         let o = Self { pd, d, b, ty, sh };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: (((w >> 63) & 1)) != 0,
-        };
-        let ty: FloType = match (((w >> 73) & 1)) {
+        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_not(bit(w, 63));
+        let ty: FloType = match bits(w, 73, 1) {
             0 => FloType::U32,
             1 => FloType::S32,
             _ => return None,
         };
-        let sh: bool = (((w >> 74) & 1)) != 0;
+        let sh: bool = bit(w, 74);
         let o = Self { pd, d, b, ty, sh };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 63) & 1)) != 0,
-        };
-        let ty: FloType = match (((w >> 73) & 1)) {
+        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
+        let ty: FloType = match bits(w, 73, 1) {
             0 => FloType::U32,
             1 => FloType::S32,
             _ => return None,
         };
-        let sh: bool = (((w >> 74) & 1)) != 0;
+        let sh: bool = bit(w, 74);
         let o = Self { pd, d, b, ty, sh };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 40) & 1)) != 0,
-        };
-        let ty: FloType = match (((w >> 48) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_not(bit(w, 40));
+        let ty: FloType = match bits(w, 48, 1) {
             0 => FloType::U32,
             1 => FloType::S32,
             _ => return None,
         };
-        let sh: bool = (((w >> 41) & 1)) != 0;
+        let sh: bool = bit(w, 41);
         let o = Self { pd, d, b, ty, sh };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field(
-                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
-                    20u32,
-                    0u32,
-                    true,
-                ),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let ty: FloType = match (((w >> 48) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let b = Src::imm(
+            imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
+        );
+        let ty: FloType = match bits(w, 48, 1) {
             0 => FloType::U32,
             1 => FloType::S32,
             _ => return None,
         };
-        let sh: bool = (((w >> 41) & 1)) != 0;
+        let sh: bool = bit(w, 41);
         let o = Self { pd, d, b, ty, sh };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: (((w >> 40) & 1)) != 0,
-        };
-        let ty: FloType = match (((w >> 48) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+            .with_not(bit(w, 40));
+        let ty: FloType = match bits(w, 48, 1) {
             0 => FloType::U32,
             1 => FloType::S32,
             _ => return None,
         };
-        let sh: bool = (((w >> 41) & 1)) != 0;
+        let sh: bool = bit(w, 41);
         let o = Self { pd, d, b, ty, sh };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -554,65 +457,30 @@ impl OpFlo {
         const CANDS: &[&[&str]] = &[&["FLO"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let ty: FloType = if !FloType::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, FloType::U32.text_sm(sm))
-        {
-            FloType::U32
-        } else if !FloType::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, FloType::S32.text_sm(sm))
-        {
-            FloType::S32
-        } else if FloType::U32.text_sm(sm).is_empty() {
-            FloType::U32
-        } else if FloType::S32.text_sm(sm).is_empty() {
-            FloType::S32
-        } else {
-            return None;
-        };
+        let ty: FloType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &FloType::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let sh: bool = take_suffix(rest, &mut cur, ".SH");
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 3usize] = [usize::MAX; 3usize];
-        let names: [&str; 3usize] = ["d", "pd", "b"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_pd = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(dst_operand(tok, "pd", true))
-            }
+        let mut at = Operands::<3>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let v_pd = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(dst_operand(at.next(), "pd", true))
         } else {
+            at.skip();
             Reg::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let reuse_marks = at.reuse_marks(&["d", "pd", "b"]);
         let op = Self {
             pd: v_pd,
             d: v_d,
@@ -621,26 +489,10 @@ impl OpFlo {
             sh: sh,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        if reuse_b {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

@@ -140,10 +140,8 @@ impl OpFsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -179,10 +177,8 @@ impl OpFsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -221,10 +217,8 @@ impl OpFsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -262,10 +256,8 @@ impl OpFsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -303,9 +295,7 @@ impl OpFsetp {
             } << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -349,9 +339,7 @@ impl OpFsetp {
             } << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -390,37 +378,24 @@ impl OpFsetp {
             } << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
+        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cmp: Fcmp = match bits(w, 76, 4) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -439,8 +414,8 @@ impl OpFsetp {
             0xf => Fcmp::T,
             _ => return None,
         };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let setop: Setop = match (((w >> 74) & 3)) {
+        let ftz: bool = bit(w, 80);
+        let setop: Setop = match bits(w, 74, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
@@ -456,43 +431,23 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
+        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cmp: Fcmp = match bits(w, 76, 4) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -511,8 +466,8 @@ impl OpFsetp {
             0xf => Fcmp::T,
             _ => return None,
         };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let setop: Setop = match (((w >> 74) & 3)) {
+        let ftz: bool = bit(w, 80);
+        let setop: Setop = match bits(w, 74, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
@@ -528,45 +483,25 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
+        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cmp: Fcmp = match bits(w, 76, 4) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -585,8 +520,8 @@ impl OpFsetp {
             0xf => Fcmp::T,
             _ => return None,
         };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let setop: Setop = match (((w >> 74) & 3)) {
+        let ftz: bool = bit(w, 80);
+        let setop: Setop = match bits(w, 74, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
@@ -602,41 +537,25 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
+        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cmp: Fcmp = match bits(w, 76, 4) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -655,8 +574,8 @@ impl OpFsetp {
             0xf => Fcmp::T,
             _ => return None,
         };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let setop: Setop = match (((w >> 74) & 3)) {
+        let ftz: bool = bit(w, 80);
+        let setop: Setop = match bits(w, 74, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
@@ -672,41 +591,25 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: (((w >> 43) & 1)) != 0,
-            abs: (((w >> 7) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: (((w >> 6) & 1)) != 0,
-            abs: (((w >> 44) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 48) & 0xf)) {
+        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+            .with_neg(bit(w, 43))
+            .with_abs(bit(w, 7));
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?)
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let cmp: Fcmp = match bits(w, 48, 4) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -725,8 +628,8 @@ impl OpFsetp {
             0xf => Fcmp::T,
             _ => return None,
         };
-        let ftz: bool = (((w >> 47) & 1)) != 0;
-        let setop: Setop = match (((w >> 45) & 3)) {
+        let ftz: bool = bit(w, 47);
+        let setop: Setop = match bits(w, 45, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
@@ -742,48 +645,32 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: (((w >> 43) & 1)) != 0,
-            abs: (((w >> 7) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
+        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+            .with_neg(bit(w, 43))
+            .with_abs(bit(w, 7));
+        let b = Src::imm(
                 imm_from_field(
-                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
+                    (bits(w, 20, 19) | bits(w, 56, 1) << 19),
                     20u32,
                     12u32,
                     false,
                 ),
-            ),
-            neg: (((w >> 6) & 1)) != 0,
-            abs: (((w >> 44) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 48) & 0xf)) {
+            )
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let cmp: Fcmp = match bits(w, 48, 4) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -802,8 +689,8 @@ impl OpFsetp {
             0xf => Fcmp::T,
             _ => return None,
         };
-        let ftz: bool = (((w >> 47) & 1)) != 0;
-        let setop: Setop = match (((w >> 45) & 3)) {
+        let ftz: bool = bit(w, 47);
+        let setop: Setop = match bits(w, 45, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
@@ -819,45 +706,25 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: (((w >> 43) & 1)) != 0,
-            abs: (((w >> 7) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 6) & 1)) != 0,
-            abs: (((w >> 44) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 48) & 0xf)) {
+        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+            .with_neg(bit(w, 43))
+            .with_abs(bit(w, 7));
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let cmp: Fcmp = match bits(w, 48, 4) {
             0 => Fcmp::F,
             1 => Fcmp::Lt,
             2 => Fcmp::Eq,
@@ -876,8 +743,8 @@ impl OpFsetp {
             0xf => Fcmp::T,
             _ => return None,
         };
-        let ftz: bool = (((w >> 47) & 1)) != 0;
-        let setop: Setop = match (((w >> 45) & 3)) {
+        let ftz: bool = bit(w, 47);
+        let setop: Setop = match bits(w, 45, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
@@ -893,15 +760,10 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -976,172 +838,28 @@ impl OpFsetp {
         const CANDS: &[&[&str]] = &[&["FSETP"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let cmp: Fcmp = if !Fcmp::Num.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Num.text_sm(sm))
-        {
-            Fcmp::Num
-        } else if !Fcmp::Nan.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Nan.text_sm(sm))
-        {
-            Fcmp::Nan
-        } else if !Fcmp::Ltu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Ltu.text_sm(sm))
-        {
-            Fcmp::Ltu
-        } else if !Fcmp::Equ.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Equ.text_sm(sm))
-        {
-            Fcmp::Equ
-        } else if !Fcmp::Leu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Leu.text_sm(sm))
-        {
-            Fcmp::Leu
-        } else if !Fcmp::Gtu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Gtu.text_sm(sm))
-        {
-            Fcmp::Gtu
-        } else if !Fcmp::Neu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Neu.text_sm(sm))
-        {
-            Fcmp::Neu
-        } else if !Fcmp::Geu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Geu.text_sm(sm))
-        {
-            Fcmp::Geu
-        } else if !Fcmp::Lt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Lt.text_sm(sm))
-        {
-            Fcmp::Lt
-        } else if !Fcmp::Eq.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Eq.text_sm(sm))
-        {
-            Fcmp::Eq
-        } else if !Fcmp::Le.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Le.text_sm(sm))
-        {
-            Fcmp::Le
-        } else if !Fcmp::Gt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Gt.text_sm(sm))
-        {
-            Fcmp::Gt
-        } else if !Fcmp::Ne.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Ne.text_sm(sm))
-        {
-            Fcmp::Ne
-        } else if !Fcmp::Ge.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Ge.text_sm(sm))
-        {
-            Fcmp::Ge
-        } else if !Fcmp::F.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::F.text_sm(sm))
-        {
-            Fcmp::F
-        } else if !Fcmp::T.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::T.text_sm(sm))
-        {
-            Fcmp::T
-        } else if Fcmp::F.text_sm(sm).is_empty() {
-            Fcmp::F
-        } else if Fcmp::Lt.text_sm(sm).is_empty() {
-            Fcmp::Lt
-        } else if Fcmp::Eq.text_sm(sm).is_empty() {
-            Fcmp::Eq
-        } else if Fcmp::Le.text_sm(sm).is_empty() {
-            Fcmp::Le
-        } else if Fcmp::Gt.text_sm(sm).is_empty() {
-            Fcmp::Gt
-        } else if Fcmp::Ne.text_sm(sm).is_empty() {
-            Fcmp::Ne
-        } else if Fcmp::Ge.text_sm(sm).is_empty() {
-            Fcmp::Ge
-        } else if Fcmp::Num.text_sm(sm).is_empty() {
-            Fcmp::Num
-        } else if Fcmp::Nan.text_sm(sm).is_empty() {
-            Fcmp::Nan
-        } else if Fcmp::Ltu.text_sm(sm).is_empty() {
-            Fcmp::Ltu
-        } else if Fcmp::Equ.text_sm(sm).is_empty() {
-            Fcmp::Equ
-        } else if Fcmp::Leu.text_sm(sm).is_empty() {
-            Fcmp::Leu
-        } else if Fcmp::Gtu.text_sm(sm).is_empty() {
-            Fcmp::Gtu
-        } else if Fcmp::Neu.text_sm(sm).is_empty() {
-            Fcmp::Neu
-        } else if Fcmp::Geu.text_sm(sm).is_empty() {
-            Fcmp::Geu
-        } else if Fcmp::T.text_sm(sm).is_empty() {
-            Fcmp::T
-        } else {
-            return None;
-        };
+        let cmp: Fcmp = take_enum_suffix(rest, &mut cur, &Fcmp::ALL, |v| v.text_sm(sm))?;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
-        {
-            Setop::And
-        } else if !Setop::Xor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
-        {
-            Setop::Xor
-        } else if !Setop::Or.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
-        {
-            Setop::Or
-        } else if Setop::And.text_sm(sm).is_empty() {
-            Setop::And
-        } else if Setop::Or.text_sm(sm).is_empty() {
-            Setop::Or
-        } else if Setop::Xor.text_sm(sm).is_empty() {
-            Setop::Xor
-        } else {
-            return None;
-        };
+        let setop: Setop = take_enum_suffix(
+            rest,
+            &mut cur,
+            &Setop::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 5usize] = [usize::MAX; 5usize];
-        let names: [&str; 5usize] = ["p", "q", "a", "b", "acc"];
-        let mut k = 0usize;
-        let before = it;
-        let v_p = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "p", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_q = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "q", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::F32))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::F32))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_acc = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = Operands::<5>::new(ops, required);
+        let v_p = asm_try!(dst_operand(at.next(), "p", true));
+        let v_q = asm_try!(dst_operand(at.next(), "q", true));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
+        let v_acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
+        let reuse_marks = at.reuse_marks(&["p", "q", "a", "b", "acc"]);
         let op = Self {
             p: v_p,
             q: v_q,
@@ -1153,43 +871,14 @@ impl OpFsetp {
             setop: setop,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_acc = reuse_marks.iter().any(|n| *n == "acc");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_acc {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

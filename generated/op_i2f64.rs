@@ -200,10 +200,8 @@ impl OpI2f64 {
                 CODES[self.rnd.index()]
             } << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -242,10 +240,8 @@ impl OpI2f64 {
                 const CODES: &[u128] = &[0, 1, 2, 3];
                 CODES[self.rnd.index()]
             } << 78;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -278,10 +274,8 @@ impl OpI2f64 {
                 CODES[self.rnd.index()]
             } << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -313,32 +307,25 @@ impl OpI2f64 {
                 CODES[self.rnd.index()]
             } << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dtype: CvtFtype = match (((w >> 75) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let dtype: CvtFtype = match bits(w, 75, 3) {
             2 => CvtFtype::F32,
             1 => CvtFtype::F16,
             4 => CvtFtype::Bf16,
             3 => CvtFtype::F64,
             _ => return None,
         };
-        let stype: CvtItype = match (((w >> 74) & 1) | (((w >> 84) & 3) << 1)) {
+        let stype: CvtItype = match (bits(w, 74, 1) | bits(w, 84, 2) << 1) {
             5 => CvtItype::S32,
             4 => CvtItype::U32,
             3 => CvtItype::S16,
@@ -349,14 +336,14 @@ impl OpI2f64 {
             6 => CvtItype::U64,
             _ => return None,
         };
-        let rnd: Rnd = match (((w >> 78) & 3)) {
+        let rnd: Rnd = match bits(w, 78, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
             b,
@@ -371,37 +358,25 @@ impl OpI2f64 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dtype: CvtFtype = match (((w >> 75) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let dtype: CvtFtype = match bits(w, 75, 3) {
             2 => CvtFtype::F32,
             1 => CvtFtype::F16,
             4 => CvtFtype::Bf16,
             3 => CvtFtype::F64,
             _ => return None,
         };
-        let stype: CvtItype = match (((w >> 74) & 1) | (((w >> 84) & 3) << 1)) {
+        let stype: CvtItype = match (bits(w, 74, 1) | bits(w, 84, 2) << 1) {
             5 => CvtItype::S32,
             4 => CvtItype::U32,
             3 => CvtItype::S16,
@@ -412,7 +387,7 @@ impl OpI2f64 {
             6 => CvtItype::U64,
             _ => return None,
         };
-        let rnd: Rnd = match (((w >> 78) & 3)) {
+        let rnd: Rnd = match bits(w, 78, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
@@ -434,39 +409,25 @@ impl OpI2f64 {
         if !o.legal_f1(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dtype: CvtFtype = match (((w >> 75) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        let dtype: CvtFtype = match bits(w, 75, 3) {
             2 => CvtFtype::F32,
             1 => CvtFtype::F16,
             4 => CvtFtype::Bf16,
             3 => CvtFtype::F64,
             _ => return None,
         };
-        let stype: CvtItype = match (((w >> 74) & 1) | (((w >> 84) & 3) << 1)) {
+        let stype: CvtItype = match (bits(w, 74, 1) | bits(w, 84, 2) << 1) {
             5 => CvtItype::S32,
             4 => CvtItype::U32,
             3 => CvtItype::S16,
@@ -477,14 +438,14 @@ impl OpI2f64 {
             6 => CvtItype::U64,
             _ => return None,
         };
-        let rnd: Rnd = match (((w >> 78) & 3)) {
+        let rnd: Rnd = match bits(w, 78, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
             b,
@@ -499,35 +460,25 @@ impl OpI2f64 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dtype: CvtFtype = match (((w >> 75) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let dtype: CvtFtype = match bits(w, 75, 3) {
             2 => CvtFtype::F32,
             1 => CvtFtype::F16,
             4 => CvtFtype::Bf16,
             3 => CvtFtype::F64,
             _ => return None,
         };
-        let stype: CvtItype = match (((w >> 74) & 1) | (((w >> 84) & 3) << 1)) {
+        let stype: CvtItype = match (bits(w, 74, 1) | bits(w, 84, 2) << 1) {
             5 => CvtItype::S32,
             4 => CvtItype::U32,
             3 => CvtItype::S16,
@@ -538,14 +489,14 @@ impl OpI2f64 {
             6 => CvtItype::U64,
             _ => return None,
         };
-        let rnd: Rnd = match (((w >> 78) & 3)) {
+        let rnd: Rnd = match bits(w, 78, 2) {
             0 => Rnd::Rn,
             1 => Rnd::Rm,
             2 => Rnd::Rp,
             3 => Rnd::Rz,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
             b,
@@ -560,15 +511,10 @@ impl OpI2f64 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -633,178 +579,71 @@ impl OpI2f64 {
         const CANDS: &[&[&str]] = &[&["I2F"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let dtype: CvtFtype = if !CvtFtype::Bf16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtype::Bf16.text_sm(sm))
-        {
-            CvtFtype::Bf16
-        } else if !CvtFtype::F16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtype::F16.text_sm(sm))
-        {
-            CvtFtype::F16
-        } else if !CvtFtype::F64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtype::F64.text_sm(sm))
-        {
-            CvtFtype::F64
-        } else if !CvtFtype::F32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtype::F32.text_sm(sm))
-        {
-            CvtFtype::F32
-        } else if CvtFtype::F32.text_sm(sm).is_empty() {
-            CvtFtype::F32
-        } else if CvtFtype::F16.text_sm(sm).is_empty() {
-            CvtFtype::F16
-        } else if CvtFtype::Bf16.text_sm(sm).is_empty() {
-            CvtFtype::Bf16
-        } else if CvtFtype::F64.text_sm(sm).is_empty() {
-            CvtFtype::F64
-        } else {
-            return None;
-        };
-        let stype: CvtItype = if !CvtItype::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype::U32.text_sm(sm))
-        {
-            CvtItype::U32
-        } else if !CvtItype::S16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype::S16.text_sm(sm))
-        {
-            CvtItype::S16
-        } else if !CvtItype::U16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype::U16.text_sm(sm))
-        {
-            CvtItype::U16
-        } else if !CvtItype::S64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype::S64.text_sm(sm))
-        {
-            CvtItype::S64
-        } else if !CvtItype::U64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype::U64.text_sm(sm))
-        {
-            CvtItype::U64
-        } else if !CvtItype::S8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype::S8.text_sm(sm))
-        {
-            CvtItype::S8
-        } else if !CvtItype::U8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype::U8.text_sm(sm))
-        {
-            CvtItype::U8
-        } else if !CvtItype::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtItype::S32.text_sm(sm))
-        {
-            CvtItype::S32
-        } else if CvtItype::S32.text_sm(sm).is_empty() {
-            CvtItype::S32
-        } else if CvtItype::U32.text_sm(sm).is_empty() {
-            CvtItype::U32
-        } else if CvtItype::S16.text_sm(sm).is_empty() {
-            CvtItype::S16
-        } else if CvtItype::U16.text_sm(sm).is_empty() {
-            CvtItype::U16
-        } else if CvtItype::S8.text_sm(sm).is_empty() {
-            CvtItype::S8
-        } else if CvtItype::U8.text_sm(sm).is_empty() {
-            CvtItype::U8
-        } else if CvtItype::S64.text_sm(sm).is_empty() {
-            CvtItype::S64
-        } else if CvtItype::U64.text_sm(sm).is_empty() {
-            CvtItype::U64
-        } else {
-            return None;
-        };
-        let rnd: Rnd = if !Rnd::Rm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rm.text_sm(sm))
-        {
-            Rnd::Rm
-        } else if !Rnd::Rp.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rp.text_sm(sm))
-        {
-            Rnd::Rp
-        } else if !Rnd::Rz.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rz.text_sm(sm))
-        {
-            Rnd::Rz
-        } else if !Rnd::Rn.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rn.text_sm(sm))
-        {
-            Rnd::Rn
-        } else if Rnd::Rn.text_sm(sm).is_empty() {
-            Rnd::Rn
-        } else if Rnd::Rm.text_sm(sm).is_empty() {
-            Rnd::Rm
-        } else if Rnd::Rp.text_sm(sm).is_empty() {
-            Rnd::Rp
-        } else if Rnd::Rz.text_sm(sm).is_empty() {
-            Rnd::Rz
-        } else {
-            return None;
-        };
+        let dtype: CvtFtype = take_enum_suffix(
+            rest,
+            &mut cur,
+            &CvtFtype::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let stype: CvtItype = take_enum_suffix(
+            rest,
+            &mut cur,
+            &CvtItype::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["d", "b"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
+        let mut at = Operands::<2>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
         let v_b = {
-            let tok = next_operand(ops, &mut it);
-            {
-                let view = Self::b_view_of(stype);
-                let sel: u32 = match (tok.suffixes.as_slice(), view) {
-                    ([], _) => 0,
-                    ([p], Some(v)) => {
-                        match v.parse_part(p) {
-                            Some(sel) => sel,
-                            None => {
-                                return Some(
-                                    Err(AsmError {
-                                        col: tok.col,
-                                        message: format!("`.{}` is not a part of {}'s type", p, "b"),
-                                    }),
-                                );
-                            }
+            let tok = at.next();
+            let view = Self::b_view_of(stype);
+            let sel: u32 = match (tok.suffixes.as_slice(), view) {
+                ([], _) => 0,
+                ([p], Some(v)) => {
+                    match v.parse_part(p) {
+                        Some(sel) => sel,
+                        None => {
+                            return Some(
+                                Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("`.{}` is not a part of {}'s type", p, "b"),
+                                }),
+                            );
                         }
                     }
-                    _ => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("unexpected suffix on {}", "b"),
-                            }),
-                        );
-                    }
-                };
-                match to_src(
-                    &tok.without_suffixes(),
-                    Self::b_view_of(stype).map_or(ImmStyle::Hex, View::imm_style),
-                ) {
-                    Some(s) => (s, sel),
-                    None => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad operand for {}", "b"),
-                            }),
-                        );
-                    }
+                }
+                _ => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("unexpected suffix on {}", "b"),
+                        }),
+                    );
+                }
+            };
+            match to_src(
+                &tok.without_suffixes(),
+                Self::b_view_of(stype).map_or(ImmStyle::Hex, View::imm_style),
+            ) {
+                Some(s) => (s, sel),
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "b"),
+                        }),
+                    );
                 }
             }
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "b"]);
         let op = Self {
             d: v_d,
             b: v_b.0,
@@ -814,26 +653,10 @@ impl OpI2f64 {
             sel: v_b.1,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        if reuse_b {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

@@ -130,10 +130,8 @@ impl OpIadd3x {
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.b.not) << 63;
         w |= u128::from(self.c.not) << 75;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -164,10 +162,8 @@ impl OpIadd3x {
                 << 87;
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.c.not) << 75;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -200,10 +196,8 @@ impl OpIadd3x {
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.b.not) << 63;
         w |= u128::from(self.c.not) << 75;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -235,50 +229,23 @@ impl OpIadd3x {
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.b.not) << 63;
         w |= u128::from(self.c.not) << 75;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 72) & 1)) != 0,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 63) & 1)) != 0,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 75) & 1)) != 0,
-        };
-        let ci0: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ci1: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 77) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 80) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let co1 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_not(bit(w, 72));
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?).with_not(bit(w, 63));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_not(bit(w, 75));
+        let ci0 = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ci1 = Src::reg(reg_at(w, RegFile::Pred, 77, 3, sm)?).with_not(bit(w, 80));
         let o = Self {
             d,
             co0,
@@ -289,55 +256,23 @@ impl OpIadd3x {
             ci0,
             ci1,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 72) & 1)) != 0,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 75) & 1)) != 0,
-        };
-        let ci0: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ci1: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 77) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 80) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let co1 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_not(bit(w, 72));
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_not(bit(w, 75));
+        let ci0 = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ci1 = Src::reg(reg_at(w, RegFile::Pred, 77, 3, sm)?).with_not(bit(w, 80));
         let o = Self {
             d,
             co0,
@@ -348,57 +283,24 @@ impl OpIadd3x {
             ci0,
             ci1,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 72) & 1)) != 0,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: (((w >> 63) & 1)) != 0,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 75) & 1)) != 0,
-        };
-        let ci0: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ci1: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 77) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 80) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let co1 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_not(bit(w, 72));
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_not(bit(w, 63));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_not(bit(w, 75));
+        let ci0 = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ci1 = Src::reg(reg_at(w, RegFile::Pred, 77, 3, sm)?).with_not(bit(w, 80));
         let o = Self {
             d,
             co0,
@@ -409,53 +311,23 @@ impl OpIadd3x {
             ci0,
             ci1,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let co0: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let co1: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 72) & 1)) != 0,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 63) & 1)) != 0,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 75) & 1)) != 0,
-        };
-        let ci0: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ci1: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 77) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 80) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let co1 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_not(bit(w, 72));
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_not(bit(w, 75));
+        let ci0 = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ci1 = Src::reg(reg_at(w, RegFile::Pred, 77, 3, sm)?).with_not(bit(w, 80));
         let o = Self {
             d,
             co0,
@@ -466,15 +338,10 @@ impl OpIadd3x {
             ci0,
             ci1,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -578,84 +445,29 @@ impl OpIadd3x {
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0 + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 8usize] = [usize::MAX; 8usize];
-        let names: [&str; 8usize] = ["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_co0 = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(dst_operand(tok, "co0", true))
-            }
+        let mut at = Operands::<8>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let v_co0 = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(dst_operand(at.next(), "co0", true))
         } else {
+            at.skip();
             Reg::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_co1 = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(dst_operand(tok, "co1", true))
-            }
+        let v_co1 = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(dst_operand(at.next(), "co1", true))
         } else {
+            at.skip();
             Reg::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_c = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "c", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_ci0 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "ci0", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_ci1 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "ci1", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
+        let v_ci0 = asm_try!(src_operand(at.next(), "ci0", ImmStyle::Hex));
+        let v_ci1 = asm_try!(src_operand(at.next(), "ci1", ImmStyle::Hex));
+        let reuse_marks = at
+            .reuse_marks(&["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"]);
         let op = Self {
             d: v_d,
             co0: v_co0,
@@ -667,59 +479,14 @@ impl OpIadd3x {
             ci1: v_ci1,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
-        let reuse_ci0 = reuse_marks.iter().any(|n| *n == "ci0");
-        let reuse_ci1 = reuse_marks.iter().any(|n| *n == "ci1");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_c {
-            match form {
-                Some(0) => ctrl |= 1u32 << 19,
-                Some(1) => ctrl |= 1u32 << 19,
-                Some(2) => ctrl |= 1u32 << 19,
-                Some(3) => ctrl |= 1u32 << 19,
-                _ => {}
-            }
-        }
-        if reuse_ci0 {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_ci1 {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0]), ("c", &[19, 19, 19, 19])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:52).
     #[allow(
@@ -744,64 +511,19 @@ impl OpIadd3x {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize + 1usize
             + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 8usize] = [usize::MAX; 8usize];
-        let names: [&str; 8usize] = ["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_co0 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "co0", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_co1 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "co1", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_c = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "c", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_ci0 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "ci0", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_ci1 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "ci1", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = Operands::<8>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let v_co0 = asm_try!(dst_operand(at.next(), "co0", true));
+        let v_co1 = asm_try!(dst_operand(at.next(), "co1", true));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
+        let v_ci0 = asm_try!(src_operand(at.next(), "ci0", ImmStyle::Hex));
+        let v_ci1 = asm_try!(src_operand(at.next(), "ci1", ImmStyle::Hex));
+        let reuse_marks = at
+            .reuse_marks(&["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"]);
         let op = Self {
             d: v_d,
             co0: v_co0,
@@ -813,59 +535,14 @@ impl OpIadd3x {
             ci1: v_ci1,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
-        let reuse_ci0 = reuse_marks.iter().any(|n| *n == "ci0");
-        let reuse_ci1 = reuse_marks.iter().any(|n| *n == "ci1");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_c {
-            match form {
-                Some(0) => ctrl |= 1u32 << 19,
-                Some(1) => ctrl |= 1u32 << 19,
-                Some(2) => ctrl |= 1u32 << 19,
-                Some(3) => ctrl |= 1u32 << 19,
-                _ => {}
-            }
-        }
-        if reuse_ci0 {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_ci1 {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0]), ("c", &[19, 19, 19, 19])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

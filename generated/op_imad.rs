@@ -116,10 +116,8 @@ impl OpImad {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 73;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -142,10 +140,8 @@ impl OpImad {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 73;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -169,10 +165,8 @@ impl OpImad {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 73;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -195,10 +189,8 @@ impl OpImad {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 73;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -220,10 +212,8 @@ impl OpImad {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 73;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -247,10 +237,8 @@ impl OpImad {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 73;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -273,297 +261,144 @@ impl OpImad {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 73;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
         };
         let o = Self { d, a, b, c, ty };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
         };
         let o = Self { d, a, b, c, ty };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
         };
         let o = Self { d, a, b, c, ty };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: (((w >> 75) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
         };
         let o = Self { d, a, b, c, ty };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
         };
         let o = Self { d, a, b, c, ty };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63));
+        let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
         };
         let o = Self { d, a, b, c, ty };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
+        let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
         };
         let o = Self { d, a, b, c, ty };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -679,60 +514,25 @@ impl OpImad {
         ];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let ty: IntType = if !IntType::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IntType::U32.text_sm(sm))
-        {
-            IntType::U32
-        } else if !IntType::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IntType::S32.text_sm(sm))
-        {
-            IntType::S32
-        } else if IntType::S32.text_sm(sm).is_empty() {
-            IntType::S32
-        } else if IntType::U32.text_sm(sm).is_empty() {
-            IntType::U32
-        } else {
-            return None;
-        };
+        let ty: IntType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &IntType::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 4usize] = [usize::MAX; 4usize];
-        let names: [&str; 4usize] = ["d", "a", "b", "c"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_c = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "c", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = Operands::<4>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
+        let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
         let op = Self {
             d: v_d,
             a: v_a,
@@ -741,53 +541,18 @@ impl OpImad {
             ty: ty,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                Some(4) => ctrl |= 1u32 << 17,
-                Some(5) => ctrl |= 1u32 << 17,
-                Some(6) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                Some(4) => ctrl |= 1u32 << 18,
-                Some(5) => ctrl |= 1u32 << 18,
-                Some(6) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_c {
-            match form {
-                Some(0) => ctrl |= 1u32 << 19,
-                Some(1) => ctrl |= 1u32 << 19,
-                Some(2) => ctrl |= 1u32 << 19,
-                Some(3) => ctrl |= 1u32 << 19,
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[
+                ("a", &[17, 17, 17, 17, 17, 17, 17]),
+                ("b", &[18, 0, 0, 0, 18, 18, 18]),
+                ("c", &[19, 19, 19, 19, 0, 0, 0]),
+            ],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

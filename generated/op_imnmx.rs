@@ -136,10 +136,8 @@ impl OpImnmx {
             } << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -178,10 +176,8 @@ impl OpImnmx {
             } << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -221,10 +217,8 @@ impl OpImnmx {
             } << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -263,10 +257,8 @@ impl OpImnmx {
             } << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -295,9 +287,7 @@ impl OpImnmx {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -332,9 +322,7 @@ impl OpImnmx {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -364,36 +352,19 @@ impl OpImnmx {
                 const CODES: &[u128] = &[1, 0];
                 CODES[self.ty.index()]
             } << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let p: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
@@ -401,42 +372,20 @@ impl OpImnmx {
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
         let o = Self { d, a, b, p, ty, cc, xmode };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let p: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
@@ -444,44 +393,20 @@ impl OpImnmx {
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
         let o = Self { d, a, b, p, ty, cc, xmode };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let p: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
@@ -489,40 +414,20 @@ impl OpImnmx {
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
         let o = Self { d, a, b, p, ty, cc, xmode };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let p: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ty: IntType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
@@ -530,46 +435,26 @@ impl OpImnmx {
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
         let o = Self { d, a, b, p, ty, cc, xmode };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let p: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
-        let ty: IntType = match (((w >> 48) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
+        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let ty: IntType = match bits(w, 48, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
         };
-        let cc: bool = (((w >> 47) & 1)) != 0;
-        let xmode: ImnmxX = match (((w >> 43) & 3)) {
+        let cc: bool = bit(w, 47);
+        let xmode: ImnmxX = match bits(w, 43, 2) {
             0 => ImnmxX::None,
             1 => ImnmxX::Xlo,
             2 => ImnmxX::Xmed,
@@ -577,53 +462,28 @@ impl OpImnmx {
             _ => return None,
         };
         let o = Self { d, a, b, p, ty, cc, xmode };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field(
-                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
-                    20u32,
-                    0u32,
-                    true,
-                ),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let p: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
-        let ty: IntType = match (((w >> 48) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::imm(
+            imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
+        );
+        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let ty: IntType = match bits(w, 48, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
         };
-        let cc: bool = (((w >> 47) & 1)) != 0;
-        let xmode: ImnmxX = match (((w >> 43) & 3)) {
+        let cc: bool = bit(w, 47);
+        let xmode: ImnmxX = match bits(w, 43, 2) {
             0 => ImnmxX::None,
             1 => ImnmxX::Xlo,
             2 => ImnmxX::Xmed,
@@ -631,50 +491,26 @@ impl OpImnmx {
             _ => return None,
         };
         let o = Self { d, a, b, p, ty, cc, xmode };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let p: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
-        let ty: IntType = match (((w >> 48) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let ty: IntType = match bits(w, 48, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
             _ => return None,
         };
-        let cc: bool = (((w >> 47) & 1)) != 0;
-        let xmode: ImnmxX = match (((w >> 43) & 3)) {
+        let cc: bool = bit(w, 47);
+        let xmode: ImnmxX = match bits(w, 43, 2) {
             0 => ImnmxX::None,
             1 => ImnmxX::Xlo,
             2 => ImnmxX::Xmed,
@@ -682,15 +518,10 @@ impl OpImnmx {
             _ => return None,
         };
         let o = Self { d, a, b, p, ty, cc, xmode };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -765,66 +596,29 @@ impl OpImnmx {
         const CANDS: &[&[&str]] = &[&["IMNMX"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let ty: IntType = if !IntType::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IntType::U32.text_sm(sm))
-        {
-            IntType::U32
-        } else if !IntType::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IntType::S32.text_sm(sm))
-        {
-            IntType::S32
-        } else if IntType::S32.text_sm(sm).is_empty() {
-            IntType::S32
-        } else if IntType::U32.text_sm(sm).is_empty() {
-            IntType::U32
-        } else {
-            return None;
-        };
-        let xmode: ImnmxX = if !ImnmxX::Xmed.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, ImnmxX::Xmed.text_sm(sm))
-        {
-            ImnmxX::Xmed
-        } else if !ImnmxX::Xlo.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, ImnmxX::Xlo.text_sm(sm))
-        {
-            ImnmxX::Xlo
-        } else if !ImnmxX::Xhi.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, ImnmxX::Xhi.text_sm(sm))
-        {
-            ImnmxX::Xhi
-        } else if !ImnmxX::None.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, ImnmxX::None.text_sm(sm))
-        {
-            ImnmxX::None
-        } else if ImnmxX::None.text_sm(sm).is_empty() {
-            ImnmxX::None
-        } else if ImnmxX::Xlo.text_sm(sm).is_empty() {
-            ImnmxX::Xlo
-        } else if ImnmxX::Xmed.text_sm(sm).is_empty() {
-            ImnmxX::Xmed
-        } else if ImnmxX::Xhi.text_sm(sm).is_empty() {
-            ImnmxX::Xhi
-        } else {
-            return None;
-        };
+        let ty: IntType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &IntType::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let xmode: ImnmxX = take_enum_suffix(
+            rest,
+            &mut cur,
+            &ImnmxX::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 4usize] = [usize::MAX; 4usize];
-        let names: [&str; 4usize] = ["d", "a", "b", "p"];
-        let mut k = 0usize;
-        let before = it;
+        let mut at = Operands::<4>::new(ops, required);
         let v_d = {
-            let tok = &ops[it];
-            it += 1;
+            let tok = at.next();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
             if scur != tok.suffixes.len() {
@@ -840,27 +634,10 @@ impl OpImnmx {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_p = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "p", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let v_p = asm_try!(src_operand(at.next(), "p", ImmStyle::Hex));
+        let reuse_marks = at.reuse_marks(&["d", "a", "b", "p"]);
         let op = Self {
             d: v_d,
             a: v_a,
@@ -871,43 +648,14 @@ impl OpImnmx {
             xmode: xmode,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_p = reuse_marks.iter().any(|n| *n == "p");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_p {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

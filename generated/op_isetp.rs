@@ -164,10 +164,8 @@ impl OpIsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -215,10 +213,8 @@ impl OpIsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -267,10 +263,8 @@ impl OpIsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -318,10 +312,8 @@ impl OpIsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -374,9 +366,7 @@ impl OpIsetp {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
                 CODES[self.cmp.index()]
             } << 49;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -435,9 +425,7 @@ impl OpIsetp {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
                 CODES[self.cmp.index()]
             } << 49;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -491,43 +479,21 @@ impl OpIsetp {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
                 CODES[self.cmp.index()]
             } << 49;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let cmp: Icmp = match (((w >> 76) & 7)) {
+        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let cmp: Icmp = match bits(w, 76, 3) {
             0 => Icmp::F,
             1 => Icmp::Lt,
             2 => Icmp::Eq,
@@ -538,18 +504,18 @@ impl OpIsetp {
             7 => Icmp::T,
             _ => return None,
         };
-        let ty: IsetpType = match (((w >> 73) & 1)) {
+        let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 74) & 3)) {
+        let setop: Setop = match bits(w, 74, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
             _ => return None,
         };
-        let ex: bool = (((w >> 72) & 1)) != 0;
+        let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
             d,
@@ -564,49 +530,22 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let cmp: Icmp = match (((w >> 76) & 7)) {
+        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let cmp: Icmp = match bits(w, 76, 3) {
             0 => Icmp::F,
             1 => Icmp::Lt,
             2 => Icmp::Eq,
@@ -617,18 +556,18 @@ impl OpIsetp {
             7 => Icmp::T,
             _ => return None,
         };
-        let ty: IsetpType = match (((w >> 73) & 1)) {
+        let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 74) & 3)) {
+        let setop: Setop = match bits(w, 74, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
             _ => return None,
         };
-        let ex: bool = (((w >> 72) & 1)) != 0;
+        let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
             d,
@@ -643,51 +582,22 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let cmp: Icmp = match (((w >> 76) & 7)) {
+        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let cmp: Icmp = match bits(w, 76, 3) {
             0 => Icmp::F,
             1 => Icmp::Lt,
             2 => Icmp::Eq,
@@ -698,18 +608,18 @@ impl OpIsetp {
             7 => Icmp::T,
             _ => return None,
         };
-        let ty: IsetpType = match (((w >> 73) & 1)) {
+        let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 74) & 3)) {
+        let setop: Setop = match bits(w, 74, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
             _ => return None,
         };
-        let ex: bool = (((w >> 72) & 1)) != 0;
+        let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
             d,
@@ -724,47 +634,22 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:104; form at isa-spec/spec/ops/isetp.toml:107).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let cmp: Icmp = match (((w >> 76) & 7)) {
+        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let cmp: Icmp = match bits(w, 76, 3) {
             0 => Icmp::F,
             1 => Icmp::Lt,
             2 => Icmp::Eq,
@@ -775,18 +660,18 @@ impl OpIsetp {
             7 => Icmp::T,
             _ => return None,
         };
-        let ty: IsetpType = match (((w >> 73) & 1)) {
+        let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 74) & 3)) {
+        let setop: Setop = match bits(w, 74, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
             _ => return None,
         };
-        let ex: bool = (((w >> 72) & 1)) != 0;
+        let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
             d,
@@ -801,42 +686,22 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let lc: Src = Src::PT;
-        let cmp: Icmp = match (((w >> 49) & 7)) {
+        let cmp: Icmp = match bits(w, 49, 3) {
             0 => Icmp::F,
             1 => Icmp::Lt,
             2 => Icmp::Eq,
@@ -847,19 +712,19 @@ impl OpIsetp {
             7 => Icmp::T,
             _ => return None,
         };
-        let ty: IsetpType = match (((w >> 48) & 1)) {
+        let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 45) & 3)) {
+        let setop: Setop = match bits(w, 45, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
             _ => return None,
         };
         let ex: bool = false;
-        let x: bool = (((w >> 43) & 1)) != 0;
+        let x: bool = bit(w, 43);
         let o = Self {
             d,
             d2,
@@ -873,49 +738,24 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field(
-                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
-                    20u32,
-                    0u32,
-                    true,
-                ),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::imm(
+            imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
+        );
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let lc: Src = Src::PT;
-        let cmp: Icmp = match (((w >> 49) & 7)) {
+        let cmp: Icmp = match bits(w, 49, 3) {
             0 => Icmp::F,
             1 => Icmp::Lt,
             2 => Icmp::Eq,
@@ -926,19 +766,19 @@ impl OpIsetp {
             7 => Icmp::T,
             _ => return None,
         };
-        let ty: IsetpType = match (((w >> 48) & 1)) {
+        let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 45) & 3)) {
+        let setop: Setop = match bits(w, 45, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
             _ => return None,
         };
         let ex: bool = false;
-        let x: bool = (((w >> 43) & 1)) != 0;
+        let x: bool = bit(w, 43);
         let o = Self {
             d,
             d2,
@@ -952,46 +792,22 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:127; form at isa-spec/spec/ops/isetp.toml:130).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let lc: Src = Src::PT;
-        let cmp: Icmp = match (((w >> 49) & 7)) {
+        let cmp: Icmp = match bits(w, 49, 3) {
             0 => Icmp::F,
             1 => Icmp::Lt,
             2 => Icmp::Eq,
@@ -1002,19 +818,19 @@ impl OpIsetp {
             7 => Icmp::T,
             _ => return None,
         };
-        let ty: IsetpType = match (((w >> 48) & 1)) {
+        let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 45) & 3)) {
+        let setop: Setop = match bits(w, 45, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
             _ => return None,
         };
         let ex: bool = false;
-        let x: bool = (((w >> 43) & 1)) != 0;
+        let x: bool = bit(w, 43);
         let o = Self {
             d,
             d2,
@@ -1028,15 +844,10 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -1186,155 +997,40 @@ impl OpIsetp {
         const CANDS: &[&[&str]] = &[&["ISETP"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let cmp: Icmp = if !Icmp::Lt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Lt.text_sm(sm))
-        {
-            Icmp::Lt
-        } else if !Icmp::Eq.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Eq.text_sm(sm))
-        {
-            Icmp::Eq
-        } else if !Icmp::Le.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Le.text_sm(sm))
-        {
-            Icmp::Le
-        } else if !Icmp::Gt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Gt.text_sm(sm))
-        {
-            Icmp::Gt
-        } else if !Icmp::Ne.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ne.text_sm(sm))
-        {
-            Icmp::Ne
-        } else if !Icmp::Ge.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ge.text_sm(sm))
-        {
-            Icmp::Ge
-        } else if !Icmp::F.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::F.text_sm(sm))
-        {
-            Icmp::F
-        } else if !Icmp::T.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::T.text_sm(sm))
-        {
-            Icmp::T
-        } else if Icmp::F.text_sm(sm).is_empty() {
-            Icmp::F
-        } else if Icmp::Lt.text_sm(sm).is_empty() {
-            Icmp::Lt
-        } else if Icmp::Eq.text_sm(sm).is_empty() {
-            Icmp::Eq
-        } else if Icmp::Le.text_sm(sm).is_empty() {
-            Icmp::Le
-        } else if Icmp::Gt.text_sm(sm).is_empty() {
-            Icmp::Gt
-        } else if Icmp::Ne.text_sm(sm).is_empty() {
-            Icmp::Ne
-        } else if Icmp::Ge.text_sm(sm).is_empty() {
-            Icmp::Ge
-        } else if Icmp::T.text_sm(sm).is_empty() {
-            Icmp::T
-        } else {
-            return None;
-        };
-        let ty: IsetpType = if !IsetpType::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::U32.text_sm(sm))
-        {
-            IsetpType::U32
-        } else if !IsetpType::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::S32.text_sm(sm))
-        {
-            IsetpType::S32
-        } else if IsetpType::S32.text_sm(sm).is_empty() {
-            IsetpType::S32
-        } else if IsetpType::U32.text_sm(sm).is_empty() {
-            IsetpType::U32
-        } else {
-            return None;
-        };
-        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
-        {
-            Setop::And
-        } else if !Setop::Xor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
-        {
-            Setop::Xor
-        } else if !Setop::Or.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
-        {
-            Setop::Or
-        } else if Setop::And.text_sm(sm).is_empty() {
-            Setop::And
-        } else if Setop::Or.text_sm(sm).is_empty() {
-            Setop::Or
-        } else if Setop::Xor.text_sm(sm).is_empty() {
-            Setop::Xor
-        } else {
-            return None;
-        };
+        let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
+        let ty: IsetpType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &IsetpType::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let setop: Setop = take_enum_suffix(
+            rest,
+            &mut cur,
+            &Setop::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let ex: bool = take_suffix(rest, &mut cur, ".EX");
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
-        let names: [&str; 6usize] = ["d", "d2", "a", "b", "acc", "lc"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_d2 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d2", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_acc = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_lc = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "lc", ImmStyle::Hex))
-            }
+        let mut at = Operands::<6>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", true));
+        let v_d2 = asm_try!(dst_operand(at.next(), "d2", true));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let v_acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
+        let v_lc = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.next(), "lc", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
         let op = Self {
             d: v_d,
             d2: v_d2,
@@ -1349,49 +1045,14 @@ impl OpIsetp {
             x: false,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_acc = reuse_marks.iter().any(|n| *n == "acc");
-        let reuse_lc = reuse_marks.iter().any(|n| *n == "lc");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_acc {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_lc {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:68).
     #[allow(
@@ -1410,155 +1071,40 @@ impl OpIsetp {
         const CANDS: &[&[&str]] = &[&["ISETP"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let cmp: Icmp = if !Icmp::Lt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Lt.text_sm(sm))
-        {
-            Icmp::Lt
-        } else if !Icmp::Eq.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Eq.text_sm(sm))
-        {
-            Icmp::Eq
-        } else if !Icmp::Le.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Le.text_sm(sm))
-        {
-            Icmp::Le
-        } else if !Icmp::Gt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Gt.text_sm(sm))
-        {
-            Icmp::Gt
-        } else if !Icmp::Ne.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ne.text_sm(sm))
-        {
-            Icmp::Ne
-        } else if !Icmp::Ge.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ge.text_sm(sm))
-        {
-            Icmp::Ge
-        } else if !Icmp::F.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::F.text_sm(sm))
-        {
-            Icmp::F
-        } else if !Icmp::T.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::T.text_sm(sm))
-        {
-            Icmp::T
-        } else if Icmp::F.text_sm(sm).is_empty() {
-            Icmp::F
-        } else if Icmp::Lt.text_sm(sm).is_empty() {
-            Icmp::Lt
-        } else if Icmp::Eq.text_sm(sm).is_empty() {
-            Icmp::Eq
-        } else if Icmp::Le.text_sm(sm).is_empty() {
-            Icmp::Le
-        } else if Icmp::Gt.text_sm(sm).is_empty() {
-            Icmp::Gt
-        } else if Icmp::Ne.text_sm(sm).is_empty() {
-            Icmp::Ne
-        } else if Icmp::Ge.text_sm(sm).is_empty() {
-            Icmp::Ge
-        } else if Icmp::T.text_sm(sm).is_empty() {
-            Icmp::T
-        } else {
-            return None;
-        };
-        let ty: IsetpType = if !IsetpType::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::U32.text_sm(sm))
-        {
-            IsetpType::U32
-        } else if !IsetpType::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::S32.text_sm(sm))
-        {
-            IsetpType::S32
-        } else if IsetpType::S32.text_sm(sm).is_empty() {
-            IsetpType::S32
-        } else if IsetpType::U32.text_sm(sm).is_empty() {
-            IsetpType::U32
-        } else {
-            return None;
-        };
+        let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
+        let ty: IsetpType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &IsetpType::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let x: bool = take_suffix(rest, &mut cur, ".X");
-        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
-        {
-            Setop::And
-        } else if !Setop::Xor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
-        {
-            Setop::Xor
-        } else if !Setop::Or.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
-        {
-            Setop::Or
-        } else if Setop::And.text_sm(sm).is_empty() {
-            Setop::And
-        } else if Setop::Or.text_sm(sm).is_empty() {
-            Setop::Or
-        } else if Setop::Xor.text_sm(sm).is_empty() {
-            Setop::Xor
-        } else {
-            return None;
-        };
+        let setop: Setop = take_enum_suffix(
+            rest,
+            &mut cur,
+            &Setop::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
-        let names: [&str; 6usize] = ["d", "d2", "a", "b", "acc", "lc"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_d2 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d2", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_acc = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_lc = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "lc", ImmStyle::Hex))
-            }
+        let mut at = Operands::<6>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", true));
+        let v_d2 = asm_try!(dst_operand(at.next(), "d2", true));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let v_acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
+        let v_lc = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.next(), "lc", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
         let op = Self {
             d: v_d,
             d2: v_d2,
@@ -1573,49 +1119,14 @@ impl OpIsetp {
             x: x,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_acc = reuse_marks.iter().any(|n| *n == "acc");
-        let reuse_lc = reuse_marks.iter().any(|n| *n == "lc");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_acc {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_lc {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:73).
     #[allow(
@@ -1634,93 +1145,19 @@ impl OpIsetp {
         const CANDS: &[&[&str]] = &[&["ISETP"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let cmp: Icmp = if !Icmp::Lt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Lt.text_sm(sm))
-        {
-            Icmp::Lt
-        } else if !Icmp::Eq.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Eq.text_sm(sm))
-        {
-            Icmp::Eq
-        } else if !Icmp::Le.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Le.text_sm(sm))
-        {
-            Icmp::Le
-        } else if !Icmp::Gt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Gt.text_sm(sm))
-        {
-            Icmp::Gt
-        } else if !Icmp::Ne.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ne.text_sm(sm))
-        {
-            Icmp::Ne
-        } else if !Icmp::Ge.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ge.text_sm(sm))
-        {
-            Icmp::Ge
-        } else if !Icmp::F.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::F.text_sm(sm))
-        {
-            Icmp::F
-        } else if !Icmp::T.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::T.text_sm(sm))
-        {
-            Icmp::T
-        } else if Icmp::F.text_sm(sm).is_empty() {
-            Icmp::F
-        } else if Icmp::Lt.text_sm(sm).is_empty() {
-            Icmp::Lt
-        } else if Icmp::Eq.text_sm(sm).is_empty() {
-            Icmp::Eq
-        } else if Icmp::Le.text_sm(sm).is_empty() {
-            Icmp::Le
-        } else if Icmp::Gt.text_sm(sm).is_empty() {
-            Icmp::Gt
-        } else if Icmp::Ne.text_sm(sm).is_empty() {
-            Icmp::Ne
-        } else if Icmp::Ge.text_sm(sm).is_empty() {
-            Icmp::Ge
-        } else if Icmp::T.text_sm(sm).is_empty() {
-            Icmp::T
-        } else {
-            return None;
-        };
-        let ty: IsetpType = if !IsetpType::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::U32.text_sm(sm))
-        {
-            IsetpType::U32
-        } else if !IsetpType::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::S32.text_sm(sm))
-        {
-            IsetpType::S32
-        } else if IsetpType::S32.text_sm(sm).is_empty() {
-            IsetpType::S32
-        } else if IsetpType::U32.text_sm(sm).is_empty() {
-            IsetpType::U32
-        } else {
-            return None;
-        };
-        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
-        {
-            Setop::And
-        } else if !Setop::Xor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
-        {
-            Setop::Xor
-        } else if !Setop::Or.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
-        {
-            Setop::Or
-        } else if Setop::And.text_sm(sm).is_empty() {
-            Setop::And
-        } else if Setop::Or.text_sm(sm).is_empty() {
-            Setop::Or
-        } else if Setop::Xor.text_sm(sm).is_empty() {
-            Setop::Xor
-        } else {
-            return None;
-        };
+        let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
+        let ty: IsetpType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &IsetpType::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let setop: Setop = take_enum_suffix(
+            rest,
+            &mut cur,
+            &Setop::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let ex: bool = take_suffix(rest, &mut cur, ".EX");
         if cur != rest.len() {
             return None;
@@ -1728,56 +1165,21 @@ impl OpIsetp {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize
             + ((ex == true) as usize);
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
-        let names: [&str; 6usize] = ["d", "d2", "a", "b", "acc", "lc"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_d2 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d2", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_acc = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
+        let mut at = Operands::<6>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", true));
+        let v_d2 = asm_try!(dst_operand(at.next(), "d2", true));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let v_acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
         let v_lc = if ex == true {
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "lc", ImmStyle::Hex))
-            }
+            asm_try!(src_operand(at.next(), "lc", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
         let op = Self {
             d: v_d,
             d2: v_d2,
@@ -1792,49 +1194,14 @@ impl OpIsetp {
             x: false,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_acc = reuse_marks.iter().any(|n| *n == "acc");
-        let reuse_lc = reuse_marks.iter().any(|n| *n == "lc");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_acc {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_lc {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

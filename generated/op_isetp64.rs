@@ -154,10 +154,8 @@ impl OpIsetp64 {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -221,10 +219,8 @@ impl OpIsetp64 {
                 << 87;
         w |= u128::from(self.acc.not) << 90;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -288,44 +284,22 @@ impl OpIsetp64 {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/ops/isetp64.toml:93).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let cmp: Icmp = match (((w >> 76) & 7)) {
+        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let cmp: Icmp = match bits(w, 76, 3) {
             0 => Icmp::F,
             1 => Icmp::Lt,
             2 => Icmp::Eq,
@@ -336,18 +310,18 @@ impl OpIsetp64 {
             7 => Icmp::T,
             _ => return None,
         };
-        let ty: IsetpType64 = match (((w >> 73) & 1)) {
+        let ty: IsetpType64 = match bits(w, 73, 1) {
             0 => IsetpType64::U64,
             1 => IsetpType64::S64,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 74) & 3)) {
+        let setop: Setop = match bits(w, 74, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
             _ => return None,
         };
-        let ex: bool = (((w >> 72) & 1)) != 0;
+        let ex: bool = bit(w, 72);
         let o = Self {
             d,
             d2,
@@ -360,49 +334,22 @@ impl OpIsetp64 {
             setop,
             ex,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/ops/isetp64.toml:93).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, true),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let cmp: Icmp = match (((w >> 76) & 7)) {
+        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let cmp: Icmp = match bits(w, 76, 3) {
             0 => Icmp::F,
             1 => Icmp::Lt,
             2 => Icmp::Eq,
@@ -413,18 +360,18 @@ impl OpIsetp64 {
             7 => Icmp::T,
             _ => return None,
         };
-        let ty: IsetpType64 = match (((w >> 73) & 1)) {
+        let ty: IsetpType64 = match bits(w, 73, 1) {
             0 => IsetpType64::U64,
             1 => IsetpType64::S64,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 74) & 3)) {
+        let setop: Setop = match bits(w, 74, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
             _ => return None,
         };
-        let ex: bool = (((w >> 72) & 1)) != 0;
+        let ex: bool = bit(w, 72);
         let o = Self {
             d,
             d2,
@@ -437,47 +384,22 @@ impl OpIsetp64 {
             setop,
             ex,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/isetp64.toml:89; form at isa-spec/spec/ops/isetp64.toml:93).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let cmp: Icmp = match (((w >> 76) & 7)) {
+        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let cmp: Icmp = match bits(w, 76, 3) {
             0 => Icmp::F,
             1 => Icmp::Lt,
             2 => Icmp::Eq,
@@ -488,18 +410,18 @@ impl OpIsetp64 {
             7 => Icmp::T,
             _ => return None,
         };
-        let ty: IsetpType64 = match (((w >> 73) & 1)) {
+        let ty: IsetpType64 = match bits(w, 73, 1) {
             0 => IsetpType64::U64,
             1 => IsetpType64::S64,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 74) & 3)) {
+        let setop: Setop = match bits(w, 74, 2) {
             0 => Setop::And,
             1 => Setop::Or,
             2 => Setop::Xor,
             _ => return None,
         };
-        let ex: bool = (((w >> 72) & 1)) != 0;
+        let ex: bool = bit(w, 72);
         let o = Self {
             d,
             d2,
@@ -512,15 +434,10 @@ impl OpIsetp64 {
             setop,
             ex,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -604,93 +521,19 @@ impl OpIsetp64 {
         const CANDS: &[&[&str]] = &[&["ISETP"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let cmp: Icmp = if !Icmp::Lt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Lt.text_sm(sm))
-        {
-            Icmp::Lt
-        } else if !Icmp::Eq.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Eq.text_sm(sm))
-        {
-            Icmp::Eq
-        } else if !Icmp::Le.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Le.text_sm(sm))
-        {
-            Icmp::Le
-        } else if !Icmp::Gt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Gt.text_sm(sm))
-        {
-            Icmp::Gt
-        } else if !Icmp::Ne.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ne.text_sm(sm))
-        {
-            Icmp::Ne
-        } else if !Icmp::Ge.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ge.text_sm(sm))
-        {
-            Icmp::Ge
-        } else if !Icmp::F.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::F.text_sm(sm))
-        {
-            Icmp::F
-        } else if !Icmp::T.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::T.text_sm(sm))
-        {
-            Icmp::T
-        } else if Icmp::F.text_sm(sm).is_empty() {
-            Icmp::F
-        } else if Icmp::Lt.text_sm(sm).is_empty() {
-            Icmp::Lt
-        } else if Icmp::Eq.text_sm(sm).is_empty() {
-            Icmp::Eq
-        } else if Icmp::Le.text_sm(sm).is_empty() {
-            Icmp::Le
-        } else if Icmp::Gt.text_sm(sm).is_empty() {
-            Icmp::Gt
-        } else if Icmp::Ne.text_sm(sm).is_empty() {
-            Icmp::Ne
-        } else if Icmp::Ge.text_sm(sm).is_empty() {
-            Icmp::Ge
-        } else if Icmp::T.text_sm(sm).is_empty() {
-            Icmp::T
-        } else {
-            return None;
-        };
-        let ty: IsetpType64 = if !IsetpType64::U64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType64::U64.text_sm(sm))
-        {
-            IsetpType64::U64
-        } else if !IsetpType64::S64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType64::S64.text_sm(sm))
-        {
-            IsetpType64::S64
-        } else if IsetpType64::U64.text_sm(sm).is_empty() {
-            IsetpType64::U64
-        } else if IsetpType64::S64.text_sm(sm).is_empty() {
-            IsetpType64::S64
-        } else {
-            return None;
-        };
-        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
-        {
-            Setop::And
-        } else if !Setop::Xor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
-        {
-            Setop::Xor
-        } else if !Setop::Or.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
-        {
-            Setop::Or
-        } else if Setop::And.text_sm(sm).is_empty() {
-            Setop::And
-        } else if Setop::Or.text_sm(sm).is_empty() {
-            Setop::Or
-        } else if Setop::Xor.text_sm(sm).is_empty() {
-            Setop::Xor
-        } else {
-            return None;
-        };
+        let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
+        let ty: IsetpType64 = take_enum_suffix(
+            rest,
+            &mut cur,
+            &IsetpType64::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let setop: Setop = take_enum_suffix(
+            rest,
+            &mut cur,
+            &Setop::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let ex: bool = take_suffix(rest, &mut cur, ".EX");
         if cur != rest.len() {
             return None;
@@ -698,56 +541,21 @@ impl OpIsetp64 {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize
             + ((ex == true) as usize);
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
-        let names: [&str; 6usize] = ["d", "d2", "a", "b", "acc", "lc"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_d2 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d2", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_acc = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
+        let mut at = Operands::<6>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", true));
+        let v_d2 = asm_try!(dst_operand(at.next(), "d2", true));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let v_acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
         let v_lc = if ex == true {
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "lc", ImmStyle::Hex))
-            }
+            asm_try!(src_operand(at.next(), "lc", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
         let op = Self {
             d: v_d,
             d2: v_d2,
@@ -761,48 +569,14 @@ impl OpIsetp64 {
             ex: ex,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_acc = reuse_marks.iter().any(|n| *n == "acc");
-        let reuse_lc = reuse_marks.iter().any(|n| *n == "lc");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_acc {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_lc {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17]), ("b", &[18, 0, 0])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

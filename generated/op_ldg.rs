@@ -138,10 +138,8 @@ impl OpLdg {
                     }
                 }
             } << 84;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -219,10 +217,8 @@ impl OpLdg {
                     }
                 }
             } << 84;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -299,25 +295,18 @@ impl OpLdg {
                 CODES[self.size.index()]
             } << 48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:57; form at isa-spec/spec/ops/ldg.toml:57).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let off: i32 = sext_field((((w >> 40) & 0xffffff)), 24u32) as i32;
-        let size: MemSize = match (((w >> 73) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
             1 => MemSize::S8,
@@ -328,7 +317,7 @@ impl OpLdg {
             7 => MemSize::U128,
             _ => return None,
         };
-        let cache: MemCache = match (((w >> 84) & 7)) {
+        let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
             2 => MemCache::El,
@@ -337,13 +326,13 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = match (((w >> 68) & 3)) {
+        let ltc: MemLtc = match bits(w, 68, 2) {
             0 => MemLtc::None,
             1 => MemLtc::Ltc64b,
             2 => MemLtc::Ltc128b,
             _ => return None,
         };
-        let sem: MemSem = match (((w >> 76) & 0x1f)) {
+        let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
             1 => MemSem::ConstantCtaPrivate,
@@ -387,29 +376,19 @@ impl OpLdg {
             ltc,
             sem,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:86; form at isa-spec/spec/ops/ldg.toml:86).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let off: i32 = sext_field((((w >> 40) & 0xffffff)), 24u32) as i32;
-        let size: MemSize = match (((w >> 73) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
             1 => MemSize::S8,
@@ -420,7 +399,7 @@ impl OpLdg {
             7 => MemSize::U128,
             _ => return None,
         };
-        let cache: MemCache = match (((w >> 84) & 7)) {
+        let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
             2 => MemCache::El,
@@ -430,7 +409,7 @@ impl OpLdg {
             _ => return None,
         };
         let ltc: MemLtc = MemLtc::None;
-        let sem: MemSem = match (((w >> 76) & 0x1f)) {
+        let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
             1 => MemSem::ConstantCtaPrivate,
@@ -474,29 +453,19 @@ impl OpLdg {
             ltc,
             sem,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:114; form at isa-spec/spec/ops/ldg.toml:114).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let off: i32 = sext_field((((w >> 20) & 0xffffff)), 24u32) as i32;
-        let size: MemSize = match (((w >> 48) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
+        let size: MemSize = match bits(w, 48, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
             1 => MemSize::S8,
@@ -507,7 +476,7 @@ impl OpLdg {
             7 => MemSize::U128,
             _ => return None,
         };
-        let cache: MemCache = match (((w >> 46) & 3)) {
+        let cache: MemCache = match bits(w, 46, 2) {
             0 => MemCache::None,
             1 => MemCache::Cg,
             2 => MemCache::Ci,
@@ -525,15 +494,10 @@ impl OpLdg {
             ltc,
             sem,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -598,369 +562,41 @@ impl OpLdg {
         const CANDS: &[&[&str]] = &[&["LDG", "E"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let cache: MemCache = if !MemCache::Ef.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Ef.text_sm(sm))
-        {
-            MemCache::Ef
-        } else if !MemCache::El.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::El.text_sm(sm))
-        {
-            MemCache::El
-        } else if !MemCache::Lu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Lu.text_sm(sm))
-        {
-            MemCache::Lu
-        } else if !MemCache::Eu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Eu.text_sm(sm))
-        {
-            MemCache::Eu
-        } else if !MemCache::Na.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Na.text_sm(sm))
-        {
-            MemCache::Na
-        } else if !MemCache::Cg.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cg.text_sm(sm))
-        {
-            MemCache::Cg
-        } else if !MemCache::Ci.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Ci.text_sm(sm))
-        {
-            MemCache::Ci
-        } else if !MemCache::Cv.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cv.text_sm(sm))
-        {
-            MemCache::Cv
-        } else if !MemCache::Cs.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cs.text_sm(sm))
-        {
-            MemCache::Cs
-        } else if !MemCache::Wt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Wt.text_sm(sm))
-        {
-            MemCache::Wt
-        } else if !MemCache::None.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::None.text_sm(sm))
-        {
-            MemCache::None
-        } else if MemCache::None.text_sm(sm).is_empty() {
-            MemCache::None
-        } else if MemCache::Ef.text_sm(sm).is_empty() {
-            MemCache::Ef
-        } else if MemCache::El.text_sm(sm).is_empty() {
-            MemCache::El
-        } else if MemCache::Lu.text_sm(sm).is_empty() {
-            MemCache::Lu
-        } else if MemCache::Eu.text_sm(sm).is_empty() {
-            MemCache::Eu
-        } else if MemCache::Na.text_sm(sm).is_empty() {
-            MemCache::Na
-        } else if MemCache::Cg.text_sm(sm).is_empty() {
-            MemCache::Cg
-        } else if MemCache::Ci.text_sm(sm).is_empty() {
-            MemCache::Ci
-        } else if MemCache::Cv.text_sm(sm).is_empty() {
-            MemCache::Cv
-        } else if MemCache::Cs.text_sm(sm).is_empty() {
-            MemCache::Cs
-        } else if MemCache::Wt.text_sm(sm).is_empty() {
-            MemCache::Wt
-        } else {
-            return None;
-        };
-        let ltc: MemLtc = if !MemLtc::Ltc128b.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemLtc::Ltc128b.text_sm(sm))
-        {
-            MemLtc::Ltc128b
-        } else if !MemLtc::Ltc64b.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemLtc::Ltc64b.text_sm(sm))
-        {
-            MemLtc::Ltc64b
-        } else if !MemLtc::None.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemLtc::None.text_sm(sm))
-        {
-            MemLtc::None
-        } else if MemLtc::None.text_sm(sm).is_empty() {
-            MemLtc::None
-        } else if MemLtc::Ltc64b.text_sm(sm).is_empty() {
-            MemLtc::Ltc64b
-        } else if MemLtc::Ltc128b.text_sm(sm).is_empty() {
-            MemLtc::Ltc128b
-        } else {
-            return None;
-        };
-        let size: MemSize = if !MemSize::U128.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U128.text_sm(sm))
-        {
-            MemSize::U128
-        } else if !MemSize::U16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U16.text_sm(sm))
-        {
-            MemSize::U16
-        } else if !MemSize::S16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::S16.text_sm(sm))
-        {
-            MemSize::S16
-        } else if !MemSize::B128.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B128.text_sm(sm))
-        {
-            MemSize::B128
-        } else if !MemSize::U8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U8.text_sm(sm))
-        {
-            MemSize::U8
-        } else if !MemSize::S8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::S8.text_sm(sm))
-        {
-            MemSize::S8
-        } else if !MemSize::B64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B64.text_sm(sm))
-        {
-            MemSize::B64
-        } else if !MemSize::B32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B32.text_sm(sm))
-        {
-            MemSize::B32
-        } else if MemSize::B32.text_sm(sm).is_empty() {
-            MemSize::B32
-        } else if MemSize::U8.text_sm(sm).is_empty() {
-            MemSize::U8
-        } else if MemSize::S8.text_sm(sm).is_empty() {
-            MemSize::S8
-        } else if MemSize::U16.text_sm(sm).is_empty() {
-            MemSize::U16
-        } else if MemSize::S16.text_sm(sm).is_empty() {
-            MemSize::S16
-        } else if MemSize::B64.text_sm(sm).is_empty() {
-            MemSize::B64
-        } else if MemSize::B128.text_sm(sm).is_empty() {
-            MemSize::B128
-        } else if MemSize::U128.text_sm(sm).is_empty() {
-            MemSize::U128
-        } else {
-            return None;
-        };
-        let sem: MemSem = if !MemSem::ConstantCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantCtaPrivate.text_sm(sm))
-        {
-            MemSem::ConstantCtaPrivate
-        } else if !MemSem::ConstantGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantGpuPrivate.text_sm(sm))
-        {
-            MemSem::ConstantGpuPrivate
-        } else if !MemSem::ConstantSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSysPrivate.text_sm(sm))
-        {
-            MemSem::ConstantSysPrivate
-        } else if !MemSem::ConstantSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSmPrivate.text_sm(sm))
-        {
-            MemSem::ConstantSmPrivate
-        } else if !MemSem::StrongCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongCtaPrivate.text_sm(sm))
-        {
-            MemSem::StrongCtaPrivate
-        } else if !MemSem::StrongGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongGpuPrivate.text_sm(sm))
-        {
-            MemSem::StrongGpuPrivate
-        } else if !MemSem::StrongSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSysPrivate.text_sm(sm))
-        {
-            MemSem::StrongSysPrivate
-        } else if !MemSem::StrongSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSmPrivate.text_sm(sm))
-        {
-            MemSem::StrongSmPrivate
-        } else if !MemSem::MmioCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioCtaPrivate.text_sm(sm))
-        {
-            MemSem::MmioCtaPrivate
-        } else if !MemSem::MmioGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioGpuPrivate.text_sm(sm))
-        {
-            MemSem::MmioGpuPrivate
-        } else if !MemSem::MmioSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSysPrivate.text_sm(sm))
-        {
-            MemSem::MmioSysPrivate
-        } else if !MemSem::MmioSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSmPrivate.text_sm(sm))
-        {
-            MemSem::MmioSmPrivate
-        } else if !MemSem::ConstantCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantCta.text_sm(sm))
-        {
-            MemSem::ConstantCta
-        } else if !MemSem::ConstantGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantGpu.text_sm(sm))
-        {
-            MemSem::ConstantGpu
-        } else if !MemSem::ConstantSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSys.text_sm(sm))
-        {
-            MemSem::ConstantSys
-        } else if !MemSem::ConstantSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSm.text_sm(sm))
-        {
-            MemSem::ConstantSm
-        } else if !MemSem::WeakCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakCtaPrivate.text_sm(sm))
-        {
-            MemSem::WeakCtaPrivate
-        } else if !MemSem::WeakGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakGpuPrivate.text_sm(sm))
-        {
-            MemSem::WeakGpuPrivate
-        } else if !MemSem::WeakSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSysPrivate.text_sm(sm))
-        {
-            MemSem::WeakSysPrivate
-        } else if !MemSem::WeakSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSmPrivate.text_sm(sm))
-        {
-            MemSem::WeakSmPrivate
-        } else if !MemSem::StrongCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongCta.text_sm(sm))
-        {
-            MemSem::StrongCta
-        } else if !MemSem::StrongGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongGpu.text_sm(sm))
-        {
-            MemSem::StrongGpu
-        } else if !MemSem::StrongSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSys.text_sm(sm))
-        {
-            MemSem::StrongSys
-        } else if !MemSem::StrongSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSm.text_sm(sm))
-        {
-            MemSem::StrongSm
-        } else if !MemSem::MmioCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioCta.text_sm(sm))
-        {
-            MemSem::MmioCta
-        } else if !MemSem::MmioGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioGpu.text_sm(sm))
-        {
-            MemSem::MmioGpu
-        } else if !MemSem::MmioSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSys.text_sm(sm))
-        {
-            MemSem::MmioSys
-        } else if !MemSem::MmioSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSm.text_sm(sm))
-        {
-            MemSem::MmioSm
-        } else if !MemSem::WeakSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSys.text_sm(sm))
-        {
-            MemSem::WeakSys
-        } else if !MemSem::WeakCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakCta.text_sm(sm))
-        {
-            MemSem::WeakCta
-        } else if !MemSem::WeakGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakGpu.text_sm(sm))
-        {
-            MemSem::WeakGpu
-        } else if !MemSem::WeakSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSm.text_sm(sm))
-        {
-            MemSem::WeakSm
-        } else if MemSem::WeakSys.text_sm(sm).is_empty() {
-            MemSem::WeakSys
-        } else if MemSem::ConstantCta.text_sm(sm).is_empty() {
-            MemSem::ConstantCta
-        } else if MemSem::ConstantCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantCtaPrivate
-        } else if MemSem::ConstantSm.text_sm(sm).is_empty() {
-            MemSem::ConstantSm
-        } else if MemSem::ConstantSmPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantSmPrivate
-        } else if MemSem::ConstantGpu.text_sm(sm).is_empty() {
-            MemSem::ConstantGpu
-        } else if MemSem::ConstantGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantGpuPrivate
-        } else if MemSem::ConstantSys.text_sm(sm).is_empty() {
-            MemSem::ConstantSys
-        } else if MemSem::ConstantSysPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantSysPrivate
-        } else if MemSem::WeakCta.text_sm(sm).is_empty() {
-            MemSem::WeakCta
-        } else if MemSem::WeakCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakCtaPrivate
-        } else if MemSem::WeakSm.text_sm(sm).is_empty() {
-            MemSem::WeakSm
-        } else if MemSem::WeakSmPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakSmPrivate
-        } else if MemSem::WeakGpu.text_sm(sm).is_empty() {
-            MemSem::WeakGpu
-        } else if MemSem::WeakGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakGpuPrivate
-        } else if MemSem::WeakSysPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakSysPrivate
-        } else if MemSem::StrongCta.text_sm(sm).is_empty() {
-            MemSem::StrongCta
-        } else if MemSem::StrongCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongCtaPrivate
-        } else if MemSem::StrongSm.text_sm(sm).is_empty() {
-            MemSem::StrongSm
-        } else if MemSem::StrongSmPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongSmPrivate
-        } else if MemSem::StrongGpu.text_sm(sm).is_empty() {
-            MemSem::StrongGpu
-        } else if MemSem::StrongGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongGpuPrivate
-        } else if MemSem::StrongSys.text_sm(sm).is_empty() {
-            MemSem::StrongSys
-        } else if MemSem::StrongSysPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongSysPrivate
-        } else if MemSem::MmioCta.text_sm(sm).is_empty() {
-            MemSem::MmioCta
-        } else if MemSem::MmioCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioCtaPrivate
-        } else if MemSem::MmioSm.text_sm(sm).is_empty() {
-            MemSem::MmioSm
-        } else if MemSem::MmioSmPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioSmPrivate
-        } else if MemSem::MmioGpu.text_sm(sm).is_empty() {
-            MemSem::MmioGpu
-        } else if MemSem::MmioGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioGpuPrivate
-        } else if MemSem::MmioSys.text_sm(sm).is_empty() {
-            MemSem::MmioSys
-        } else if MemSem::MmioSysPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioSysPrivate
-        } else {
-            return None;
-        };
+        let cache: MemCache = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemCache::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let ltc: MemLtc = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemLtc::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let size: MemSize = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemSize::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let sem: MemSem = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemSem::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["d", "a"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(mem_operand(tok, "a", true, 24u32, sm))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = Operands::<2>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let v_a = asm_try!(mem_operand(at.next(), "a", true, 24u32, sm));
+        let reuse_marks = at.reuse_marks(&["d", "a"]);
         let op = Self {
             d: v_d,
             a: v_a.0,
@@ -971,26 +607,10 @@ impl OpLdg {
             sem: sem,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        if reuse_a {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

@@ -111,10 +111,8 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -134,10 +132,8 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -159,10 +155,8 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -183,10 +177,8 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -213,39 +205,22 @@ impl OpLeaHi {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let sx32: bool = (((w >> 73) & 1)) != 0;
-        let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?).with_neg(bit(w, 63));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let sx32: bool = bit(w, 73);
+        let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self {
             d,
             co,
@@ -255,44 +230,22 @@ impl OpLeaHi {
             sx32,
             shift,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x78000000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x78000000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let sx32: bool = (((w >> 73) & 1)) != 0;
-        let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let sx32: bool = bit(w, 73);
+        let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self {
             d,
             co,
@@ -302,46 +255,23 @@ impl OpLeaHi {
             sx32,
             shift,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x78000000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x78000000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let sx32: bool = (((w >> 73) & 1)) != 0;
-        let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let sx32: bool = bit(w, 73);
+        let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self {
             d,
             co,
@@ -351,42 +281,22 @@ impl OpLeaHi {
             sx32,
             shift,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x78000000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x78000000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let sx32: bool = (((w >> 73) & 1)) != 0;
-        let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let sx32: bool = bit(w, 73);
+        let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self {
             d,
             co,
@@ -396,44 +306,22 @@ impl OpLeaHi {
             sx32,
             shift,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x78000000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x78000000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi.toml:57; form at isa-spec/spec/ops/lea_hi.toml:60).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let co: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let sx32: bool = false;
-        let shift: u32 = (((w >> 75) & 0x1f)) as u32;
+        let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self {
             d,
             co,
@@ -443,15 +331,10 @@ impl OpLeaHi {
             sx32,
             shift,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x78000000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x78000000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -534,66 +417,26 @@ impl OpLeaHi {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + ((sx32 == false) as usize)
             + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
-        let names: [&str; 6usize] = ["d", "co", "a", "b", "c", "shift"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_co = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(dst_operand(tok, "co", true))
-            }
+        let mut at = Operands::<6>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let v_co = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(dst_operand(at.next(), "co", true))
         } else {
+            at.skip();
             Reg::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
         let v_c = if sx32 == false {
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "c", ImmStyle::Hex))
-            }
+            asm_try!(src_operand(at.next(), "c", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::RZ
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_shift = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(uint_operand(tok, "shift"))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let v_shift = asm_try!(uint_operand(at.next(), "shift"));
+        let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "c", "shift"]);
         let op = Self {
             d: v_d,
             co: v_co,
@@ -604,54 +447,18 @@ impl OpLeaHi {
             shift: v_shift,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                Some(4) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                Some(4) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_c {
-            match form {
-                Some(0) => ctrl |= 1u32 << 19,
-                Some(1) => ctrl |= 1u32 << 19,
-                Some(2) => ctrl |= 1u32 << 19,
-                Some(3) => ctrl |= 1u32 << 19,
-                _ => {}
-            }
-        }
-        let raw = match form {
-            Some(0) => 0x78000000000000000000000,
-            Some(1) => 0x78000000000000000000000,
-            Some(2) => 0x78000000000000000000000,
-            Some(3) => 0x78000000000000000000000,
-            Some(4) => 0x78000000000000000000000,
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[
+                ("a", &[17, 17, 17, 17, 17]),
+                ("b", &[18, 0, 0, 0, 18]),
+                ("c", &[19, 19, 19, 19, 0]),
+            ],
+        );
+        let raw = form.map_or(0, |_| 0x78000000000000000000000);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

@@ -108,9 +108,7 @@ impl OpLop {
             } << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -145,9 +143,7 @@ impl OpLop {
             } << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -178,46 +174,34 @@ impl OpLop {
             } << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `r`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 39) & 1)) != 0,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 40) & 1)) != 0,
-        };
-        let op: LopOp = match (((w >> 41) & 3)) {
+        let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_not(bit(w, 39));
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_not(bit(w, 40));
+        let op: LopOp = match bits(w, 41, 2) {
             0 => LopOp::And,
             1 => LopOp::Or,
             2 => LopOp::Xor,
             3 => LopOp::PassB,
             _ => return None,
         };
-        let pop: PredOp = match (((w >> 44) & 3)) {
+        let pop: PredOp = match bits(w, 44, 2) {
             0 => PredOp::F,
             1 => PredOp::T,
             2 => PredOp::Z,
             3 => PredOp::Nz,
             _ => return None,
         };
-        let cc: bool = (((w >> 47) & 1)) != 0;
-        let x: bool = (((w >> 43) & 1)) != 0;
+        let cc: bool = bit(w, 47);
+        let x: bool = bit(w, 43);
         let o = Self {
             pd,
             d,
@@ -228,57 +212,37 @@ impl OpLop {
             cc,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 39) & 1)) != 0,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field(
-                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
-                    20u32,
-                    0u32,
-                    true,
-                ),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let op: LopOp = match (((w >> 41) & 3)) {
+        let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_not(bit(w, 39));
+        let b = Src::imm(
+            imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
+        );
+        let op: LopOp = match bits(w, 41, 2) {
             0 => LopOp::And,
             1 => LopOp::Or,
             2 => LopOp::Xor,
             3 => LopOp::PassB,
             _ => return None,
         };
-        let pop: PredOp = match (((w >> 44) & 3)) {
+        let pop: PredOp = match bits(w, 44, 2) {
             0 => PredOp::F,
             1 => PredOp::T,
             2 => PredOp::Z,
             3 => PredOp::Nz,
             _ => return None,
         };
-        let cc: bool = (((w >> 47) & 1)) != 0;
-        let x: bool = (((w >> 43) & 1)) != 0;
+        let cc: bool = bit(w, 47);
+        let x: bool = bit(w, 43);
         let o = Self {
             pd,
             d,
@@ -289,54 +253,36 @@ impl OpLop {
             cc,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 39) & 1)) != 0,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: (((w >> 40) & 1)) != 0,
-        };
-        let op: LopOp = match (((w >> 41) & 3)) {
+        let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_not(bit(w, 39));
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+            .with_not(bit(w, 40));
+        let op: LopOp = match bits(w, 41, 2) {
             0 => LopOp::And,
             1 => LopOp::Or,
             2 => LopOp::Xor,
             3 => LopOp::PassB,
             _ => return None,
         };
-        let pop: PredOp = match (((w >> 44) & 3)) {
+        let pop: PredOp = match bits(w, 44, 2) {
             0 => PredOp::F,
             1 => PredOp::T,
             2 => PredOp::Z,
             3 => PredOp::Nz,
             _ => return None,
         };
-        let cc: bool = (((w >> 47) & 1)) != 0;
-        let x: bool = (((w >> 43) & 1)) != 0;
+        let cc: bool = bit(w, 47);
+        let x: bool = bit(w, 43);
         let o = Self {
             pd,
             d,
@@ -347,15 +293,10 @@ impl OpLop {
             cc,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -440,95 +381,36 @@ impl OpLop {
         const CANDS: &[&[&str]] = &[&["LOP"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let op: LopOp = if !LopOp::PassB.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, LopOp::PassB.text_sm(sm))
-        {
-            LopOp::PassB
-        } else if !LopOp::And.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, LopOp::And.text_sm(sm))
-        {
-            LopOp::And
-        } else if !LopOp::Xor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, LopOp::Xor.text_sm(sm))
-        {
-            LopOp::Xor
-        } else if !LopOp::Or.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, LopOp::Or.text_sm(sm))
-        {
-            LopOp::Or
-        } else if LopOp::And.text_sm(sm).is_empty() {
-            LopOp::And
-        } else if LopOp::Or.text_sm(sm).is_empty() {
-            LopOp::Or
-        } else if LopOp::Xor.text_sm(sm).is_empty() {
-            LopOp::Xor
-        } else if LopOp::PassB.text_sm(sm).is_empty() {
-            LopOp::PassB
-        } else {
-            return None;
-        };
+        let op: LopOp = take_enum_suffix(
+            rest,
+            &mut cur,
+            &LopOp::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let x: bool = take_suffix(rest, &mut cur, ".X");
-        let pop: PredOp = if !PredOp::Nz.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, PredOp::Nz.text_sm(sm))
-        {
-            PredOp::Nz
-        } else if !PredOp::T.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, PredOp::T.text_sm(sm))
-        {
-            PredOp::T
-        } else if !PredOp::Z.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, PredOp::Z.text_sm(sm))
-        {
-            PredOp::Z
-        } else if !PredOp::F.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, PredOp::F.text_sm(sm))
-        {
-            PredOp::F
-        } else if PredOp::F.text_sm(sm).is_empty() {
-            PredOp::F
-        } else if PredOp::T.text_sm(sm).is_empty() {
-            PredOp::T
-        } else if PredOp::Z.text_sm(sm).is_empty() {
-            PredOp::Z
-        } else if PredOp::Nz.text_sm(sm).is_empty() {
-            PredOp::Nz
-        } else {
-            return None;
-        };
+        let pop: PredOp = take_enum_suffix(
+            rest,
+            &mut cur,
+            &PredOp::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 4usize] = [usize::MAX; 4usize];
-        let names: [&str; 4usize] = ["pd", "d", "a", "b"];
-        let mut k = 0usize;
-        let before = it;
-        let v_pd = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(dst_operand(tok, "pd", true))
-            }
+        let mut at = Operands::<4>::new(ops, required);
+        let v_pd = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(dst_operand(at.next(), "pd", true))
         } else {
+            at.skip();
             Reg::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
         let v_d = {
-            let tok = &ops[it];
-            it += 1;
+            let tok = at.next();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
             if scur != tok.suffixes.len() {
@@ -544,21 +426,9 @@ impl OpLop {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b"]);
         let op = Self {
             pd: v_pd,
             d: v_d,
@@ -570,32 +440,10 @@ impl OpLop {
             x: x,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        if reuse_a {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

@@ -163,10 +163,8 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -213,10 +211,8 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -264,10 +260,8 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -314,10 +308,8 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -359,9 +351,7 @@ impl OpLop3 {
             } << 36;
         w |= u128::from(self.x) << 38;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -426,9 +416,7 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -488,45 +476,23 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let pc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lut: u32 = (((w >> 72) & 0xff)) as u32;
+        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let pc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lut: u32 = bits(w, 72, 8) as u32;
         let pop: PredOp = PredOp::F;
-        let pand: bool = (((w >> 80) & 1)) != 0;
+        let pand: bool = bit(w, 80);
         let cc: bool = false;
         let x: bool = false;
         let o = Self {
@@ -542,51 +508,24 @@ impl OpLop3 {
             cc,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let pc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lut: u32 = (((w >> 72) & 0xff)) as u32;
+        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let pc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lut: u32 = bits(w, 72, 8) as u32;
         let pop: PredOp = PredOp::F;
-        let pand: bool = (((w >> 80) & 1)) != 0;
+        let pand: bool = bit(w, 80);
         let cc: bool = false;
         let x: bool = false;
         let o = Self {
@@ -602,53 +541,24 @@ impl OpLop3 {
             cc,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let pc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lut: u32 = (((w >> 72) & 0xff)) as u32;
+        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let pc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lut: u32 = bits(w, 72, 8) as u32;
         let pop: PredOp = PredOp::F;
-        let pand: bool = (((w >> 80) & 1)) != 0;
+        let pand: bool = bit(w, 80);
         let cc: bool = false;
         let x: bool = false;
         let o = Self {
@@ -664,49 +574,24 @@ impl OpLop3 {
             cc,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let pc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lut: u32 = (((w >> 72) & 0xff)) as u32;
+        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let pc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lut: u32 = bits(w, 72, 8) as u32;
         let pop: PredOp = PredOp::F;
-        let pand: bool = (((w >> 80) & 1)) != 0;
+        let pand: bool = bit(w, 80);
         let cc: bool = false;
         let x: bool = false;
         let o = Self {
@@ -722,43 +607,23 @@ impl OpLop3 {
             cc,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 48) & 7)), sm)?;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
+        let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
         let pc: Src = Src::FALSE;
-        let lut: u32 = (((w >> 28) & 0xff)) as u32;
-        let pop: PredOp = match (((w >> 36) & 3)) {
+        let lut: u32 = bits(w, 28, 8) as u32;
+        let pop: PredOp = match bits(w, 36, 2) {
             0 => PredOp::F,
             1 => PredOp::T,
             2 => PredOp::Z,
@@ -766,8 +631,8 @@ impl OpLop3 {
             _ => return None,
         };
         let pand: bool = false;
-        let cc: bool = (((w >> 47) & 1)) != 0;
-        let x: bool = (((w >> 38) & 1)) != 0;
+        let cc: bool = bit(w, 47);
+        let x: bool = bit(w, 38);
         let o = Self {
             pd,
             d,
@@ -781,52 +646,27 @@ impl OpLop3 {
             cc,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field(
-                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
-                    20u32,
-                    0u32,
-                    true,
-                ),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::imm(
+            imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
+        );
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
         let pc: Src = Src::FALSE;
-        let lut: u32 = (((w >> 48) & 0xff)) as u32;
+        let lut: u32 = bits(w, 48, 8) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = false;
-        let cc: bool = (((w >> 47) & 1)) != 0;
+        let cc: bool = bit(w, 47);
         let x: bool = false;
         let o = Self {
             pd,
@@ -841,49 +681,25 @@ impl OpLop3 {
             cc,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
         let pc: Src = Src::FALSE;
-        let lut: u32 = (((w >> 48) & 0xff)) as u32;
+        let lut: u32 = bits(w, 48, 8) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = false;
-        let cc: bool = (((w >> 47) & 1)) != 0;
+        let cc: bool = bit(w, 47);
         let x: bool = false;
         let o = Self {
             pd,
@@ -898,15 +714,10 @@ impl OpLop3 {
             cc,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -1045,68 +856,22 @@ impl OpLop3 {
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 7usize] = [usize::MAX; 7usize];
-        let names: [&str; 7usize] = ["pd", "d", "a", "b", "c", "lut", "pc"];
-        let mut k = 0usize;
-        let before = it;
-        let v_pd = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(dst_operand(tok, "pd", true))
-            }
+        let mut at = Operands::<7>::new(ops, required);
+        let v_pd = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(dst_operand(at.next(), "pd", true))
         } else {
+            at.skip();
             Reg::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_c = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "c", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_lut = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(uint_operand(tok, "lut"))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_pc = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "pc", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
+        let v_lut = asm_try!(uint_operand(at.next(), "lut"));
+        let v_pc = asm_try!(src_operand(at.next(), "pc", ImmStyle::Hex));
+        let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b", "c", "lut", "pc"]);
         let op = Self {
             pd: v_pd,
             d: v_d,
@@ -1121,53 +886,18 @@ impl OpLop3 {
             x: false,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
-        let reuse_pc = reuse_marks.iter().any(|n| *n == "pc");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_c {
-            match form {
-                Some(0) => ctrl |= 1u32 << 19,
-                Some(1) => ctrl |= 1u32 << 19,
-                Some(2) => ctrl |= 1u32 << 19,
-                Some(3) => ctrl |= 1u32 << 19,
-                _ => {}
-            }
-        }
-        if reuse_pc {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[
+                ("a", &[17, 17, 17, 17, 0, 0, 0]),
+                ("b", &[18, 0, 0, 0, 0, 0, 0]),
+                ("c", &[19, 19, 19, 19, 0, 0, 0]),
+            ],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/lop3.toml:72).
     #[allow(
@@ -1187,67 +917,29 @@ impl OpLop3 {
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
         let x: bool = take_suffix(rest, &mut cur, ".X");
-        let pop: PredOp = if !PredOp::Nz.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, PredOp::Nz.text_sm(sm))
-        {
-            PredOp::Nz
-        } else if !PredOp::T.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, PredOp::T.text_sm(sm))
-        {
-            PredOp::T
-        } else if !PredOp::Z.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, PredOp::Z.text_sm(sm))
-        {
-            PredOp::Z
-        } else if !PredOp::F.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, PredOp::F.text_sm(sm))
-        {
-            PredOp::F
-        } else if PredOp::F.text_sm(sm).is_empty() {
-            PredOp::F
-        } else if PredOp::T.text_sm(sm).is_empty() {
-            PredOp::T
-        } else if PredOp::Z.text_sm(sm).is_empty() {
-            PredOp::Z
-        } else if PredOp::Nz.text_sm(sm).is_empty() {
-            PredOp::Nz
-        } else {
-            return None;
-        };
+        let pop: PredOp = take_enum_suffix(
+            rest,
+            &mut cur,
+            &PredOp::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
-        let names: [&str; 6usize] = ["pd", "d", "a", "b", "c", "lut"];
-        let mut k = 0usize;
-        let before = it;
-        let v_pd = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(dst_operand(tok, "pd", true))
-            }
+        let mut at = Operands::<6>::new(ops, required);
+        let v_pd = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(dst_operand(at.next(), "pd", true))
         } else {
+            at.skip();
             Reg::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
         let v_d = {
-            let tok = &ops[it];
-            it += 1;
+            let tok = at.next();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
             if scur != tok.suffixes.len() {
@@ -1263,33 +955,11 @@ impl OpLop3 {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_c = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "c", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_lut = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(uint_operand(tok, "lut"))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
+        let v_lut = asm_try!(uint_operand(at.next(), "lut"));
+        let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b", "c", "lut"]);
         let op = Self {
             pd: v_pd,
             d: v_d,
@@ -1304,48 +974,18 @@ impl OpLop3 {
             x: x,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
-        let reuse_pc = false;
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_c {
-            match form {
-                Some(0) => ctrl |= 1u32 << 19,
-                Some(1) => ctrl |= 1u32 << 19,
-                Some(2) => ctrl |= 1u32 << 19,
-                Some(3) => ctrl |= 1u32 << 19,
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[
+                ("a", &[17, 17, 17, 17, 0, 0, 0]),
+                ("b", &[18, 0, 0, 0, 0, 0, 0]),
+                ("c", &[19, 19, 19, 19, 0, 0, 0]),
+            ],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

@@ -86,50 +86,31 @@ impl OpLop32i {
         w |= u128::from(self.a.not) << 55;
         w |= u128::from(self.x) << 57;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/lop32i.toml:47; form at isa-spec/spec/ops/lop32i.toml:47).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 55) & 1)) != 0,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 20) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let op: LopOp = match (((w >> 53) & 3)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_not(bit(w, 55));
+        let b = Src::imm(imm_from_field(bits(w, 20, 32), 32u32, 0u32, false));
+        let op: LopOp = match bits(w, 53, 2) {
             0 => LopOp::And,
             1 => LopOp::Or,
             2 => LopOp::Xor,
             3 => LopOp::PassB,
             _ => return None,
         };
-        let cc: bool = (((w >> 52) & 1)) != 0;
-        let x: bool = (((w >> 57) & 1)) != 0;
+        let cc: bool = bit(w, 52);
+        let x: bool = bit(w, 57);
         let o = Self { d, a, b, op, cc, x };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -193,33 +174,12 @@ impl OpLop32i {
         const CANDS: &[&[&str]] = &[&["LOP32I"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let op: LopOp = if !LopOp::PassB.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, LopOp::PassB.text_sm(sm))
-        {
-            LopOp::PassB
-        } else if !LopOp::And.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, LopOp::And.text_sm(sm))
-        {
-            LopOp::And
-        } else if !LopOp::Xor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, LopOp::Xor.text_sm(sm))
-        {
-            LopOp::Xor
-        } else if !LopOp::Or.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, LopOp::Or.text_sm(sm))
-        {
-            LopOp::Or
-        } else if LopOp::And.text_sm(sm).is_empty() {
-            LopOp::And
-        } else if LopOp::Or.text_sm(sm).is_empty() {
-            LopOp::Or
-        } else if LopOp::Xor.text_sm(sm).is_empty() {
-            LopOp::Xor
-        } else if LopOp::PassB.text_sm(sm).is_empty() {
-            LopOp::PassB
-        } else {
-            return None;
-        };
+        let op: LopOp = take_enum_suffix(
+            rest,
+            &mut cur,
+            &LopOp::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let x: bool = take_suffix(rest, &mut cur, ".X");
         let mut cc: bool = false;
         if cur != rest.len() {
@@ -227,18 +187,11 @@ impl OpLop32i {
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 3usize] = [usize::MAX; 3usize];
-        let names: [&str; 3usize] = ["d", "a", "b"];
-        let mut k = 0usize;
-        let before = it;
+        let mut at = Operands::<3>::new(ops, required);
         let v_d = {
-            let tok = &ops[it];
-            it += 1;
+            let tok = at.next();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
             if scur != tok.suffixes.len() {
@@ -254,21 +207,9 @@ impl OpLop32i {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
         let op = Self {
             d: v_d,
             a: v_a,
@@ -278,32 +219,10 @@ impl OpLop32i {
             x: x,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        if reuse_a {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

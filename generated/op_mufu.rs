@@ -213,10 +213,8 @@ impl OpMufu {
                 }
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -273,10 +271,8 @@ impl OpMufu {
                     }
                 }
             } << 74;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -329,10 +325,8 @@ impl OpMufu {
                 }
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -370,10 +364,8 @@ impl OpMufu {
                 CODES[self.op.index()]
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -416,10 +408,8 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -458,10 +448,8 @@ impl OpMufu {
                 CODES[self.op.index()]
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -499,10 +487,8 @@ impl OpMufu {
                 CODES[self.op.index()]
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -528,10 +514,8 @@ impl OpMufu {
                 CODES[self.op.index()]
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -562,10 +546,8 @@ impl OpMufu {
                 const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
                 CODES[self.op.index()]
             } << 74;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -592,10 +574,8 @@ impl OpMufu {
                 CODES[self.op.index()]
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -621,25 +601,20 @@ impl OpMufu {
                 CODES[self.op.index()]
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -652,7 +627,7 @@ impl OpMufu {
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -660,30 +635,18 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x3000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -704,32 +667,20 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x3000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -742,7 +693,7 @@ impl OpMufu {
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -750,28 +701,20 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x3000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -784,12 +727,12 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 73) & 1)) {
+        let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -797,30 +740,18 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x1000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x1000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -833,7 +764,7 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 73) & 1)) {
+        let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             _ => return None,
@@ -846,32 +777,20 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x1000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x1000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -884,12 +803,12 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 73) & 1)) {
+        let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -897,28 +816,20 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x1000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x1000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -931,12 +842,12 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 73) & 1)) {
+        let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -944,28 +855,20 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x1000000000000000000,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x1000000000000000000;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -978,13 +881,13 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
+        let fmt: MufuFmt = match bits(w, 72, 2) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             2 => MufuFmt::Bf16,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -992,30 +895,18 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1028,7 +919,7 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
+        let fmt: MufuFmt = match bits(w, 72, 2) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             2 => MufuFmt::Bf16,
@@ -1042,32 +933,20 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1080,13 +959,13 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
+        let fmt: MufuFmt = match bits(w, 72, 2) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             2 => MufuFmt::Bf16,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -1094,28 +973,20 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -1128,13 +999,13 @@ impl OpMufu {
             9 => MufuOp::Tanh,
             _ => return None,
         };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
+        let fmt: MufuFmt = match bits(w, 72, 2) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             2 => MufuFmt::Bf16,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -1142,15 +1013,10 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -1211,157 +1077,70 @@ impl OpMufu {
         const CANDS: &[&[&str]] = &[&["MUFU"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let op: MufuOp = if !MufuOp::Rcp64h.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Rcp64h.text_sm(sm))
-        {
-            MufuOp::Rcp64h
-        } else if !MufuOp::Rsq64h.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Rsq64h.text_sm(sm))
-        {
-            MufuOp::Rsq64h
-        } else if !MufuOp::Sqrt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Sqrt.text_sm(sm))
-        {
-            MufuOp::Sqrt
-        } else if !MufuOp::Tanh.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Tanh.text_sm(sm))
-        {
-            MufuOp::Tanh
-        } else if !MufuOp::Cos.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Cos.text_sm(sm))
-        {
-            MufuOp::Cos
-        } else if !MufuOp::Sin.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Sin.text_sm(sm))
-        {
-            MufuOp::Sin
-        } else if !MufuOp::Ex2.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Ex2.text_sm(sm))
-        {
-            MufuOp::Ex2
-        } else if !MufuOp::Lg2.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Lg2.text_sm(sm))
-        {
-            MufuOp::Lg2
-        } else if !MufuOp::Rcp.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Rcp.text_sm(sm))
-        {
-            MufuOp::Rcp
-        } else if !MufuOp::Rsq.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Rsq.text_sm(sm))
-        {
-            MufuOp::Rsq
-        } else if MufuOp::Cos.text_sm(sm).is_empty() {
-            MufuOp::Cos
-        } else if MufuOp::Sin.text_sm(sm).is_empty() {
-            MufuOp::Sin
-        } else if MufuOp::Ex2.text_sm(sm).is_empty() {
-            MufuOp::Ex2
-        } else if MufuOp::Lg2.text_sm(sm).is_empty() {
-            MufuOp::Lg2
-        } else if MufuOp::Rcp.text_sm(sm).is_empty() {
-            MufuOp::Rcp
-        } else if MufuOp::Rsq.text_sm(sm).is_empty() {
-            MufuOp::Rsq
-        } else if MufuOp::Rcp64h.text_sm(sm).is_empty() {
-            MufuOp::Rcp64h
-        } else if MufuOp::Rsq64h.text_sm(sm).is_empty() {
-            MufuOp::Rsq64h
-        } else if MufuOp::Sqrt.text_sm(sm).is_empty() {
-            MufuOp::Sqrt
-        } else if MufuOp::Tanh.text_sm(sm).is_empty() {
-            MufuOp::Tanh
-        } else {
-            return None;
-        };
-        let fmt: MufuFmt = if !MufuFmt::Bf16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuFmt::Bf16.text_sm(sm))
-        {
-            MufuFmt::Bf16
-        } else if !MufuFmt::F16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuFmt::F16.text_sm(sm))
-        {
-            MufuFmt::F16
-        } else if !MufuFmt::F32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuFmt::F32.text_sm(sm))
-        {
-            MufuFmt::F32
-        } else if MufuFmt::F32.text_sm(sm).is_empty() {
-            MufuFmt::F32
-        } else if MufuFmt::F16.text_sm(sm).is_empty() {
-            MufuFmt::F16
-        } else if MufuFmt::Bf16.text_sm(sm).is_empty() {
-            MufuFmt::Bf16
-        } else {
-            return None;
-        };
+        let op: MufuOp = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MufuOp::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let fmt: MufuFmt = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MufuFmt::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["d", "a"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
+        let mut at = Operands::<2>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
         let v_a = {
-            let tok = next_operand(ops, &mut it);
-            {
-                let view = Self::a_view_of(fmt, op);
-                let sel: u32 = match (tok.suffixes.as_slice(), view) {
-                    ([], _) => 0,
-                    ([p], Some(v)) => {
-                        match v.parse_part(p) {
-                            Some(sel) => sel,
-                            None => {
-                                return Some(
-                                    Err(AsmError {
-                                        col: tok.col,
-                                        message: format!("`.{}` is not a part of {}'s type", p, "a"),
-                                    }),
-                                );
-                            }
+            let tok = at.next();
+            let view = Self::a_view_of(fmt, op);
+            let sel: u32 = match (tok.suffixes.as_slice(), view) {
+                ([], _) => 0,
+                ([p], Some(v)) => {
+                    match v.parse_part(p) {
+                        Some(sel) => sel,
+                        None => {
+                            return Some(
+                                Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("`.{}` is not a part of {}'s type", p, "a"),
+                                }),
+                            );
                         }
                     }
-                    _ => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("unexpected suffix on {}", "a"),
-                            }),
-                        );
-                    }
-                };
-                match to_src(
-                    &tok.without_suffixes(),
-                    Self::a_view_of(fmt, op).map_or(ImmStyle::F32, View::imm_style),
-                ) {
-                    Some(s) => (s, sel),
-                    None => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad operand for {}", "a"),
-                            }),
-                        );
-                    }
+                }
+                _ => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("unexpected suffix on {}", "a"),
+                        }),
+                    );
+                }
+            };
+            match to_src(
+                &tok.without_suffixes(),
+                Self::a_view_of(fmt, op).map_or(ImmStyle::F32, View::imm_style),
+            ) {
+                Some(s) => (s, sel),
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "a"),
+                        }),
+                    );
                 }
             }
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "a"]);
         let op = Self {
             d: v_d,
             a: v_a.0,
@@ -1370,26 +1149,10 @@ impl OpMufu {
             sel: v_a.1,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        if reuse_a {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

@@ -76,10 +76,8 @@ impl OpNop {
         }
         let mut w: u128 = 0x918;
         w |= c.raw & 0;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -91,45 +89,33 @@ impl OpNop {
         w |= c.raw & 0;
         w |= u128::from(self.trig) << 13;
         w |= fit::<E>(Self::NAME, "code", self.code as u128, 16u32)? << 20;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/nop.toml:23; form at isa-spec/spec/ops/nop.toml:23).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let trig: bool = false;
         let code: u32 = 0u32;
         let o = Self { trig, code };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/nop.toml:30; form at isa-spec/spec/ops/nop.toml:30).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let trig: bool = (((w >> 13) & 1)) != 0;
-        let code: u32 = (((w >> 20) & 0xffff)) as u32;
+        let trig: bool = bit(w, 13);
+        let code: u32 = bits(w, 20, 16) as u32;
         let o = Self { trig, code };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -188,48 +174,22 @@ impl OpNop {
         }
         let ops = &line.operands;
         let required: usize = 0;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 1usize] = [usize::MAX; 1usize];
-        let names: [&str; 1usize] = ["code"];
-        let mut k = 0usize;
-        let before = it;
-        let v_code = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                true
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(uint_operand(tok, "code"))
-            }
+        let mut at = Operands::<1>::new(ops, required);
+        let v_code = if at.optional(|tok| true) {
+            asm_try!(uint_operand(at.next(), "code"))
         } else {
+            at.skip();
             0u32
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["code"]);
         let op = Self { trig: trig, code: v_code };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

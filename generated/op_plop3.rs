@@ -102,10 +102,8 @@ impl OpPlop3 {
         w |= dst_field::<E>(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.a.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -132,39 +130,22 @@ impl OpPlop3 {
         w |= dst_field::<E>(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.a.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `p`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let pq: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 77) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 80) & 1)) != 0,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let lut0: u32 = (((w >> 64) & 7) | (((w >> 72) & 0x1f) << 3)) as u32;
-        let lut1: u32 = (((w >> 16) & 0xff)) as u32;
+        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let pq = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let b = Src::reg(reg_at(w, RegFile::Pred, 77, 3, sm)?).with_not(bit(w, 80));
+        let c = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let lut0: u32 = (bits(w, 64, 3) | bits(w, 72, 5) << 3) as u32;
+        let lut1: u32 = bits(w, 16, 8) as u32;
         let o = Self {
             pd,
             pq,
@@ -174,42 +155,22 @@ impl OpPlop3 {
             lut0,
             lut1,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `u`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let pq: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 77) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 80) & 1)) != 0,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UPred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let lut0: u32 = (((w >> 64) & 7) | (((w >> 72) & 0x1f) << 3)) as u32;
-        let lut1: u32 = (((w >> 16) & 0xff)) as u32;
+        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let pq = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let b = Src::reg(reg_at(w, RegFile::Pred, 77, 3, sm)?).with_not(bit(w, 80));
+        let c = Src::reg(reg_at(w, RegFile::UPred, 68, 3, sm)?).with_not(bit(w, 71));
+        let lut0: u32 = (bits(w, 64, 3) | bits(w, 72, 5) << 3) as u32;
+        let lut1: u32 = bits(w, 16, 8) as u32;
         let o = Self {
             pd,
             pq,
@@ -219,15 +180,10 @@ impl OpPlop3 {
             lut0,
             lut1,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -294,58 +250,17 @@ impl OpPlop3 {
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize + 1usize
             + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 7usize] = [usize::MAX; 7usize];
-        let names: [&str; 7usize] = ["pd", "pq", "a", "b", "c", "lut0", "lut1"];
-        let mut k = 0usize;
-        let before = it;
-        let v_pd = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "pd", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_pq = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "pq", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_c = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "c", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_lut0 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(uint_operand(tok, "lut0"))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_lut1 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(uint_operand(tok, "lut1"))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = Operands::<7>::new(ops, required);
+        let v_pd = asm_try!(dst_operand(at.next(), "pd", true));
+        let v_pq = asm_try!(dst_operand(at.next(), "pq", true));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
+        let v_lut0 = asm_try!(uint_operand(at.next(), "lut0"));
+        let v_lut1 = asm_try!(uint_operand(at.next(), "lut1"));
+        let reuse_marks = at.reuse_marks(&["pd", "pq", "a", "b", "c", "lut0", "lut1"]);
         let op = Self {
             pd: v_pd,
             pq: v_pq,
@@ -356,38 +271,10 @@ impl OpPlop3 {
             lut1: v_lut1,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
-        if reuse_a {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_c {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

@@ -111,10 +111,8 @@ impl OpSel {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -134,10 +132,8 @@ impl OpSel {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -158,10 +154,8 @@ impl OpSel {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -181,10 +175,8 @@ impl OpSel {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -204,9 +196,7 @@ impl OpSel {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 39;
         w |= u128::from(self.cond.not) << 42;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -232,9 +222,7 @@ impl OpSel {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 39;
         w |= u128::from(self.cond.not) << 42;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -255,266 +243,109 @@ impl OpSel {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 39;
         w |= u128::from(self.cond.not) << 42;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
         let o = Self { d, a, b, cond };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
         let o = Self { d, a, b, cond };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
         let o = Self { d, a, b, cond };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
         let o = Self { d, a, b, cond };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let o = Self { d, a, b, cond };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field(
-                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
-                    20u32,
-                    0u32,
-                    true,
-                ),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::imm(
+            imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
+        );
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let o = Self { d, a, b, cond };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let o = Self { d, a, b, cond };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -591,40 +422,14 @@ impl OpSel {
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 4usize] = [usize::MAX; 4usize];
-        let names: [&str; 4usize] = ["d", "a", "b", "cond"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_cond = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "cond", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = Operands::<4>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let v_cond = asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex));
+        let reuse_marks = at.reuse_marks(&["d", "a", "b", "cond"]);
         let op = Self {
             d: v_d,
             a: v_a,
@@ -632,43 +437,14 @@ impl OpSel {
             cond: v_cond,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_cond = reuse_marks.iter().any(|n| *n == "cond");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_cond {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

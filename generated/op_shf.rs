@@ -218,10 +218,8 @@ impl OpShf {
                 CODES[self.dir.index()]
             } << 76;
         w |= u128::from(self.hi) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -250,10 +248,8 @@ impl OpShf {
                 CODES[self.dir.index()]
             } << 76;
         w |= u128::from(self.hi) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -283,10 +279,8 @@ impl OpShf {
                 CODES[self.dir.index()]
             } << 76;
         w |= u128::from(self.hi) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -315,10 +309,8 @@ impl OpShf {
                 CODES[self.dir.index()]
             } << 76;
         w |= u128::from(self.hi) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -347,10 +339,8 @@ impl OpShf {
                 CODES[self.dir.index()]
             } << 76;
         w |= u128::from(self.hi) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -380,10 +370,8 @@ impl OpShf {
                 CODES[self.dir.index()]
             } << 76;
         w |= u128::from(self.hi) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -412,10 +400,8 @@ impl OpShf {
                 CODES[self.dir.index()]
             } << 76;
         w |= u128::from(self.hi) << 80;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -456,9 +442,7 @@ impl OpShf {
                 CODES[self.dir.index()]
             } << 56;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
@@ -499,49 +483,32 @@ impl OpShf {
                 CODES[self.dir.index()]
             } << 57;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dir: ShfDir = match (((w >> 76) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let dir: ShfDir = match bits(w, 76, 1) {
             0 => ShfDir::L,
             1 => ShfDir::R,
             _ => return None,
         };
-        let wrap: bool = (((w >> 75) & 1)) != 0;
-        let ty: ShfType = match (((w >> 73) & 3)) {
+        let wrap: bool = bit(w, 75);
+        let ty: ShfType = match bits(w, 73, 2) {
             0 => ShfType::S64,
             1 => ShfType::U64,
             2 => ShfType::S32,
             3 => ShfType::U32,
             _ => return None,
         };
-        let hi: bool = (((w >> 80) & 1)) != 0;
+        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -552,55 +519,33 @@ impl OpShf {
             ty,
             hi,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dir: ShfDir = match (((w >> 76) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let dir: ShfDir = match bits(w, 76, 1) {
             0 => ShfDir::L,
             1 => ShfDir::R,
             _ => return None,
         };
-        let wrap: bool = (((w >> 75) & 1)) != 0;
-        let ty: ShfType = match (((w >> 73) & 3)) {
+        let wrap: bool = bit(w, 75);
+        let ty: ShfType = match bits(w, 73, 2) {
             0 => ShfType::S64,
             1 => ShfType::U64,
             2 => ShfType::S32,
             3 => ShfType::U32,
             _ => return None,
         };
-        let hi: bool = (((w >> 80) & 1)) != 0;
+        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -611,57 +556,33 @@ impl OpShf {
             ty,
             hi,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dir: ShfDir = match (((w >> 76) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let dir: ShfDir = match bits(w, 76, 1) {
             0 => ShfDir::L,
             1 => ShfDir::R,
             _ => return None,
         };
-        let wrap: bool = (((w >> 75) & 1)) != 0;
-        let ty: ShfType = match (((w >> 73) & 3)) {
+        let wrap: bool = bit(w, 75);
+        let ty: ShfType = match bits(w, 73, 2) {
             0 => ShfType::S64,
             1 => ShfType::U64,
             2 => ShfType::S32,
             3 => ShfType::U32,
             _ => return None,
         };
-        let hi: bool = (((w >> 80) & 1)) != 0;
+        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -672,53 +593,33 @@ impl OpShf {
             ty,
             hi,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dir: ShfDir = match (((w >> 76) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let dir: ShfDir = match bits(w, 76, 1) {
             0 => ShfDir::L,
             1 => ShfDir::R,
             _ => return None,
         };
-        let wrap: bool = (((w >> 75) & 1)) != 0;
-        let ty: ShfType = match (((w >> 73) & 3)) {
+        let wrap: bool = bit(w, 75);
+        let ty: ShfType = match bits(w, 73, 2) {
             0 => ShfType::S64,
             1 => ShfType::U64,
             2 => ShfType::S32,
             3 => ShfType::U32,
             _ => return None,
         };
-        let hi: bool = (((w >> 80) & 1)) != 0;
+        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -729,55 +630,33 @@ impl OpShf {
             ty,
             hi,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dir: ShfDir = match (((w >> 76) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let dir: ShfDir = match bits(w, 76, 1) {
             0 => ShfDir::L,
             1 => ShfDir::R,
             _ => return None,
         };
-        let wrap: bool = (((w >> 75) & 1)) != 0;
-        let ty: ShfType = match (((w >> 73) & 3)) {
+        let wrap: bool = bit(w, 75);
+        let ty: ShfType = match bits(w, 73, 2) {
             0 => ShfType::S64,
             1 => ShfType::U64,
             2 => ShfType::S32,
             3 => ShfType::U32,
             _ => return None,
         };
-        let hi: bool = (((w >> 80) & 1)) != 0;
+        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -788,57 +667,33 @@ impl OpShf {
             ty,
             hi,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dir: ShfDir = match (((w >> 76) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        let dir: ShfDir = match bits(w, 76, 1) {
             0 => ShfDir::L,
             1 => ShfDir::R,
             _ => return None,
         };
-        let wrap: bool = (((w >> 75) & 1)) != 0;
-        let ty: ShfType = match (((w >> 73) & 3)) {
+        let wrap: bool = bit(w, 75);
+        let ty: ShfType = match bits(w, 73, 2) {
             0 => ShfType::S64,
             1 => ShfType::U64,
             2 => ShfType::S32,
             3 => ShfType::U32,
             _ => return None,
         };
-        let hi: bool = (((w >> 80) & 1)) != 0;
+        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -849,53 +704,33 @@ impl OpShf {
             ty,
             hi,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 64) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dir: ShfDir = match (((w >> 76) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let dir: ShfDir = match bits(w, 76, 1) {
             0 => ShfDir::L,
             1 => ShfDir::R,
             _ => return None,
         };
-        let wrap: bool = (((w >> 75) & 1)) != 0;
-        let ty: ShfType = match (((w >> 73) & 3)) {
+        let wrap: bool = bit(w, 75);
+        let ty: ShfType = match bits(w, 73, 2) {
             0 => ShfType::S64,
             1 => ShfType::U64,
             2 => ShfType::S32,
             3 => ShfType::U32,
             _ => return None,
         };
-        let hi: bool = (((w >> 80) & 1)) != 0;
+        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -906,52 +741,32 @@ impl OpShf {
             ty,
             hi,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:106; form at isa-spec/spec/ops/shf.toml:106).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dir: ShfDir = match (((w >> 56) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let dir: ShfDir = match bits(w, 56, 3) {
             3 => ShfDir::L,
             4 => ShfDir::R,
             _ => return None,
         };
-        let wrap: bool = (((w >> 50) & 1)) != 0;
-        let ty: ShfType = match (((w >> 37) & 3)) {
+        let wrap: bool = bit(w, 50);
+        let ty: ShfType = match bits(w, 37, 2) {
             3 => ShfType::S64,
             2 => ShfType::U64,
             0 => ShfType::U32,
             _ => return None,
         };
-        let hi: bool = (((w >> 48) & 1)) != 0;
+        let hi: bool = bit(w, 48);
         let o = Self {
             d,
             a,
@@ -962,52 +777,32 @@ impl OpShf {
             ty,
             hi,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:131; form at isa-spec/spec/ops/shf.toml:131).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(imm_from_field((((w >> 20) & 0x3f)), 6u32, 0u32, false)),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let c: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 39) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let dir: ShfDir = match (((w >> 57) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::imm(imm_from_field(bits(w, 20, 6), 6u32, 0u32, false));
+        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let dir: ShfDir = match bits(w, 57, 3) {
             3 => ShfDir::L,
             4 => ShfDir::R,
             _ => return None,
         };
-        let wrap: bool = (((w >> 50) & 1)) != 0;
-        let ty: ShfType = match (((w >> 37) & 3)) {
+        let wrap: bool = bit(w, 50);
+        let ty: ShfType = match bits(w, 37, 2) {
             3 => ShfType::S64,
             2 => ShfType::U64,
             0 => ShfType::U32,
             _ => return None,
         };
-        let hi: bool = (((w >> 48) & 1)) != 0;
+        let hi: bool = bit(w, 48);
         let o = Self {
             d,
             a,
@@ -1018,15 +813,10 @@ impl OpShf {
             ty,
             hi,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -1105,89 +895,33 @@ impl OpShf {
         const CANDS: &[&[&str]] = &[&["SHF"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let dir: ShfDir = if !ShfDir::L.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, ShfDir::L.text_sm(sm))
-        {
-            ShfDir::L
-        } else if !ShfDir::R.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, ShfDir::R.text_sm(sm))
-        {
-            ShfDir::R
-        } else if ShfDir::L.text_sm(sm).is_empty() {
-            ShfDir::L
-        } else if ShfDir::R.text_sm(sm).is_empty() {
-            ShfDir::R
-        } else {
-            return None;
-        };
+        let dir: ShfDir = take_enum_suffix(
+            rest,
+            &mut cur,
+            &ShfDir::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let wrap: bool = take_suffix(rest, &mut cur, ".W");
-        let ty: ShfType = if !ShfType::S64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, ShfType::S64.text_sm(sm))
-        {
-            ShfType::S64
-        } else if !ShfType::U64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, ShfType::U64.text_sm(sm))
-        {
-            ShfType::U64
-        } else if !ShfType::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, ShfType::S32.text_sm(sm))
-        {
-            ShfType::S32
-        } else if !ShfType::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, ShfType::U32.text_sm(sm))
-        {
-            ShfType::U32
-        } else if ShfType::S64.text_sm(sm).is_empty() {
-            ShfType::S64
-        } else if ShfType::U64.text_sm(sm).is_empty() {
-            ShfType::U64
-        } else if ShfType::S32.text_sm(sm).is_empty() {
-            ShfType::S32
-        } else if ShfType::U32.text_sm(sm).is_empty() {
-            ShfType::U32
-        } else {
-            return None;
-        };
+        let ty: ShfType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &ShfType::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let hi: bool = take_suffix(rest, &mut cur, ".HI");
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 4usize] = [usize::MAX; 4usize];
-        let names: [&str; 4usize] = ["d", "a", "b", "c"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_c = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "c", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = Operands::<4>::new(ops, required);
+        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
+        let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
         let op = Self {
             d: v_d,
             a: v_a,
@@ -1199,53 +933,18 @@ impl OpShf {
             hi: hi,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_c = reuse_marks.iter().any(|n| *n == "c");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                Some(4) => ctrl |= 1u32 << 17,
-                Some(5) => ctrl |= 1u32 << 17,
-                Some(6) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                Some(4) => ctrl |= 1u32 << 18,
-                Some(5) => ctrl |= 1u32 << 18,
-                Some(6) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_c {
-            match form {
-                Some(0) => ctrl |= 1u32 << 19,
-                Some(1) => ctrl |= 1u32 << 19,
-                Some(2) => ctrl |= 1u32 << 19,
-                Some(3) => ctrl |= 1u32 << 19,
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[
+                ("a", &[17, 17, 17, 17, 17, 17, 17, 0, 0]),
+                ("b", &[18, 0, 0, 0, 18, 18, 18, 0, 0]),
+                ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0]),
+            ],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

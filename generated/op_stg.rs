@@ -179,10 +179,8 @@ impl OpStg {
                     }
                 }
             } << 84;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
@@ -274,30 +272,18 @@ impl OpStg {
                 }
             } << 48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
+        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:50; form at isa-spec/spec/ops/stg.toml:50).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let off: i32 = sext_field((((w >> 40) & 0xffffff)), 24u32) as i32;
-        let size: MemSize = match (((w >> 73) & 7)) {
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
             1 => MemSize::S8,
@@ -308,7 +294,7 @@ impl OpStg {
             7 => MemSize::U128,
             _ => return None,
         };
-        let cache: MemCache = match (((w >> 84) & 7)) {
+        let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
             2 => MemCache::El,
@@ -317,7 +303,7 @@ impl OpStg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let sem: MemSem = match (((w >> 76) & 0x1f)) {
+        let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             8 => MemSem::WeakCta,
             9 => MemSem::WeakCtaPrivate,
@@ -352,34 +338,19 @@ impl OpStg {
             cache,
             sem,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:87; form at isa-spec/spec/ops/stg.toml:87).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
+    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let off: i32 = sext_field((((w >> 20) & 0xffffff)), 24u32) as i32;
-        let size: MemSize = match (((w >> 48) & 7)) {
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 0, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
+        let size: MemSize = match bits(w, 48, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
             1 => MemSize::S8,
@@ -389,7 +360,7 @@ impl OpStg {
             6 => MemSize::B128,
             _ => return None,
         };
-        let cache: MemCache = match (((w >> 46) & 3)) {
+        let cache: MemCache = match bits(w, 46, 2) {
             0 => MemCache::None,
             1 => MemCache::Cg,
             2 => MemCache::Cs,
@@ -405,15 +376,10 @@ impl OpStg {
             cache,
             sem,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
+        let ctrl = 0;
+        let raw = w & 0;
+        Some((o, Common { guard, ctrl, raw }))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -475,348 +441,35 @@ impl OpStg {
         const CANDS: &[&[&str]] = &[&["STG", "E"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
-        let cache: MemCache = if !MemCache::Ef.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Ef.text_sm(sm))
-        {
-            MemCache::Ef
-        } else if !MemCache::El.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::El.text_sm(sm))
-        {
-            MemCache::El
-        } else if !MemCache::Lu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Lu.text_sm(sm))
-        {
-            MemCache::Lu
-        } else if !MemCache::Eu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Eu.text_sm(sm))
-        {
-            MemCache::Eu
-        } else if !MemCache::Na.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Na.text_sm(sm))
-        {
-            MemCache::Na
-        } else if !MemCache::Cg.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cg.text_sm(sm))
-        {
-            MemCache::Cg
-        } else if !MemCache::Ci.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Ci.text_sm(sm))
-        {
-            MemCache::Ci
-        } else if !MemCache::Cv.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cv.text_sm(sm))
-        {
-            MemCache::Cv
-        } else if !MemCache::Cs.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cs.text_sm(sm))
-        {
-            MemCache::Cs
-        } else if !MemCache::Wt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Wt.text_sm(sm))
-        {
-            MemCache::Wt
-        } else if !MemCache::None.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::None.text_sm(sm))
-        {
-            MemCache::None
-        } else if MemCache::None.text_sm(sm).is_empty() {
-            MemCache::None
-        } else if MemCache::Ef.text_sm(sm).is_empty() {
-            MemCache::Ef
-        } else if MemCache::El.text_sm(sm).is_empty() {
-            MemCache::El
-        } else if MemCache::Lu.text_sm(sm).is_empty() {
-            MemCache::Lu
-        } else if MemCache::Eu.text_sm(sm).is_empty() {
-            MemCache::Eu
-        } else if MemCache::Na.text_sm(sm).is_empty() {
-            MemCache::Na
-        } else if MemCache::Cg.text_sm(sm).is_empty() {
-            MemCache::Cg
-        } else if MemCache::Ci.text_sm(sm).is_empty() {
-            MemCache::Ci
-        } else if MemCache::Cv.text_sm(sm).is_empty() {
-            MemCache::Cv
-        } else if MemCache::Cs.text_sm(sm).is_empty() {
-            MemCache::Cs
-        } else if MemCache::Wt.text_sm(sm).is_empty() {
-            MemCache::Wt
-        } else {
-            return None;
-        };
-        let size: MemSize = if !MemSize::U128.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U128.text_sm(sm))
-        {
-            MemSize::U128
-        } else if !MemSize::U16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U16.text_sm(sm))
-        {
-            MemSize::U16
-        } else if !MemSize::S16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::S16.text_sm(sm))
-        {
-            MemSize::S16
-        } else if !MemSize::B128.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B128.text_sm(sm))
-        {
-            MemSize::B128
-        } else if !MemSize::U8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U8.text_sm(sm))
-        {
-            MemSize::U8
-        } else if !MemSize::S8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::S8.text_sm(sm))
-        {
-            MemSize::S8
-        } else if !MemSize::B64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B64.text_sm(sm))
-        {
-            MemSize::B64
-        } else if !MemSize::B32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B32.text_sm(sm))
-        {
-            MemSize::B32
-        } else if MemSize::B32.text_sm(sm).is_empty() {
-            MemSize::B32
-        } else if MemSize::U8.text_sm(sm).is_empty() {
-            MemSize::U8
-        } else if MemSize::S8.text_sm(sm).is_empty() {
-            MemSize::S8
-        } else if MemSize::U16.text_sm(sm).is_empty() {
-            MemSize::U16
-        } else if MemSize::S16.text_sm(sm).is_empty() {
-            MemSize::S16
-        } else if MemSize::B64.text_sm(sm).is_empty() {
-            MemSize::B64
-        } else if MemSize::B128.text_sm(sm).is_empty() {
-            MemSize::B128
-        } else if MemSize::U128.text_sm(sm).is_empty() {
-            MemSize::U128
-        } else {
-            return None;
-        };
-        let sem: MemSem = if !MemSem::ConstantCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantCtaPrivate.text_sm(sm))
-        {
-            MemSem::ConstantCtaPrivate
-        } else if !MemSem::ConstantGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantGpuPrivate.text_sm(sm))
-        {
-            MemSem::ConstantGpuPrivate
-        } else if !MemSem::ConstantSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSysPrivate.text_sm(sm))
-        {
-            MemSem::ConstantSysPrivate
-        } else if !MemSem::ConstantSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSmPrivate.text_sm(sm))
-        {
-            MemSem::ConstantSmPrivate
-        } else if !MemSem::StrongCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongCtaPrivate.text_sm(sm))
-        {
-            MemSem::StrongCtaPrivate
-        } else if !MemSem::StrongGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongGpuPrivate.text_sm(sm))
-        {
-            MemSem::StrongGpuPrivate
-        } else if !MemSem::StrongSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSysPrivate.text_sm(sm))
-        {
-            MemSem::StrongSysPrivate
-        } else if !MemSem::StrongSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSmPrivate.text_sm(sm))
-        {
-            MemSem::StrongSmPrivate
-        } else if !MemSem::MmioCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioCtaPrivate.text_sm(sm))
-        {
-            MemSem::MmioCtaPrivate
-        } else if !MemSem::MmioGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioGpuPrivate.text_sm(sm))
-        {
-            MemSem::MmioGpuPrivate
-        } else if !MemSem::MmioSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSysPrivate.text_sm(sm))
-        {
-            MemSem::MmioSysPrivate
-        } else if !MemSem::MmioSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSmPrivate.text_sm(sm))
-        {
-            MemSem::MmioSmPrivate
-        } else if !MemSem::ConstantCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantCta.text_sm(sm))
-        {
-            MemSem::ConstantCta
-        } else if !MemSem::ConstantGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantGpu.text_sm(sm))
-        {
-            MemSem::ConstantGpu
-        } else if !MemSem::ConstantSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSys.text_sm(sm))
-        {
-            MemSem::ConstantSys
-        } else if !MemSem::ConstantSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSm.text_sm(sm))
-        {
-            MemSem::ConstantSm
-        } else if !MemSem::WeakCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakCtaPrivate.text_sm(sm))
-        {
-            MemSem::WeakCtaPrivate
-        } else if !MemSem::WeakGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakGpuPrivate.text_sm(sm))
-        {
-            MemSem::WeakGpuPrivate
-        } else if !MemSem::WeakSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSysPrivate.text_sm(sm))
-        {
-            MemSem::WeakSysPrivate
-        } else if !MemSem::WeakSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSmPrivate.text_sm(sm))
-        {
-            MemSem::WeakSmPrivate
-        } else if !MemSem::StrongCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongCta.text_sm(sm))
-        {
-            MemSem::StrongCta
-        } else if !MemSem::StrongGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongGpu.text_sm(sm))
-        {
-            MemSem::StrongGpu
-        } else if !MemSem::StrongSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSys.text_sm(sm))
-        {
-            MemSem::StrongSys
-        } else if !MemSem::StrongSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSm.text_sm(sm))
-        {
-            MemSem::StrongSm
-        } else if !MemSem::MmioCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioCta.text_sm(sm))
-        {
-            MemSem::MmioCta
-        } else if !MemSem::MmioGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioGpu.text_sm(sm))
-        {
-            MemSem::MmioGpu
-        } else if !MemSem::MmioSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSys.text_sm(sm))
-        {
-            MemSem::MmioSys
-        } else if !MemSem::MmioSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSm.text_sm(sm))
-        {
-            MemSem::MmioSm
-        } else if !MemSem::WeakSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSys.text_sm(sm))
-        {
-            MemSem::WeakSys
-        } else if !MemSem::WeakCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakCta.text_sm(sm))
-        {
-            MemSem::WeakCta
-        } else if !MemSem::WeakGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakGpu.text_sm(sm))
-        {
-            MemSem::WeakGpu
-        } else if !MemSem::WeakSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSm.text_sm(sm))
-        {
-            MemSem::WeakSm
-        } else if MemSem::WeakSys.text_sm(sm).is_empty() {
-            MemSem::WeakSys
-        } else if MemSem::ConstantCta.text_sm(sm).is_empty() {
-            MemSem::ConstantCta
-        } else if MemSem::ConstantCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantCtaPrivate
-        } else if MemSem::ConstantSm.text_sm(sm).is_empty() {
-            MemSem::ConstantSm
-        } else if MemSem::ConstantSmPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantSmPrivate
-        } else if MemSem::ConstantGpu.text_sm(sm).is_empty() {
-            MemSem::ConstantGpu
-        } else if MemSem::ConstantGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantGpuPrivate
-        } else if MemSem::ConstantSys.text_sm(sm).is_empty() {
-            MemSem::ConstantSys
-        } else if MemSem::ConstantSysPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantSysPrivate
-        } else if MemSem::WeakCta.text_sm(sm).is_empty() {
-            MemSem::WeakCta
-        } else if MemSem::WeakCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakCtaPrivate
-        } else if MemSem::WeakSm.text_sm(sm).is_empty() {
-            MemSem::WeakSm
-        } else if MemSem::WeakSmPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakSmPrivate
-        } else if MemSem::WeakGpu.text_sm(sm).is_empty() {
-            MemSem::WeakGpu
-        } else if MemSem::WeakGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakGpuPrivate
-        } else if MemSem::WeakSysPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakSysPrivate
-        } else if MemSem::StrongCta.text_sm(sm).is_empty() {
-            MemSem::StrongCta
-        } else if MemSem::StrongCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongCtaPrivate
-        } else if MemSem::StrongSm.text_sm(sm).is_empty() {
-            MemSem::StrongSm
-        } else if MemSem::StrongSmPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongSmPrivate
-        } else if MemSem::StrongGpu.text_sm(sm).is_empty() {
-            MemSem::StrongGpu
-        } else if MemSem::StrongGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongGpuPrivate
-        } else if MemSem::StrongSys.text_sm(sm).is_empty() {
-            MemSem::StrongSys
-        } else if MemSem::StrongSysPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongSysPrivate
-        } else if MemSem::MmioCta.text_sm(sm).is_empty() {
-            MemSem::MmioCta
-        } else if MemSem::MmioCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioCtaPrivate
-        } else if MemSem::MmioSm.text_sm(sm).is_empty() {
-            MemSem::MmioSm
-        } else if MemSem::MmioSmPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioSmPrivate
-        } else if MemSem::MmioGpu.text_sm(sm).is_empty() {
-            MemSem::MmioGpu
-        } else if MemSem::MmioGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioGpuPrivate
-        } else if MemSem::MmioSys.text_sm(sm).is_empty() {
-            MemSem::MmioSys
-        } else if MemSem::MmioSysPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioSysPrivate
-        } else {
-            return None;
-        };
+        let cache: MemCache = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemCache::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let size: MemSize = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemSize::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let sem: MemSem = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemSem::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
         let ops = &line.operands;
         let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
+        asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["a", "b"];
-        let mut k = 0usize;
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(mem_operand(tok, "a", true, 24u32, sm))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = Operands::<2>::new(ops, required);
+        let v_a = asm_try!(mem_operand(at.next(), "a", true, 24u32, sm));
+        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let reuse_marks = at.reuse_marks(&["a", "b"]);
         let op = Self {
             a: v_a.0,
             b: v_b,
@@ -826,32 +479,10 @@ impl OpStg {
             sem: sem,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        if reuse_a {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
     #[allow(unused_variables)]

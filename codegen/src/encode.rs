@@ -313,13 +313,11 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                     (ModType::Enum(_), None) => quote!((self.#fld.index() as u128)),
                 })
             }
-            FieldTarget::GuardPred => Some(
-                quote!(src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, #wdt, sm)?),
-            ),
-            FieldTarget::GuardNot => Some(quote!(u128::from(c.guard.not))),
-            FieldTarget::Ctrl => {
-                Some(quote!(fit::<E>(Self::NAME, "control bits", c.ctrl as u128, #wdt)?))
+            FieldTarget::GuardPred => {
+                Some(quote!(guard_field::<E>(Self::NAME, &c.guard, #wdt, sm)?))
             }
+            FieldTarget::GuardNot => Some(quote!(u128::from(c.guard.not))),
+            FieldTarget::Ctrl => Some(quote!(ctrl_field::<E>(Self::NAME, c.ctrl, #wdt)?)),
         };
         if let Some(v) = v {
             // Everything but a raw enum index was fitted to the width above

@@ -88,6 +88,14 @@ pub trait Encode: Sized {
     fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as::<Refused>(sm, c).ok()
     }
+
+    /// [`Self::encode`] without the spec's `legal` and `traps` products
+    /// (for tests that show nvdisasm rejects the combinations they leave
+    /// out). An op with such products generates its own; the others
+    /// encode every combination anyway.
+    fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        self.encode(sm, c)
+    }
 }
 
 /// Why [`Encode::encode`] refused: the same checks, run again to build the
@@ -260,6 +268,19 @@ pub fn src_field<E: Fail>(
         reg_index::<E>(op, what, src_reg::<E>(op, what, s)?, file, sm)?,
         width,
     )
+}
+
+/// Field value of the guard predicate (`c.guard`): a predicate register
+/// that fits `width` bits ([`src_field`] of the slot named "guard").
+#[inline(always)]
+pub fn guard_field<E: Fail>(op: &'static str, guard: &Src, width: u32, sm: u32) -> Result<u128, E> {
+    src_field(op, "guard", guard, RegFile::Pred, width, sm)
+}
+
+/// Field value of the control bits (`c.ctrl`), fitted to `width` bits.
+#[inline(always)]
+pub fn ctrl_field<E: Fail>(op: &'static str, ctrl: u32, width: u32) -> Result<u128, E> {
+    fit(op, "control bits", u128::from(ctrl), width)
 }
 
 /// Field value of a destination register (see [`src_field`]).

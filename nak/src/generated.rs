@@ -12,24 +12,28 @@
 )]
 
 use crate::asm::{
-    AsmError, Base, Line, asm_try, bool_operand, check_operand_count, dst_operand, int_operand,
-    is_pred_token, mark_taken, mem_operand, next_operand, parse_i64, parse_u64, rel_operand,
-    reuse_marks, src_operand, strip_mnemonic, take_suffix, to_dst, to_src, uint_operand,
+    AsmError, Base, Line, Operands, asm_try, bool_operand, check_operand_count, dst_operand,
+    enum_operand, int_operand, is_pred_token, mem_operand, parse_i64, parse_u64, rel_operand,
+    reuse_ctrl, src_operand, strip_mnemonic, take_enum_suffix, take_suffix, to_dst, to_src,
+    uint_operand,
 };
-use crate::decode::{Forms, decode_form, print_form, print_form_bundled};
+use crate::decode::{
+    Forms, bit, bits, cbuf_at, decode_form, guard_of, print_form, print_form_bundled, reg_at,
+};
 use crate::encode::{
     Encode, EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, cbuf_index_field,
-    cbuf_offset_field, dst_field, fit, fit_signed, forbid_mods, imm_field, imm_from_field,
-    imm_src_field, no_form, reg_from_index, reg_index, sext_field, src_field, src_reg,
+    cbuf_offset_field, ctrl_field, dst_field, fit, fit_signed, forbid_mods, guard_field, imm_field,
+    imm_from_field, imm_src_field, no_form, reg_from_index, reg_index, sext_field, src_field,
+    src_reg,
 };
 use crate::fold::{FoldError, FoldOut, IntoValue, SrcMods, Value};
 use crate::fold_fns::*;
-use crate::instr::{Common, FormInfo, OperandInfo, ValueType, dense_arms};
+use crate::instr::{Common, FormInfo, OperandInfo, ValueType, define_ops, dense_arms, slot};
 use crate::legalize_support::{
     Legalize, LegalizeCx, LegalizeError, copy_file, fold_imm_mods, fold_imm_mods_as, placeholder,
     placeholder_file, placeholder_in,
 };
-use crate::line_buf::{LineBuf, line_text};
+use crate::line_buf::{LineBuf, line_text, text_chunks};
 use crate::mem::{MemAccess, MemKind, MemOp, src_data_reg};
 use crate::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind};
 use crate::print::{

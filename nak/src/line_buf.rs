@@ -199,6 +199,28 @@ impl fmt::Debug for LineBuf<'_> {
     }
 }
 
+/// Each text zero-padded to `S` bytes with its length (for
+/// [`LineBuf::push_chunk`]), built at compile time: the generated enums'
+/// `chunk_sm` tables.
+pub const fn text_chunks<const S: usize, const N: usize>(
+    texts: &[&str; N],
+) -> [([u8; S], usize); N] {
+    let mut out = [([0u8; S], 0usize); N];
+    let mut i = 0;
+    while i < N {
+        let b = texts[i].as_bytes();
+        assert!(b.len() <= S, "text longer than its chunk");
+        let mut j = 0;
+        while j < b.len() {
+            out[i].0[j] = b[j];
+            j += 1;
+        }
+        out[i].1 = b.len();
+        i += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
