@@ -141,21 +141,9 @@ impl OpBra {
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        if self.cc != Cc::T {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
         let mut w: u128 = 0x947;
-        w |= c.raw & 0;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.mode.index()]
-            } << 32;
+        w |= (self.mode.index() as u128) << 32;
         w
             |= {
                 if self.target % 4i64 != 0 {
@@ -183,16 +171,8 @@ impl OpBra {
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        if self.cc != Cc::T {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
         let mut w: u128 = 0x947;
-        w |= c.raw & 0;
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -208,11 +188,7 @@ impl OpBra {
             w |= (v & 0xff) << 16;
             w |= ((v >> 8) & 0xffffffffffff) << 34;
         }
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.mode.index()]
-            } << 32;
+        w |= (self.mode.index() as u128) << 32;
         w |= u128::from(self.any) << 84;
         w
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
@@ -227,41 +203,16 @@ impl OpBra {
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        if self.cond != Src::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "cond", sm),
-                ),
-            );
-        }
-        if self.mode != BraMode::None {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "mode", sm),
-                ),
-            );
-        }
-        if self.any != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "any", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "cond", self.cond == Src::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier mode", self.mode == BraMode::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier any", self.any == false, sm)?;
         let mut w: u128 = 0xe240000000000000;
-        w |= c.raw & 0;
         w
-            |= {
-                const CODES: &[u128] = &[
-                    0xf, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x10,
-                    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
-                    0x1c, 0x1d, 0x1e, 0x1f,
-                ];
-                CODES[self.cc.index()]
-            } << 0;
+            |= [
+                15u128, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x10,
+                0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c,
+                0x1d, 0x1e, 0x1f,
+            ][self.cc.index()] << 0;
         w
             |= {
                 if self.target % 1i64 != 0 {
@@ -283,13 +234,7 @@ impl OpBra {
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let mode: BraMode = match bits(w, 32, 2) {
-            0 => BraMode::None,
-            1 => BraMode::U,
-            2 => BraMode::Div,
-            3 => BraMode::Conv,
-            _ => return None,
-        };
+        let mode: BraMode = BraMode::from_index(bits(w, 32, 2) as usize)?;
         let any: bool = bit(w, 84);
         let cc: Cc = Cc::T;
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
@@ -313,13 +258,7 @@ impl OpBra {
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let mode: BraMode = match bits(w, 32, 2) {
-            0 => BraMode::None,
-            1 => BraMode::U,
-            2 => BraMode::Div,
-            3 => BraMode::Conv,
-            _ => return None,
-        };
+        let mode: BraMode = BraMode::from_index(bits(w, 32, 2) as usize)?;
         let any: bool = bit(w, 84);
         let cc: Cc = Cc::T;
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
@@ -410,10 +349,7 @@ impl OpBra {
         match sm {
             50 | 52 | 60 => {
                 out.push_str("BRA");
-                {
-                    let (t, n) = self.mode.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.mode.chunk_sm(sm));
                 if self.any {
                     out.push_str(".ANY");
                 }
@@ -421,10 +357,7 @@ impl OpBra {
                 if self.cc != Cc::T {
                     out.push_str(" ");
                     first = false;
-                    {
-                        let (t, n) = self.cc.chunk_sm(sm);
-                        out.push_chunk(t, n);
-                    };
+                    out.push_text_chunk(self.cc.chunk_sm(sm));
                 }
                 out.push_str(if first { " " } else { ", " });
                 first = false;
@@ -435,10 +368,7 @@ impl OpBra {
             }
             _ => {
                 out.push_str("BRA");
-                {
-                    let (t, n) = self.mode.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.mode.chunk_sm(sm));
                 if self.any {
                     out.push_str(".ANY");
                 }
@@ -501,20 +431,20 @@ impl OpBra {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<2>::new(ops, required);
-        let v_cond = if at.optional(|tok| is_pred_token(tok)) {
+        let cond = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
         } else {
             at.skip();
             Src::PT
         };
-        let v_target = asm_try!(rel_operand(at.next(), "target", addr, next));
+        let target = asm_try!(rel_operand(at.next(), "target", addr, next));
         let reuse_marks = at.reuse_marks(&["cond", "target"]);
         let op = Self {
-            cond: v_cond,
-            mode: mode,
-            any: any,
+            cond,
+            mode,
+            any,
             cc: Cc::T,
-            target: v_target,
+            target,
         };
         let form = op.form_id(sm);
         let ctrl = 0u32;
@@ -554,7 +484,7 @@ impl OpBra {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<2>::new(ops, required);
-        let v_cc = if at.optional(|tok| true) {
+        let cc = if at.optional(|tok| true) {
             asm_try!(
                 enum_operand(at.next(), "cc", & Cc::ALL, | v | v.text_sm(sm), | v | v
                 .text())
@@ -563,14 +493,14 @@ impl OpBra {
             at.skip();
             Cc::T
         };
-        let v_target = asm_try!(rel_operand(at.next(), "target", addr, next));
+        let target = asm_try!(rel_operand(at.next(), "target", addr, next));
         let reuse_marks = at.reuse_marks(&["cc", "target"]);
         let op = Self {
             cond: Src::PT,
-            mode: mode,
-            any: any,
-            cc: v_cc,
-            target: v_target,
+            mode,
+            any,
+            cc,
+            target,
         };
         let form = op.form_id(sm);
         let ctrl = 0u32;
@@ -599,17 +529,9 @@ impl OpBra {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "bra", 1usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("bra", 1usize, srcs)?;
         let cond_raw: bool = srcs[0usize].pred()?;
-        let cond_neg: bool = self.cond.neg;
-        let cond_abs: bool = self.cond.abs;
-        let cond_not: bool = self.cond.not;
+        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let mode = self.mode;
         let any = self.any;

@@ -73,16 +73,8 @@ impl OpBraUp {
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
-        if self.any != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "any", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier any", self.any == false, sm)?;
         let mut w: u128 = 0x80000000000000100000547;
-        w |= c.raw & 0;
         w
             |= src_field::<
                 E,
@@ -116,7 +108,6 @@ impl OpBraUp {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000100000547;
-        w |= c.raw & 0;
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -247,21 +238,16 @@ impl OpBraUp {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<3>::new(ops, required);
-        let v_cond = if at.optional(|tok| is_pred_token(tok)) {
+        let cond = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
         } else {
             at.skip();
             Src::PT
         };
-        let v_ucond = asm_try!(src_operand(at.next(), "ucond", ImmStyle::Hex));
-        let v_target = asm_try!(rel_operand(at.next(), "target", addr, next));
+        let ucond = asm_try!(src_operand(at.next(), "ucond", ImmStyle::Hex));
+        let target = asm_try!(rel_operand(at.next(), "target", addr, next));
         let reuse_marks = at.reuse_marks(&["cond", "ucond", "target"]);
-        let op = Self {
-            cond: v_cond,
-            ucond: v_ucond,
-            any: any,
-            target: v_target,
-        };
+        let op = Self { cond, ucond, any, target };
         let form = op.form_id(sm);
         let ctrl = 0u32;
         let raw = form.map_or(0, |_| 0);
@@ -289,22 +275,12 @@ impl OpBraUp {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "bra_up", 2usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("bra_up", 2usize, srcs)?;
         let cond_raw: bool = srcs[0usize].pred()?;
-        let cond_neg: bool = self.cond.neg;
-        let cond_abs: bool = self.cond.abs;
-        let cond_not: bool = self.cond.not;
+        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let ucond_raw: bool = srcs[1usize].pred()?;
-        let ucond_neg: bool = self.ucond.neg;
-        let ucond_abs: bool = self.ucond.abs;
-        let ucond_not: bool = self.ucond.not;
+        let (ucond_neg, ucond_abs, ucond_not) = self.ucond.flags();
         let ucond: bool = ucond_raw.with_mods(ucond_neg, ucond_abs, ucond_not);
         let any = self.any;
         let target = self.target;

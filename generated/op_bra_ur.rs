@@ -78,14 +78,9 @@ impl OpBraUr {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000947;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "ur", &self.ur, RegFile::UGpr, 6u32, sm)? << 24;
         w |= u128::from(self.ur.not) << 30;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 3];
-                CODES[self.mode.index()]
-            } << 32;
+        w |= [2u128, 3][self.mode.index()] << 32;
         w
             |= {
                 if self.target % 4i64 != 0 {
@@ -114,7 +109,6 @@ impl OpBraUr {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000947;
-        w |= c.raw & 0;
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -132,11 +126,7 @@ impl OpBraUr {
         }
         w |= src_field::<E>(Self::NAME, "ur", &self.ur, RegFile::UGpr, 6u32, sm)? << 24;
         w |= u128::from(self.ur.not) << 30;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 3];
-                CODES[self.mode.index()]
-            } << 32;
+        w |= [2u128, 3][self.mode.index()] << 32;
         w
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
@@ -153,7 +143,6 @@ impl OpBraUr {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000947;
-        w |= c.raw & 0;
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -170,11 +159,7 @@ impl OpBraUr {
             w |= ((v >> 8) & 0xffffffffffff) << 34;
         }
         w |= src_field::<E>(Self::NAME, "ur", &self.ur, RegFile::UGpr, 8u32, sm)? << 24;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 3];
-                CODES[self.mode.index()]
-            } << 32;
+        w |= [2u128, 3][self.mode.index()] << 32;
         w |= u128::from(self.ur.not) << 82;
         w
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
@@ -255,10 +240,7 @@ impl OpBraUr {
         match sm {
             _ => {
                 out.push_str("BRA");
-                {
-                    let (t, n) = self.mode.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.mode.chunk_sm(sm));
                 let mut first = true;
                 if self.cond != Src::PT {
                     out.push_str(" ");
@@ -318,21 +300,16 @@ impl OpBraUr {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<3>::new(ops, required);
-        let v_cond = if at.optional(|tok| is_pred_token(tok)) {
+        let cond = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
         } else {
             at.skip();
             Src::PT
         };
-        let v_ur = asm_try!(src_operand(at.next(), "ur", ImmStyle::Hex));
-        let v_target = asm_try!(rel_operand(at.next(), "target", addr, next));
+        let ur = asm_try!(src_operand(at.next(), "ur", ImmStyle::Hex));
+        let target = asm_try!(rel_operand(at.next(), "target", addr, next));
         let reuse_marks = at.reuse_marks(&["cond", "ur", "target"]);
-        let op = Self {
-            cond: v_cond,
-            ur: v_ur,
-            mode: mode,
-            target: v_target,
-        };
+        let op = Self { cond, ur, mode, target };
         let form = op.form_id(sm);
         let ctrl = 0u32;
         let raw = form.map_or(0, |_| 0);
@@ -360,22 +337,12 @@ impl OpBraUr {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "bra_ur", 2usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("bra_ur", 2usize, srcs)?;
         let cond_raw: bool = srcs[0usize].pred()?;
-        let cond_neg: bool = self.cond.neg;
-        let cond_abs: bool = self.cond.abs;
-        let cond_not: bool = self.cond.not;
+        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let ur_raw: u32 = srcs[1usize].u32()?;
-        let ur_neg: bool = self.ur.neg;
-        let ur_abs: bool = self.ur.abs;
-        let ur_not: bool = self.ur.not;
+        let (ur_neg, ur_abs, ur_not) = self.ur.flags();
         let ur: u32 = ur_raw.with_mods(ur_neg, ur_abs, ur_not);
         let mode = self.mode;
         let target = self.target;

@@ -64,7 +64,6 @@ impl OpExit {
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x94d;
-        w |= c.raw & 0;
         w |= u128::from(self.keeprefcount) << 84;
         w
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
@@ -79,26 +78,11 @@ impl OpExit {
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        if self.cond != Src::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "cond", sm),
-                ),
-            );
-        }
-        if self.keeprefcount != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "modifier {} is not encodable on SM{}", "keeprefcount", sm
-                    ),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "cond", self.cond == Src::PT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier keeprefcount", self.keeprefcount == false, sm)?;
         let mut w: u128 = 0xe30000000000000f;
-        w |= c.raw & 0;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -188,17 +172,14 @@ impl OpExit {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<1>::new(ops, required);
-        let v_cond = if at.optional(|tok| is_pred_token(tok)) {
+        let cond = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
         } else {
             at.skip();
             Src::PT
         };
         let reuse_marks = at.reuse_marks(&["cond"]);
-        let op = Self {
-            cond: v_cond,
-            keeprefcount: keeprefcount,
-        };
+        let op = Self { cond, keeprefcount };
         let form = op.form_id(sm);
         let ctrl = 0u32;
         let raw = form.map_or(0, |_| 0);
@@ -226,17 +207,9 @@ impl OpExit {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "exit", 1usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("exit", 1usize, srcs)?;
         let cond_raw: bool = srcs[0usize].pred()?;
-        let cond_neg: bool = self.cond.neg;
-        let cond_abs: bool = self.cond.abs;
-        let cond_not: bool = self.cond.not;
+        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let keeprefcount = self.keeprefcount;
         match family_of(sm) {

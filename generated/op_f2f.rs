@@ -151,27 +151,14 @@ impl OpF2f {
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x304;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= [2u128, 1, 4][self.dtype.index()] << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4];
-                CODES[self.stype.index()]
-            } << 84;
+        w |= [2u128, 1, 4][self.stype.index()] << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -183,34 +170,14 @@ impl OpF2f {
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.sel != 0u32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x904;
-        w |= c.raw & 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= [2u128, 1, 4][self.dtype.index()] << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4];
-                CODES[self.stype.index()]
-            } << 84;
+        w |= [2u128, 1, 4][self.stype.index()] << 84;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -222,28 +189,15 @@ impl OpF2f {
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0xb04;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= [2u128, 1, 4][self.dtype.index()] << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4];
-                CODES[self.stype.index()]
-            } << 84;
+        w |= [2u128, 1, 4][self.stype.index()] << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -256,27 +210,14 @@ impl OpF2f {
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d04;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= [2u128, 1, 4][self.dtype.index()] << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4];
-                CODES[self.stype.index()]
-            } << 84;
+        w |= [2u128, 1, 4][self.stype.index()] << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -304,13 +245,7 @@ impl OpF2f {
             4 => CvtFtypeShown32::Bf16,
             _ => return None,
         };
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -351,13 +286,7 @@ impl OpF2f {
             4 => CvtFtypeShown32::Bf16,
             _ => return None,
         };
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = 0u32;
         let o = Self {
             d,
@@ -400,13 +329,7 @@ impl OpF2f {
             4 => CvtFtypeShown32::Bf16,
             _ => return None,
         };
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -449,13 +372,7 @@ impl OpF2f {
             4 => CvtFtypeShown32::Bf16,
             _ => return None,
         };
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -492,18 +409,9 @@ impl OpF2f {
                 if self.ftz {
                     out.push_str(".FTZ");
                 }
-                {
-                    let (t, n) = self.dtype.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.stype.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.rnd.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.dtype.chunk_sm(sm));
+                out.push_text_chunk(self.stype.chunk_sm(sm));
+                out.push_text_chunk(self.rnd.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -565,7 +473,7 @@ impl OpF2f {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<2>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
         let v_b = {
             let tok = at.next();
             let view = Self::b_view_of(stype);
@@ -610,12 +518,12 @@ impl OpF2f {
         };
         let reuse_marks = at.reuse_marks(&["d", "b"]);
         let op = Self {
-            d: v_d,
+            d,
             b: v_b.0,
-            ftz: ftz,
-            dtype: dtype,
-            stype: stype,
-            rnd: rnd,
+            ftz,
+            dtype,
+            stype,
+            rnd,
             sel: v_b.1,
         };
         let form = op.form_id(sm);
@@ -645,17 +553,9 @@ impl OpF2f {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "f2f", 1usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("f2f", 1usize, srcs)?;
         let b_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: f32 = match self.b_view() {
             Some(v) if v.part_bits() != 0 => {
                 f32::from_bits(v.part_value(b_raw.to_bits(), self.sel, b_neg, b_abs))

@@ -98,7 +98,6 @@ impl OpFadd {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x221;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -107,11 +106,7 @@ impl OpFadd {
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -125,18 +120,13 @@ impl OpFadd {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x421;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -150,7 +140,6 @@ impl OpFadd {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x621;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -160,11 +149,7 @@ impl OpFadd {
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -178,7 +163,6 @@ impl OpFadd {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000e21;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -187,11 +171,7 @@ impl OpFadd {
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -205,15 +185,10 @@ impl OpFadd {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x5c58000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 39;
+        w |= (self.rnd.index() as u128) << 39;
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.a.abs) << 46;
@@ -231,7 +206,6 @@ impl OpFadd {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x3858000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -241,11 +215,7 @@ impl OpFadd {
         }
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 39;
+        w |= (self.rnd.index() as u128) << 39;
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.a.abs) << 46;
@@ -263,16 +233,11 @@ impl OpFadd {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x4c58000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 39;
+        w |= (self.rnd.index() as u128) << 39;
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.a.abs) << 46;
@@ -295,13 +260,7 @@ impl OpFadd {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let ftz: bool = bit(w, 80);
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, ftz, rnd, sat };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -319,13 +278,7 @@ impl OpFadd {
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let ftz: bool = bit(w, 80);
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, ftz, rnd, sat };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -345,13 +298,7 @@ impl OpFadd {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let ftz: bool = bit(w, 80);
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, ftz, rnd, sat };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -371,13 +318,7 @@ impl OpFadd {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let ftz: bool = bit(w, 80);
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, ftz, rnd, sat };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -397,13 +338,7 @@ impl OpFadd {
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
         let ftz: bool = bit(w, 44);
-        let rnd: Rnd = match bits(w, 39, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
         let sat: bool = bit(w, 50);
         let o = Self { d, a, b, ftz, rnd, sat };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
@@ -430,13 +365,7 @@ impl OpFadd {
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
         let ftz: bool = bit(w, 44);
-        let rnd: Rnd = match bits(w, 39, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
         let sat: bool = bit(w, 50);
         let o = Self { d, a, b, ftz, rnd, sat };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
@@ -456,13 +385,7 @@ impl OpFadd {
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
         let ftz: bool = bit(w, 44);
-        let rnd: Rnd = match bits(w, 39, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
         let sat: bool = bit(w, 50);
         let o = Self { d, a, b, ftz, rnd, sat };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
@@ -478,14 +401,8 @@ impl OpFadd {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 19 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -493,10 +410,7 @@ impl OpFadd {
                 if self.ftz {
                     out.push_str(".FTZ");
                 }
-                {
-                    let (t, n) = self.rnd.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.rnd.chunk_sm(sm));
                 if self.sat {
                     out.push_str(".SAT");
                 }
@@ -548,18 +462,11 @@ impl OpFadd {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<3>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
         let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            ftz: ftz,
-            rnd: rnd,
-            sat: sat,
-        };
+        let op = Self { d, a, b, ftz, rnd, sat };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -591,22 +498,12 @@ impl OpFadd {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "fadd", 2usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("fadd", 2usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let ftz = self.ftz;
         let rnd = self.rnd;

@@ -129,7 +129,6 @@ impl OpFfma {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         let mut w: u128 = 0x223;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -141,11 +140,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -160,7 +155,6 @@ impl OpFfma {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         let mut w: u128 = 0x823;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -170,11 +164,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -189,7 +179,6 @@ impl OpFfma {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         let mut w: u128 = 0xa23;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -202,11 +191,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -221,7 +206,6 @@ impl OpFfma {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c23;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -233,11 +217,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -252,7 +232,6 @@ impl OpFfma {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x423;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
@@ -262,11 +241,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -281,7 +256,6 @@ impl OpFfma {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         let mut w: u128 = 0x623;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
@@ -294,11 +268,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -313,7 +283,6 @@ impl OpFfma {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000e23;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
@@ -325,11 +294,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -344,7 +309,6 @@ impl OpFfma {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x5980000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
@@ -352,11 +316,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.c.neg) << 49;
         w |= u128::from(self.sat) << 50;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 51;
+        w |= (self.rnd.index() as u128) << 51;
         w |= u128::from(self.ftz) << 53;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -370,7 +330,6 @@ impl OpFfma {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x3280000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -384,11 +343,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.c.neg) << 49;
         w |= u128::from(self.sat) << 50;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 51;
+        w |= (self.rnd.index() as u128) << 51;
         w |= u128::from(self.ftz) << 53;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -402,7 +357,6 @@ impl OpFfma {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x4980000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
@@ -411,11 +365,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.c.neg) << 49;
         w |= u128::from(self.sat) << 50;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 51;
+        w |= (self.rnd.index() as u128) << 51;
         w |= u128::from(self.ftz) << 53;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -429,7 +379,6 @@ impl OpFfma {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x5180000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
@@ -438,11 +387,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.c.neg) << 49;
         w |= u128::from(self.sat) << 50;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 51;
+        w |= (self.rnd.index() as u128) << 51;
         w |= u128::from(self.ftz) << 53;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -463,13 +408,7 @@ impl OpFfma {
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let ftz: bool = bit(w, 80);
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -490,13 +429,7 @@ impl OpFfma {
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let ftz: bool = bit(w, 80);
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -519,13 +452,7 @@ impl OpFfma {
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let ftz: bool = bit(w, 80);
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -548,13 +475,7 @@ impl OpFfma {
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let ftz: bool = bit(w, 80);
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -575,13 +496,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let ftz: bool = bit(w, 80);
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -604,13 +519,7 @@ impl OpFfma {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let ftz: bool = bit(w, 80);
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -633,13 +542,7 @@ impl OpFfma {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let ftz: bool = bit(w, 80);
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -656,13 +559,7 @@ impl OpFfma {
         let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_neg(bit(w, 48));
         let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?).with_neg(bit(w, 49));
         let ftz: bool = bit(w, 53);
-        let rnd: Rnd = match bits(w, 51, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
@@ -687,13 +584,7 @@ impl OpFfma {
             .with_neg(bit(w, 48));
         let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?).with_neg(bit(w, 49));
         let ftz: bool = bit(w, 53);
-        let rnd: Rnd = match bits(w, 51, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
@@ -711,13 +602,7 @@ impl OpFfma {
             .with_neg(bit(w, 48));
         let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?).with_neg(bit(w, 49));
         let ftz: bool = bit(w, 53);
-        let rnd: Rnd = match bits(w, 51, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
@@ -735,13 +620,7 @@ impl OpFfma {
         let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 49));
         let ftz: bool = bit(w, 53);
-        let rnd: Rnd = match bits(w, 51, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
@@ -757,18 +636,10 @@ impl OpFfma {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3 | 4 | 5 | 6) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0 | 4 | 5 | 6) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
-        let reuse_c = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -776,10 +647,7 @@ impl OpFfma {
                 if self.ftz {
                     out.push_str(".FTZ");
                 }
-                {
-                    let (t, n) = self.rnd.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.rnd.chunk_sm(sm));
                 if self.sat {
                     out.push_str(".SAT");
                 }
@@ -833,20 +701,12 @@ impl OpFfma {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<4>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
-        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::F32));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
+        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::F32));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-            ftz: ftz,
-            rnd: rnd,
-            sat: sat,
-        };
+        let op = Self { d, a, b, c, ftz, rnd, sat };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -882,27 +742,15 @@ impl OpFfma {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "ffma", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("ffma", 3usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: f32 = f32::from_bits(srcs[2usize].u32()?);
-        let c_neg: bool = self.c.neg;
-        let c_abs: bool = self.c.abs;
-        let c_not: bool = self.c.not;
+        let (c_neg, c_abs, c_not) = self.c.flags();
         let c: f32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let ftz = self.ftz;
         let rnd = self.rnd;

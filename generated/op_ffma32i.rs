@@ -85,7 +85,6 @@ impl OpFfma32i {
         }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xc00000000000000;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
         w |= u128::from(self.ftz) << 53;
@@ -182,19 +181,12 @@ impl OpFfma32i {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<4>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
-        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::F32));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
+        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::F32));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-            ftz: ftz,
-            sat: sat,
-        };
+        let op = Self { d, a, b, c, ftz, sat };
         let form = op.form_id(sm);
         let ctrl = 0u32;
         let raw = form.map_or(0, |_| 0);
@@ -222,27 +214,15 @@ impl OpFfma32i {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "ffma32i", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("ffma32i", 3usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: f32 = f32::from_bits(srcs[2usize].u32()?);
-        let c_neg: bool = self.c.neg;
-        let c_abs: bool = self.c.abs;
-        let c_not: bool = self.c.not;
+        let (c_neg, c_abs, c_not) = self.c.flags();
         let c: f32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let ftz = self.ftz;
         let sat = self.sat;

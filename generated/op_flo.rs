@@ -80,14 +80,9 @@ impl OpFlo {
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x300;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= u128::from(self.b.not) << 63;
@@ -102,14 +97,9 @@ impl OpFlo {
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x900;
-        w |= c.raw & 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
@@ -123,15 +113,10 @@ impl OpFlo {
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0xb00;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= u128::from(self.b.not) << 63;
@@ -146,14 +131,9 @@ impl OpFlo {
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000d00;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= u128::from(self.b.not) << 63;
@@ -167,25 +147,13 @@ impl OpFlo {
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        if self.pd != Reg::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "pd", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         let mut w: u128 = 0x5c30000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.b.not) << 40;
         w |= u128::from(self.sh) << 41;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.ty.index()]
-            } << 48;
+        w |= (self.ty.index() as u128) << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -195,16 +163,8 @@ impl OpFlo {
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.pd != Reg::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "pd", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         let mut w: u128 = 0x3830000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -214,11 +174,7 @@ impl OpFlo {
         }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.sh) << 41;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.ty.index()]
-            } << 48;
+        w |= (self.ty.index() as u128) << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -228,26 +184,14 @@ impl OpFlo {
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        if self.pd != Reg::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "pd", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         let mut w: u128 = 0x4c30000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.b.not) << 40;
         w |= u128::from(self.sh) << 41;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.ty.index()]
-            } << 48;
+        w |= (self.ty.index() as u128) << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -259,11 +203,7 @@ impl OpFlo {
         let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
         let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let ty: FloType = match bits(w, 73, 1) {
-            0 => FloType::U32,
-            1 => FloType::S32,
-            _ => return None,
-        };
+        let ty: FloType = FloType::from_index(bits(w, 73, 1) as usize)?;
         let sh: bool = bit(w, 74);
         let o = Self { pd, d, b, ty, sh };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -278,11 +218,7 @@ impl OpFlo {
         let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let ty: FloType = match bits(w, 73, 1) {
-            0 => FloType::U32,
-            1 => FloType::S32,
-            _ => return None,
-        };
+        let ty: FloType = FloType::from_index(bits(w, 73, 1) as usize)?;
         let sh: bool = bit(w, 74);
         let o = Self { pd, d, b, ty, sh };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -298,11 +234,7 @@ impl OpFlo {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_not(bit(w, 63));
-        let ty: FloType = match bits(w, 73, 1) {
-            0 => FloType::U32,
-            1 => FloType::S32,
-            _ => return None,
-        };
+        let ty: FloType = FloType::from_index(bits(w, 73, 1) as usize)?;
         let sh: bool = bit(w, 74);
         let o = Self { pd, d, b, ty, sh };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -317,11 +249,7 @@ impl OpFlo {
         let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let ty: FloType = match bits(w, 73, 1) {
-            0 => FloType::U32,
-            1 => FloType::S32,
-            _ => return None,
-        };
+        let ty: FloType = FloType::from_index(bits(w, 73, 1) as usize)?;
         let sh: bool = bit(w, 74);
         let o = Self { pd, d, b, ty, sh };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
@@ -336,11 +264,7 @@ impl OpFlo {
         let pd: Reg = Reg::PT;
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
         let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_not(bit(w, 40));
-        let ty: FloType = match bits(w, 48, 1) {
-            0 => FloType::U32,
-            1 => FloType::S32,
-            _ => return None,
-        };
+        let ty: FloType = FloType::from_index(bits(w, 48, 1) as usize)?;
         let sh: bool = bit(w, 41);
         let o = Self { pd, d, b, ty, sh };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
@@ -357,11 +281,7 @@ impl OpFlo {
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let ty: FloType = match bits(w, 48, 1) {
-            0 => FloType::U32,
-            1 => FloType::S32,
-            _ => return None,
-        };
+        let ty: FloType = FloType::from_index(bits(w, 48, 1) as usize)?;
         let sh: bool = bit(w, 41);
         let o = Self { pd, d, b, ty, sh };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
@@ -377,11 +297,7 @@ impl OpFlo {
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_not(bit(w, 40));
-        let ty: FloType = match bits(w, 48, 1) {
-            0 => FloType::U32,
-            1 => FloType::S32,
-            _ => return None,
-        };
+        let ty: FloType = FloType::from_index(bits(w, 48, 1) as usize)?;
         let sh: bool = bit(w, 41);
         let o = Self { pd, d, b, ty, sh };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
@@ -401,10 +317,7 @@ impl OpFlo {
         match sm {
             _ => {
                 out.push_str("FLO");
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.ty.chunk_sm(sm));
                 if self.sh {
                     out.push_str(".SH");
                 }
@@ -472,22 +385,16 @@ impl OpFlo {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<3>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_pd = if at.optional(|tok| is_pred_token(tok)) {
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let pd = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "pd", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "pd", "b"]);
-        let op = Self {
-            pd: v_pd,
-            d: v_d,
-            b: v_b,
-            ty: ty,
-            sh: sh,
-        };
+        let op = Self { pd, d, b, ty, sh };
         let form = op.form_id(sm);
         let ctrl = 0u32;
         let raw = form.map_or(0, |_| 0);
@@ -515,17 +422,9 @@ impl OpFlo {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "flo", 1usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("flo", 1usize, srcs)?;
         let b_raw: u32 = srcs[0usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let ty = self.ty;
         let sh = self.sh;

@@ -148,24 +148,9 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.nan != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
-                ),
-            );
-        }
-        if self.xorsign != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
         let mut w: u128 = 0x209;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -188,24 +173,9 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.nan != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
-                ),
-            );
-        }
-        if self.xorsign != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
         let mut w: u128 = 0x809;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.a.neg) << 72;
@@ -226,24 +196,9 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.nan != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
-                ),
-            );
-        }
-        if self.xorsign != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
         let mut w: u128 = 0xa09;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -267,24 +222,9 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.nan != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
-                ),
-            );
-        }
-        if self.xorsign != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
         let mut w: u128 = 0x80000000000000000000c09;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -307,14 +247,7 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.xorsign != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
         let mut w: u128 = 0x209;
         w |= c.raw & 0x400000000000000000000;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -340,14 +273,7 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.xorsign != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
         let mut w: u128 = 0x809;
         w |= c.raw & 0x400000000000000000000;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -371,14 +297,7 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.xorsign != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
         let mut w: u128 = 0xa09;
         w |= c.raw & 0x400000000000000000000;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -405,14 +324,7 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.xorsign != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
         let mut w: u128 = 0x80000000000000000000c09;
         w |= c.raw & 0x400000000000000000000;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -439,7 +351,6 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x209;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -465,7 +376,6 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x809;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.a.neg) << 72;
@@ -489,7 +399,6 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0xa09;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -516,7 +425,6 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000c09;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -541,24 +449,9 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.nan != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
-                ),
-            );
-        }
-        if self.xorsign != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
         let mut w: u128 = 0x5c60000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
@@ -580,24 +473,9 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.nan != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
-                ),
-            );
-        }
-        if self.xorsign != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
         let mut w: u128 = 0x3860000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -625,24 +503,9 @@ impl OpFmnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.nan != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "nan", sm),
-                ),
-            );
-        }
-        if self.xorsign != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xorsign", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
         let mut w: u128 = 0x4c60000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
@@ -1102,16 +965,10 @@ impl OpFmnmx {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11) => {
-                c.ctrl >> 17 & 1 != 0
-            }
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0 | 4 | 8) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(
+            form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11)
+        ) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4 | 8)) && c.ctrl >> 18 & 1 != 0);
         let reuse_p = false;
         write_guard(out, &c.guard);
         match sm {
@@ -1176,19 +1033,19 @@ impl OpFmnmx {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<4>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
-        let v_p = asm_try!(src_operand(at.next(), "p", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
+        let p = asm_try!(src_operand(at.next(), "p", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "p"]);
         let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            p: v_p,
-            ftz: ftz,
-            nan: nan,
-            xorsign: xorsign,
+            d,
+            a,
+            b,
+            p,
+            ftz,
+            nan,
+            xorsign,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -1224,27 +1081,15 @@ impl OpFmnmx {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "fmnmx", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("fmnmx", 3usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let p_raw: bool = srcs[2usize].pred()?;
-        let p_neg: bool = self.p.neg;
-        let p_abs: bool = self.p.abs;
-        let p_not: bool = self.p.not;
+        let (p_neg, p_abs, p_not) = self.p.flags();
         let p: bool = p_raw.with_mods(p_neg, p_abs, p_not);
         let ftz = self.ftz;
         let nan = self.nan;

@@ -72,7 +72,6 @@ impl OpFmul32i {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x1e00000000000000;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
         w |= u128::from(self.ftz) << 53;
@@ -163,17 +162,11 @@ impl OpFmul32i {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<3>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
         let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            ftz: ftz,
-            sat: sat,
-        };
+        let op = Self { d, a, b, ftz, sat };
         let form = op.form_id(sm);
         let ctrl = 0u32;
         let raw = form.map_or(0, |_| 0);
@@ -201,22 +194,12 @@ impl OpFmul32i {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "fmul32i", 2usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("fmul32i", 2usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let ftz = self.ftz;
         let sat = self.sat;

@@ -114,25 +114,14 @@ impl OpFsetp {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x20b;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= u128::from(self.ftz) << 80;
         w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
@@ -153,23 +142,12 @@ impl OpFsetp {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80b;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= u128::from(self.ftz) << 80;
         w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
@@ -190,7 +168,6 @@ impl OpFsetp {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0xa0b;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -198,18 +175,8 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= u128::from(self.ftz) << 80;
         w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
@@ -230,25 +197,14 @@ impl OpFsetp {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000c0b;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= u128::from(self.ftz) << 80;
         w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
@@ -269,7 +225,6 @@ impl OpFsetp {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x5bb0000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
@@ -280,19 +235,9 @@ impl OpFsetp {
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.a.neg) << 43;
         w |= u128::from(self.b.abs) << 44;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
+        w |= (self.setop.index() as u128) << 45;
         w |= u128::from(self.ftz) << 47;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 48;
+        w |= (self.cmp.index() as u128) << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
@@ -307,7 +252,6 @@ impl OpFsetp {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x36b0000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -324,19 +268,9 @@ impl OpFsetp {
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.a.neg) << 43;
         w |= u128::from(self.b.abs) << 44;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
+        w |= (self.setop.index() as u128) << 45;
         w |= u128::from(self.ftz) << 47;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 48;
+        w |= (self.cmp.index() as u128) << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
@@ -351,7 +285,6 @@ impl OpFsetp {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4bb0000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
@@ -363,19 +296,9 @@ impl OpFsetp {
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.a.neg) << 43;
         w |= u128::from(self.b.abs) << 44;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
+        w |= (self.setop.index() as u128) << 45;
         w |= u128::from(self.ftz) << 47;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 48;
+        w |= (self.cmp.index() as u128) << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
@@ -395,32 +318,9 @@ impl OpFsetp {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let cmp: Fcmp = match bits(w, 76, 4) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
         let ftz: bool = bit(w, 80);
-        let setop: Setop = match bits(w, 74, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -447,32 +347,9 @@ impl OpFsetp {
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let cmp: Fcmp = match bits(w, 76, 4) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
         let ftz: bool = bit(w, 80);
-        let setop: Setop = match bits(w, 74, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -501,32 +378,9 @@ impl OpFsetp {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let cmp: Fcmp = match bits(w, 76, 4) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
         let ftz: bool = bit(w, 80);
-        let setop: Setop = match bits(w, 74, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -555,32 +409,9 @@ impl OpFsetp {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let cmp: Fcmp = match bits(w, 76, 4) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
         let ftz: bool = bit(w, 80);
-        let setop: Setop = match bits(w, 74, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -609,32 +440,9 @@ impl OpFsetp {
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
         let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
-        let cmp: Fcmp = match bits(w, 48, 4) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
         let ftz: bool = bit(w, 47);
-        let setop: Setop = match bits(w, 45, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -670,32 +478,9 @@ impl OpFsetp {
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
         let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
-        let cmp: Fcmp = match bits(w, 48, 4) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
         let ftz: bool = bit(w, 47);
-        let setop: Setop = match bits(w, 45, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -724,32 +509,9 @@ impl OpFsetp {
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
         let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
-        let cmp: Fcmp = match bits(w, 48, 4) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
         let ftz: bool = bit(w, 47);
-        let setop: Setop = match bits(w, 45, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -773,30 +535,18 @@ impl OpFsetp {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_acc = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
                 out.push_str("FSETP");
-                {
-                    let (t, n) = self.cmp.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
                 if self.ftz {
                     out.push_str(".FTZ");
                 }
-                {
-                    let (t, n) = self.setop.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.setop.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.p);
                 out.push_str(", ");
@@ -854,21 +604,21 @@ impl OpFsetp {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<5>::new(ops, required);
-        let v_p = asm_try!(dst_operand(at.next(), "p", true));
-        let v_q = asm_try!(dst_operand(at.next(), "q", true));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
-        let v_acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
+        let p = asm_try!(dst_operand(at.next(), "p", true));
+        let q = asm_try!(dst_operand(at.next(), "q", true));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
+        let acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["p", "q", "a", "b", "acc"]);
         let op = Self {
-            p: v_p,
-            q: v_q,
-            a: v_a,
-            b: v_b,
-            acc: v_acc,
-            cmp: cmp,
-            ftz: ftz,
-            setop: setop,
+            p,
+            q,
+            a,
+            b,
+            acc,
+            cmp,
+            ftz,
+            setop,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -901,27 +651,15 @@ impl OpFsetp {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "fsetp", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("fsetp", 3usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let acc_raw: bool = srcs[2usize].pred()?;
-        let acc_neg: bool = self.acc.neg;
-        let acc_abs: bool = self.acc.abs;
-        let acc_not: bool = self.acc.not;
+        let (acc_neg, acc_abs, acc_not) = self.acc.flags();
         let acc: bool = acc_raw.with_mods(acc_neg, acc_abs, acc_not);
         let cmp = self.cmp;
         let ftz = self.ftz;

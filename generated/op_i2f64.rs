@@ -178,27 +178,15 @@ impl OpI2f64 {
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x312;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = {
-                const CODES: &[u128] = &[5, 4, 3, 2, 1, 0, 7, 6];
-                CODES[self.stype.index()]
-            };
+            let v: u128 = [5u128, 4, 3, 2, 1, 0, 7, 6][self.stype.index()];
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -210,36 +198,17 @@ impl OpI2f64 {
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.sel != 0u32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x912;
-        w |= c.raw & 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = {
-                const CODES: &[u128] = &[5, 4, 3, 2, 1, 0, 7, 6];
-                CODES[self.stype.index()]
-            };
+            let v: u128 = [5u128, 4, 3, 2, 1, 0, 7, 6][self.stype.index()];
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -251,28 +220,16 @@ impl OpI2f64 {
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xb12;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = {
-                const CODES: &[u128] = &[5, 4, 3, 2, 1, 0, 7, 6];
-                CODES[self.stype.index()]
-            };
+            let v: u128 = [5u128, 4, 3, 2, 1, 0, 7, 6][self.stype.index()];
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -285,27 +242,15 @@ impl OpI2f64 {
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d12;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = {
-                const CODES: &[u128] = &[5, 4, 3, 2, 1, 0, 7, 6];
-                CODES[self.stype.index()]
-            };
+            let v: u128 = [5u128, 4, 3, 2, 1, 0, 7, 6][self.stype.index()];
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -336,13 +281,7 @@ impl OpI2f64 {
             6 => CvtItype::U64,
             _ => return None,
         };
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -387,13 +326,7 @@ impl OpI2f64 {
             6 => CvtItype::U64,
             _ => return None,
         };
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = 0u32;
         let o = Self {
             d,
@@ -438,13 +371,7 @@ impl OpI2f64 {
             6 => CvtItype::U64,
             _ => return None,
         };
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -489,13 +416,7 @@ impl OpI2f64 {
             6 => CvtItype::U64,
             _ => return None,
         };
-        let rnd: Rnd = match bits(w, 78, 2) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -528,18 +449,9 @@ impl OpI2f64 {
         match sm {
             _ => {
                 out.push_str("I2F");
-                {
-                    let (t, n) = self.dtype.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.stype.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.rnd.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.dtype.chunk_sm(sm));
+                out.push_text_chunk(self.stype.chunk_sm(sm));
+                out.push_text_chunk(self.rnd.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -600,7 +512,7 @@ impl OpI2f64 {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<2>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
         let v_b = {
             let tok = at.next();
             let view = Self::b_view_of(stype);
@@ -645,11 +557,11 @@ impl OpI2f64 {
         };
         let reuse_marks = at.reuse_marks(&["d", "b"]);
         let op = Self {
-            d: v_d,
+            d,
             b: v_b.0,
-            dtype: dtype,
-            stype: stype,
-            rnd: rnd,
+            dtype,
+            stype,
+            rnd,
             sel: v_b.1,
         };
         let form = op.form_id(sm);
@@ -679,17 +591,9 @@ impl OpI2f64 {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "i2f64", 1usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("i2f64", 1usize, srcs)?;
         let b_raw: u32 = srcs[0usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = match self.b_view() {
             Some(v) if v.part_bits() != 0 => {
                 (|v: u32| v)(v.part_value(b_raw, self.sel, b_neg, b_abs))

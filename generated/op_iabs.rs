@@ -66,7 +66,6 @@ impl OpIabs {
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x213;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
@@ -80,7 +79,6 @@ impl OpIabs {
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x813;
-        w |= c.raw & 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
@@ -94,7 +92,6 @@ impl OpIabs {
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xa13;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -109,7 +106,6 @@ impl OpIabs {
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c13;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
@@ -173,10 +169,7 @@ impl OpIabs {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -224,10 +217,10 @@ impl OpIabs {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<2>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["d", "b"]);
-        let op = Self { d: v_d, b: v_b };
+        let op = Self { d, b };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0, 0, 0])]);
         let raw = form.map_or(0, |_| 0);
@@ -255,17 +248,9 @@ impl OpIabs {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "iabs", 1usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("iabs", 1usize, srcs)?;
         let b_raw: u32 = srcs[0usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         match family_of(sm) {
             _ => {

@@ -253,18 +253,9 @@ impl OpIadd3 {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
-        let reuse_c = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             100 | 120 => {
@@ -340,31 +331,24 @@ impl OpIadd3 {
         asm_try!(check_operand_count(line, required, 0 + 1usize + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<6>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_co0 = if at.optional(|tok| is_pred_token(tok)) {
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let co0 = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co0", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let v_co1 = if at.optional(|tok| is_pred_token(tok)) {
+        let co1 = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co1", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["d", "co0", "co1", "a", "b", "c"]);
-        let op = Self {
-            d: v_d,
-            co0: v_co0,
-            co1: v_co1,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-        };
+        let op = Self { d, co0, co1, a, b, c };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -400,21 +384,14 @@ impl OpIadd3 {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<6>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_co0 = asm_try!(dst_operand(at.next(), "co0", true));
-        let v_co1 = asm_try!(dst_operand(at.next(), "co1", true));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let co0 = asm_try!(dst_operand(at.next(), "co0", true));
+        let co1 = asm_try!(dst_operand(at.next(), "co1", true));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["d", "co0", "co1", "a", "b", "c"]);
-        let op = Self {
-            d: v_d,
-            co0: v_co0,
-            co1: v_co1,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-        };
+        let op = Self { d, co0, co1, a, b, c };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -446,27 +423,15 @@ impl OpIadd3 {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "iadd3", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("iadd3", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: u32 = srcs[2usize].u32()?;
-        let c_neg: bool = self.c.neg;
-        let c_abs: bool = self.c.abs;
-        let c_not: bool = self.c.not;
+        let (c_neg, c_abs, c_not) = self.c.flags();
         let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
         match family_of(sm) {
             _ => {

@@ -112,7 +112,6 @@ impl OpIadd3x {
         forbid_mods::<E>(Self::NAME, "ci0", &self.ci0, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ci1", &self.ci1, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4000000000000000210;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -145,7 +144,6 @@ impl OpIadd3x {
         forbid_mods::<E>(Self::NAME, "ci0", &self.ci0, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ci1", &self.ci1, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4000000000000000810;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -177,7 +175,6 @@ impl OpIadd3x {
         forbid_mods::<E>(Self::NAME, "ci0", &self.ci0, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ci1", &self.ci1, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4000000000000000a10;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -211,7 +208,6 @@ impl OpIadd3x {
         forbid_mods::<E>(Self::NAME, "ci0", &self.ci0, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ci1", &self.ci1, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80004000000000000000c10;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -351,18 +347,9 @@ impl OpIadd3x {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
-        let reuse_c = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         let reuse_ci0 = false;
         let reuse_ci1 = false;
         write_guard(out, &c.guard);
@@ -448,35 +435,35 @@ impl OpIadd3x {
         asm_try!(check_operand_count(line, required, 0 + 1usize + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<8>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_co0 = if at.optional(|tok| is_pred_token(tok)) {
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let co0 = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co0", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let v_co1 = if at.optional(|tok| is_pred_token(tok)) {
+        let co1 = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co1", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
-        let v_ci0 = asm_try!(src_operand(at.next(), "ci0", ImmStyle::Hex));
-        let v_ci1 = asm_try!(src_operand(at.next(), "ci1", ImmStyle::Hex));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
+        let ci0 = asm_try!(src_operand(at.next(), "ci0", ImmStyle::Hex));
+        let ci1 = asm_try!(src_operand(at.next(), "ci1", ImmStyle::Hex));
         let reuse_marks = at
             .reuse_marks(&["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"]);
         let op = Self {
-            d: v_d,
-            co0: v_co0,
-            co1: v_co1,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-            ci0: v_ci0,
-            ci1: v_ci1,
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            ci0,
+            ci1,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -514,25 +501,25 @@ impl OpIadd3x {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<8>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_co0 = asm_try!(dst_operand(at.next(), "co0", true));
-        let v_co1 = asm_try!(dst_operand(at.next(), "co1", true));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
-        let v_ci0 = asm_try!(src_operand(at.next(), "ci0", ImmStyle::Hex));
-        let v_ci1 = asm_try!(src_operand(at.next(), "ci1", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let co0 = asm_try!(dst_operand(at.next(), "co0", true));
+        let co1 = asm_try!(dst_operand(at.next(), "co1", true));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
+        let ci0 = asm_try!(src_operand(at.next(), "ci0", ImmStyle::Hex));
+        let ci1 = asm_try!(src_operand(at.next(), "ci1", ImmStyle::Hex));
         let reuse_marks = at
             .reuse_marks(&["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"]);
         let op = Self {
-            d: v_d,
-            co0: v_co0,
-            co1: v_co1,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-            ci0: v_ci0,
-            ci1: v_ci1,
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            ci0,
+            ci1,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -565,37 +552,21 @@ impl OpIadd3x {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 5usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "iadd3x", 5usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("iadd3x", 5usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: u32 = srcs[2usize].u32()?;
-        let c_neg: bool = self.c.neg;
-        let c_abs: bool = self.c.abs;
-        let c_not: bool = self.c.not;
+        let (c_neg, c_abs, c_not) = self.c.flags();
         let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let ci0_raw: bool = srcs[3usize].pred()?;
-        let ci0_neg: bool = self.ci0.neg;
-        let ci0_abs: bool = self.ci0.abs;
-        let ci0_not: bool = self.ci0.not;
+        let (ci0_neg, ci0_abs, ci0_not) = self.ci0.flags();
         let ci0: bool = ci0_raw.with_mods(ci0_neg, ci0_abs, ci0_not);
         let ci1_raw: bool = srcs[4usize].pred()?;
-        let ci1_neg: bool = self.ci1.neg;
-        let ci1_abs: bool = self.ci1.abs;
-        let ci1_not: bool = self.ci1.not;
+        let (ci1_neg, ci1_abs, ci1_not) = self.ci1.flags();
         let ci1: bool = ci1_raw.with_mods(ci1_neg, ci1_abs, ci1_not);
         match family_of(sm) {
             _ => {

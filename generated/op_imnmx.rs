@@ -108,32 +108,13 @@ impl OpImnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.cc != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
-        if self.xmode != ImnmxX::None {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xmode", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
         let mut w: u128 = 0x217;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= [1u128, 0][self.ty.index()] << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
@@ -148,32 +129,13 @@ impl OpImnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.cc != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
-        if self.xmode != ImnmxX::None {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xmode", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
         let mut w: u128 = 0x817;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= [1u128, 0][self.ty.index()] << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
@@ -188,33 +150,14 @@ impl OpImnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.cc != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
-        if self.xmode != ImnmxX::None {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xmode", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
         let mut w: u128 = 0xa17;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= [1u128, 0][self.ty.index()] << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
@@ -229,32 +172,13 @@ impl OpImnmx {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        if self.cc != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
-        if self.xmode != ImnmxX::None {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "xmode", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
         let mut w: u128 = 0x80000000000000000000c17;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= [1u128, 0][self.ty.index()] << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
@@ -270,23 +194,14 @@ impl OpImnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x5c20000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.p.not) << 42;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.xmode.index()]
-            } << 43;
+        w |= (self.xmode.index() as u128) << 43;
         w |= u128::from(self.cc) << 47;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
+        w |= [1u128, 0][self.ty.index()] << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -299,7 +214,6 @@ impl OpImnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x3820000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -311,17 +225,9 @@ impl OpImnmx {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.p.not) << 42;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.xmode.index()]
-            } << 43;
+        w |= (self.xmode.index() as u128) << 43;
         w |= u128::from(self.cc) << 47;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
+        w |= [1u128, 0][self.ty.index()] << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -334,24 +240,15 @@ impl OpImnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4c20000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.p.not) << 42;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.xmode.index()]
-            } << 43;
+        w |= (self.xmode.index() as u128) << 43;
         w |= u128::from(self.cc) << 47;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
+        w |= [1u128, 0][self.ty.index()] << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -454,13 +351,7 @@ impl OpImnmx {
             _ => return None,
         };
         let cc: bool = bit(w, 47);
-        let xmode: ImnmxX = match bits(w, 43, 2) {
-            0 => ImnmxX::None,
-            1 => ImnmxX::Xlo,
-            2 => ImnmxX::Xmed,
-            3 => ImnmxX::Xhi,
-            _ => return None,
-        };
+        let xmode: ImnmxX = ImnmxX::from_index(bits(w, 43, 2) as usize)?;
         let o = Self { d, a, b, p, ty, cc, xmode };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
         let ctrl = 0;
@@ -483,13 +374,7 @@ impl OpImnmx {
             _ => return None,
         };
         let cc: bool = bit(w, 47);
-        let xmode: ImnmxX = match bits(w, 43, 2) {
-            0 => ImnmxX::None,
-            1 => ImnmxX::Xlo,
-            2 => ImnmxX::Xmed,
-            3 => ImnmxX::Xhi,
-            _ => return None,
-        };
+        let xmode: ImnmxX = ImnmxX::from_index(bits(w, 43, 2) as usize)?;
         let o = Self { d, a, b, p, ty, cc, xmode };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
         let ctrl = 0;
@@ -510,13 +395,7 @@ impl OpImnmx {
             _ => return None,
         };
         let cc: bool = bit(w, 47);
-        let xmode: ImnmxX = match bits(w, 43, 2) {
-            0 => ImnmxX::None,
-            1 => ImnmxX::Xlo,
-            2 => ImnmxX::Xmed,
-            3 => ImnmxX::Xhi,
-            _ => return None,
-        };
+        let xmode: ImnmxX = ImnmxX::from_index(bits(w, 43, 2) as usize)?;
         let o = Self { d, a, b, p, ty, cc, xmode };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
         let ctrl = 0;
@@ -531,27 +410,15 @@ impl OpImnmx {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_p = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
                 out.push_str("IMNMX");
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.xmode.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                out.push_text_chunk(self.xmode.chunk_sm(sm));
                 out.push_str(" ");
                 {
                     write_reg(out, self.d);
@@ -617,7 +484,7 @@ impl OpImnmx {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<4>::new(ops, required);
-        let v_d = {
+        let d = {
             let tok = at.next();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
@@ -634,19 +501,11 @@ impl OpImnmx {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let v_p = asm_try!(src_operand(at.next(), "p", ImmStyle::Hex));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let p = asm_try!(src_operand(at.next(), "p", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "p"]);
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            p: v_p,
-            ty: ty,
-            cc: cc,
-            xmode: xmode,
-        };
+        let op = Self { d, a, b, p, ty, cc, xmode };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -678,27 +537,15 @@ impl OpImnmx {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "imnmx", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("imnmx", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let p_raw: bool = srcs[2usize].pred()?;
-        let p_neg: bool = self.p.neg;
-        let p_abs: bool = self.p.abs;
-        let p_not: bool = self.p.not;
+        let (p_neg, p_abs, p_not) = self.p.flags();
         let p: bool = p_raw.with_mods(p_neg, p_abs, p_not);
         let ty = self.ty;
         let cc = self.cc;

@@ -80,7 +80,6 @@ impl OpIscadd {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x5c18000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
@@ -109,7 +108,6 @@ impl OpIscadd {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x3818000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -143,7 +141,6 @@ impl OpIscadd {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x4c18000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
@@ -289,7 +286,7 @@ impl OpIscadd {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<4>::new(ops, required);
-        let v_d = {
+        let d = {
             let tok = at.next();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
@@ -306,17 +303,11 @@ impl OpIscadd {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let v_shift = asm_try!(uint_operand(at.next(), "shift"));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let shift = asm_try!(uint_operand(at.next(), "shift"));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "shift"]);
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            shift: v_shift,
-            cc: cc,
-        };
+        let op = Self { d, a, b, shift, cc };
         let form = op.form_id(sm);
         let ctrl = 0u32;
         let raw = form.map_or(0, |_| 0);
@@ -344,22 +335,12 @@ impl OpIscadd {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "iscadd", 2usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("iscadd", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let shift = self.shift;
         let cc = self.cc;

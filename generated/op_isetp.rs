@@ -128,36 +128,16 @@ impl OpIsetp {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0x20c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
         w
@@ -177,36 +157,16 @@ impl OpIsetp {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0x80c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
         w
@@ -226,37 +186,17 @@ impl OpIsetp {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0xa0c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
         w
@@ -276,36 +216,16 @@ impl OpIsetp {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0x80000000000000000000c0c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
         w
@@ -324,24 +244,9 @@ impl OpIsetp {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        if self.lc != Src::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "lc", sm),
-                ),
-            );
-        }
-        if self.ex != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "ex", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "lc", self.lc == Src::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier ex", self.ex == false, sm)?;
         let mut w: u128 = 0x5b60000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 0;
@@ -351,21 +256,9 @@ impl OpIsetp {
                 << 39;
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.x) << 43;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 49;
+        w |= (self.setop.index() as u128) << 45;
+        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= (self.cmp.index() as u128) << 49;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -377,24 +270,9 @@ impl OpIsetp {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        if self.lc != Src::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "lc", sm),
-                ),
-            );
-        }
-        if self.ex != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "ex", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "lc", self.lc == Src::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier ex", self.ex == false, sm)?;
         let mut w: u128 = 0x3660000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -410,21 +288,9 @@ impl OpIsetp {
                 << 39;
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.x) << 43;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 49;
+        w |= (self.setop.index() as u128) << 45;
+        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= (self.cmp.index() as u128) << 49;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -436,24 +302,9 @@ impl OpIsetp {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        if self.lc != Src::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "lc", sm),
-                ),
-            );
-        }
-        if self.ex != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "ex", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "lc", self.lc == Src::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier ex", self.ex == false, sm)?;
         let mut w: u128 = 0x4b60000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
@@ -464,21 +315,9 @@ impl OpIsetp {
                 << 39;
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.x) << 43;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 49;
+        w |= (self.setop.index() as u128) << 45;
+        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= (self.cmp.index() as u128) << 49;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -493,28 +332,13 @@ impl OpIsetp {
         let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
         let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
         let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
-        let cmp: Icmp = match bits(w, 76, 3) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
+        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
         let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match bits(w, 74, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
@@ -545,28 +369,13 @@ impl OpIsetp {
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
         let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
-        let cmp: Icmp = match bits(w, 76, 3) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
+        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
         let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match bits(w, 74, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
@@ -597,28 +406,13 @@ impl OpIsetp {
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
         let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
-        let cmp: Icmp = match bits(w, 76, 3) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
+        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
         let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match bits(w, 74, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
@@ -649,28 +443,13 @@ impl OpIsetp {
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
         let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
-        let cmp: Icmp = match bits(w, 76, 3) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
+        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
         let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match bits(w, 74, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
@@ -701,28 +480,13 @@ impl OpIsetp {
         let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
         let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let lc: Src = Src::PT;
-        let cmp: Icmp = match bits(w, 49, 3) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
+        let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match bits(w, 45, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let ex: bool = false;
         let x: bool = bit(w, 43);
         let o = Self {
@@ -755,28 +519,13 @@ impl OpIsetp {
         );
         let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let lc: Src = Src::PT;
-        let cmp: Icmp = match bits(w, 49, 3) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
+        let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match bits(w, 45, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let ex: bool = false;
         let x: bool = bit(w, 43);
         let o = Self {
@@ -807,28 +556,13 @@ impl OpIsetp {
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let lc: Src = Src::PT;
-        let cmp: Icmp = match bits(w, 49, 3) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
+        let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match bits(w, 45, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let ex: bool = false;
         let x: bool = bit(w, 43);
         let o = Self {
@@ -857,35 +591,20 @@ impl OpIsetp {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_acc = false;
         let reuse_lc = false;
         write_guard(out, &c.guard);
         match sm {
             50 | 52 | 60 => {
                 out.push_str("ISETP");
-                {
-                    let (t, n) = self.cmp.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                out.push_text_chunk(self.ty.chunk_sm(sm));
                 if self.x {
                     out.push_str(".X");
                 }
-                {
-                    let (t, n) = self.setop.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.setop.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -903,18 +622,9 @@ impl OpIsetp {
             }
             80 | 86 | 89 | 90 | 100 | 120 => {
                 out.push_str("ISETP");
-                {
-                    let (t, n) = self.cmp.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.setop.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                out.push_text_chunk(self.setop.chunk_sm(sm));
                 if self.ex {
                     out.push_str(".EX");
                 }
@@ -935,18 +645,9 @@ impl OpIsetp {
             }
             _ => {
                 out.push_str("ISETP");
-                {
-                    let (t, n) = self.cmp.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.setop.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                out.push_text_chunk(self.setop.chunk_sm(sm));
                 if self.ex {
                     out.push_str(".EX");
                 }
@@ -1019,12 +720,12 @@ impl OpIsetp {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<6>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", true));
-        let v_d2 = asm_try!(dst_operand(at.next(), "d2", true));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let v_acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
-        let v_lc = if at.optional(|tok| is_pred_token(tok)) {
+        let d = asm_try!(dst_operand(at.next(), "d", true));
+        let d2 = asm_try!(dst_operand(at.next(), "d2", true));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
+        let lc = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(src_operand(at.next(), "lc", ImmStyle::Hex))
         } else {
             at.skip();
@@ -1032,16 +733,16 @@ impl OpIsetp {
         };
         let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
         let op = Self {
-            d: v_d,
-            d2: v_d2,
-            a: v_a,
-            b: v_b,
-            acc: v_acc,
-            lc: v_lc,
-            cmp: cmp,
-            ty: ty,
-            setop: setop,
-            ex: ex,
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
             x: false,
         };
         let form = op.form_id(sm);
@@ -1093,12 +794,12 @@ impl OpIsetp {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<6>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", true));
-        let v_d2 = asm_try!(dst_operand(at.next(), "d2", true));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let v_acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
-        let v_lc = if at.optional(|tok| is_pred_token(tok)) {
+        let d = asm_try!(dst_operand(at.next(), "d", true));
+        let d2 = asm_try!(dst_operand(at.next(), "d2", true));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
+        let lc = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(src_operand(at.next(), "lc", ImmStyle::Hex))
         } else {
             at.skip();
@@ -1106,17 +807,17 @@ impl OpIsetp {
         };
         let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
         let op = Self {
-            d: v_d,
-            d2: v_d2,
-            a: v_a,
-            b: v_b,
-            acc: v_acc,
-            lc: v_lc,
-            cmp: cmp,
-            ty: ty,
-            setop: setop,
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
             ex: false,
-            x: x,
+            x,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -1168,12 +869,12 @@ impl OpIsetp {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<6>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", true));
-        let v_d2 = asm_try!(dst_operand(at.next(), "d2", true));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let v_acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
-        let v_lc = if ex == true {
+        let d = asm_try!(dst_operand(at.next(), "d", true));
+        let d2 = asm_try!(dst_operand(at.next(), "d2", true));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
+        let lc = if ex == true {
             asm_try!(src_operand(at.next(), "lc", ImmStyle::Hex))
         } else {
             at.skip();
@@ -1181,16 +882,16 @@ impl OpIsetp {
         };
         let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
         let op = Self {
-            d: v_d,
-            d2: v_d2,
-            a: v_a,
-            b: v_b,
-            acc: v_acc,
-            lc: v_lc,
-            cmp: cmp,
-            ty: ty,
-            setop: setop,
-            ex: ex,
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
             x: false,
         };
         let form = op.form_id(sm);
@@ -1224,32 +925,18 @@ impl OpIsetp {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 4usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "isetp", 4usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("isetp", 4usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let acc_raw: bool = srcs[2usize].pred()?;
-        let acc_neg: bool = self.acc.neg;
-        let acc_abs: bool = self.acc.abs;
-        let acc_not: bool = self.acc.not;
+        let (acc_neg, acc_abs, acc_not) = self.acc.flags();
         let acc: bool = acc_raw.with_mods(acc_neg, acc_abs, acc_not);
         let lc_raw: bool = srcs[3usize].pred()?;
-        let lc_neg: bool = self.lc.neg;
-        let lc_abs: bool = self.lc.abs;
-        let lc_not: bool = self.lc.not;
+        let (lc_neg, lc_abs, lc_not) = self.lc.flags();
         let lc: bool = lc_raw.with_mods(lc_neg, lc_abs, lc_not);
         let cmp = self.cmp;
         let ty = self.ty;

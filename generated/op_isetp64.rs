@@ -127,27 +127,14 @@ impl OpIsetp64 {
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x10000000000000000020c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.ty.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= (self.ty.index() as u128) << 73;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
         w
@@ -192,26 +179,13 @@ impl OpIsetp64 {
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x10000000000000000080c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.ty.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= (self.ty.index() as u128) << 73;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
         w
@@ -257,27 +231,14 @@ impl OpIsetp64 {
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80100000000000000000c0c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.ty.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= (self.ty.index() as u128) << 73;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
         w
@@ -299,28 +260,9 @@ impl OpIsetp64 {
         let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
         let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
         let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
-        let cmp: Icmp = match bits(w, 76, 3) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
-        let ty: IsetpType64 = match bits(w, 73, 1) {
-            0 => IsetpType64::U64,
-            1 => IsetpType64::S64,
-            _ => return None,
-        };
-        let setop: Setop = match bits(w, 74, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
+        let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let ex: bool = bit(w, 72);
         let o = Self {
             d,
@@ -349,28 +291,9 @@ impl OpIsetp64 {
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
         let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
-        let cmp: Icmp = match bits(w, 76, 3) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
-        let ty: IsetpType64 = match bits(w, 73, 1) {
-            0 => IsetpType64::U64,
-            1 => IsetpType64::S64,
-            _ => return None,
-        };
-        let setop: Setop = match bits(w, 74, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
+        let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let ex: bool = bit(w, 72);
         let o = Self {
             d,
@@ -399,28 +322,9 @@ impl OpIsetp64 {
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
         let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
-        let cmp: Icmp = match bits(w, 76, 3) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
-        let ty: IsetpType64 = match bits(w, 73, 1) {
-            0 => IsetpType64::U64,
-            1 => IsetpType64::S64,
-            _ => return None,
-        };
-        let setop: Setop = match bits(w, 74, 2) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
+        let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let ex: bool = bit(w, 72);
         let o = Self {
             d,
@@ -447,32 +351,17 @@ impl OpIsetp64 {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_acc = false;
         let reuse_lc = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
                 out.push_str("ISETP");
-                {
-                    let (t, n) = self.cmp.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.setop.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                out.push_text_chunk(self.setop.chunk_sm(sm));
                 if self.ex {
                     out.push_str(".EX");
                 }
@@ -544,12 +433,12 @@ impl OpIsetp64 {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<6>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", true));
-        let v_d2 = asm_try!(dst_operand(at.next(), "d2", true));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let v_acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
-        let v_lc = if ex == true {
+        let d = asm_try!(dst_operand(at.next(), "d", true));
+        let d2 = asm_try!(dst_operand(at.next(), "d2", true));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
+        let lc = if ex == true {
             asm_try!(src_operand(at.next(), "lc", ImmStyle::Hex))
         } else {
             at.skip();
@@ -557,16 +446,16 @@ impl OpIsetp64 {
         };
         let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
         let op = Self {
-            d: v_d,
-            d2: v_d2,
-            a: v_a,
-            b: v_b,
-            acc: v_acc,
-            lc: v_lc,
-            cmp: cmp,
-            ty: ty,
-            setop: setop,
-            ex: ex,
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -599,32 +488,18 @@ impl OpIsetp64 {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 4usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "isetp64", 4usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("isetp64", 4usize, srcs)?;
         let a_raw: i64 = srcs[0usize].u64()? as i64;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: i64 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: i64 = srcs[1usize].u64()? as i64;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: i64 = b_raw.with_mods(b_neg, b_abs, b_not);
         let acc_raw: bool = srcs[2usize].pred()?;
-        let acc_neg: bool = self.acc.neg;
-        let acc_abs: bool = self.acc.abs;
-        let acc_not: bool = self.acc.not;
+        let (acc_neg, acc_abs, acc_not) = self.acc.flags();
         let acc: bool = acc_raw.with_mods(acc_neg, acc_abs, acc_not);
         let lc_raw: bool = srcs[3usize].pred()?;
-        let lc_neg: bool = self.lc.neg;
-        let lc_abs: bool = self.lc.abs;
-        let lc_not: bool = self.lc.not;
+        let (lc_neg, lc_abs, lc_not) = self.lc.flags();
         let lc: bool = lc_raw.with_mods(lc_neg, lc_abs, lc_not);
         let cmp = self.cmp;
         let ty = self.ty;

@@ -85,29 +85,17 @@ impl OpLdg {
             }
         }
         let mut w: u128 = 0xe01000000000000000381;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (self.ltc.index() as u128) << 68;
+        w |= [4u128, 0, 1, 2, 3, 5, 6, 7][self.size.index()] << 73;
         w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.ltc.index()]
-            } << 68;
-        w
-            |= {
-                const CODES: &[u128] = &[4, 0, 1, 2, 3, 5, 6, 7];
-                CODES[self.size.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0xe, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
-                    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
-                    0x1c, 0x1d, 0x1e, 0x1f,
-                ];
-                CODES[self.sem.index()]
-            } << 76;
+            |= [
+                14u128, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
+                0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c,
+                0x1d, 0x1e, 0x1f,
+            ][self.sem.index()] << 76;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -160,33 +148,18 @@ impl OpLdg {
                 );
             }
         }
-        if self.ltc != MemLtc::None {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "ltc", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         let mut w: u128 = 0xe01000000000000000381;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= [4u128, 0, 1, 2, 3, 5, 6, 7][self.size.index()] << 73;
         w
-            |= {
-                const CODES: &[u128] = &[4, 0, 1, 2, 3, 5, 6, 7];
-                CODES[self.size.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0xe, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
-                    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
-                    0x1c, 0x1d, 0x1e, 0x1f,
-                ];
-                CODES[self.sem.index()]
-            } << 76;
+            |= [
+                14u128, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
+                0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c,
+                0x1d, 0x1e, 0x1f,
+            ][self.sem.index()] << 76;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -239,24 +212,9 @@ impl OpLdg {
                 );
             }
         }
-        if self.ltc != MemLtc::None {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "ltc", sm),
-                ),
-            );
-        }
-        if self.sem != MemSem::WeakSys {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sem", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeed0200000000000;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         w
@@ -289,11 +247,7 @@ impl OpLdg {
                     }
                 }
             } << 46;
-        w
-            |= {
-                const CODES: &[u128] = &[4, 0, 1, 2, 3, 5, 6, 7];
-                CODES[self.size.index()]
-            } << 48;
+        w |= [4u128, 0, 1, 2, 3, 5, 6, 7][self.size.index()] << 48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -326,12 +280,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = match bits(w, 68, 2) {
-            0 => MemLtc::None,
-            1 => MemLtc::Ltc64b,
-            2 => MemLtc::Ltc128b,
-            _ => return None,
-        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -511,22 +460,10 @@ impl OpLdg {
         match sm {
             _ => {
                 out.push_str("LDG.E");
-                {
-                    let (t, n) = self.cache.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.ltc.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.size.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.sem.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cache.chunk_sm(sm));
+                out.push_text_chunk(self.ltc.chunk_sm(sm));
+                out.push_text_chunk(self.size.chunk_sm(sm));
+                out.push_text_chunk(self.sem.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -594,17 +531,17 @@ impl OpLdg {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<2>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
         let v_a = asm_try!(mem_operand(at.next(), "a", true, 24u32, sm));
         let reuse_marks = at.reuse_marks(&["d", "a"]);
         let op = Self {
-            d: v_d,
+            d,
             a: v_a.0,
             off: v_a.1,
-            size: size,
-            cache: cache,
-            ltc: ltc,
-            sem: sem,
+            size,
+            cache,
+            ltc,
+            sem,
         };
         let form = op.form_id(sm);
         let ctrl = 0u32;
@@ -633,17 +570,9 @@ impl OpLdg {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "ldg", 1usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("ldg", 1usize, srcs)?;
         let a_raw: u64 = srcs[0usize].u64()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u64 = a_raw.with_mods(a_neg, a_abs, a_not);
         let off = self.off;
         let size = self.size;

@@ -225,14 +225,8 @@ impl OpLea {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -288,24 +282,18 @@ impl OpLea {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<5>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_co = if at.optional(|tok| is_pred_token(tok)) {
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let co = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let v_shift = asm_try!(uint_operand(at.next(), "shift"));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let shift = asm_try!(uint_operand(at.next(), "shift"));
         let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "shift"]);
-        let op = Self {
-            d: v_d,
-            co: v_co,
-            a: v_a,
-            b: v_b,
-            shift: v_shift,
-        };
+        let op = Self { d, co, a, b, shift };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -337,22 +325,12 @@ impl OpLea {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "lea", 2usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("lea", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let shift = self.shift;
         match family_of(sm) {

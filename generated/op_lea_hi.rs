@@ -189,14 +189,7 @@ impl OpLeaHi {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.sx32 != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sx32", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier sx32", self.sx32 == false, sm)?;
         let mut w: u128 = 0x100000000000000000411;
         w |= c.raw & 0x78000000000000000000000;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -344,18 +337,9 @@ impl OpLeaHi {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3 | 4) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0 | 4) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
-        let reuse_c = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -420,31 +404,31 @@ impl OpLeaHi {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<6>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_co = if at.optional(|tok| is_pred_token(tok)) {
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let co = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let v_c = if sx32 == false {
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let c = if sx32 == false {
             asm_try!(src_operand(at.next(), "c", ImmStyle::Hex))
         } else {
             at.skip();
             Src::RZ
         };
-        let v_shift = asm_try!(uint_operand(at.next(), "shift"));
+        let shift = asm_try!(uint_operand(at.next(), "shift"));
         let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "c", "shift"]);
         let op = Self {
-            d: v_d,
-            co: v_co,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-            sx32: sx32,
-            shift: v_shift,
+            d,
+            co,
+            a,
+            b,
+            c,
+            sx32,
+            shift,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -481,27 +465,15 @@ impl OpLeaHi {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "lea_hi", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("lea_hi", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: u32 = srcs[2usize].u32()?;
-        let c_neg: bool = self.c.neg;
-        let c_abs: bool = self.c.abs;
-        let c_not: bool = self.c.not;
+        let (c_neg, c_abs, c_not) = self.c.flags();
         let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let sx32 = self.sx32;
         let shift = self.shift;

@@ -95,7 +95,6 @@ impl OpLeaX {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4ff0000000000000211;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -117,7 +116,6 @@ impl OpLeaX {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4ff0000000000000811;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -138,7 +136,6 @@ impl OpLeaX {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4ff0000000000000a11;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -161,7 +158,6 @@ impl OpLeaX {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80004ff0000000000000c11;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -248,14 +244,8 @@ impl OpLeaX {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_ci = false;
         write_guard(out, &c.guard);
         match sm {
@@ -314,26 +304,19 @@ impl OpLeaX {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<6>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_co = if at.optional(|tok| is_pred_token(tok)) {
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let co = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let v_shift = asm_try!(uint_operand(at.next(), "shift"));
-        let v_ci = asm_try!(src_operand(at.next(), "ci", ImmStyle::Hex));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let shift = asm_try!(uint_operand(at.next(), "shift"));
+        let ci = asm_try!(src_operand(at.next(), "ci", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "shift", "ci"]);
-        let op = Self {
-            d: v_d,
-            co: v_co,
-            a: v_a,
-            b: v_b,
-            ci: v_ci,
-            shift: v_shift,
-        };
+        let op = Self { d, co, a, b, ci, shift };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -365,27 +348,15 @@ impl OpLeaX {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "lea_x", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("lea_x", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let ci_raw: bool = srcs[2usize].pred()?;
-        let ci_neg: bool = self.ci.neg;
-        let ci_abs: bool = self.ci.abs;
-        let ci_not: bool = self.ci.not;
+        let (ci_neg, ci_abs, ci_not) = self.ci.flags();
         let ci: bool = ci_raw.with_mods(ci_neg, ci_abs, ci_not);
         let shift = self.shift;
         match family_of(sm) {

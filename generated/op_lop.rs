@@ -89,23 +89,14 @@ impl OpLop {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x5c40000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.a.not) << 39;
         w |= u128::from(self.b.not) << 40;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.op.index()]
-            } << 41;
+        w |= (self.op.index() as u128) << 41;
         w |= u128::from(self.x) << 43;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.pop.index()]
-            } << 44;
+        w |= (self.pop.index() as u128) << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
@@ -119,7 +110,6 @@ impl OpLop {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x3840000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -130,17 +120,9 @@ impl OpLop {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.a.not) << 39;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.op.index()]
-            } << 41;
+        w |= (self.op.index() as u128) << 41;
         w |= u128::from(self.x) << 43;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.pop.index()]
-            } << 44;
+        w |= (self.pop.index() as u128) << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
@@ -154,24 +136,15 @@ impl OpLop {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4c40000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.a.not) << 39;
         w |= u128::from(self.b.not) << 40;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.op.index()]
-            } << 41;
+        w |= (self.op.index() as u128) << 41;
         w |= u128::from(self.x) << 43;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.pop.index()]
-            } << 44;
+        w |= (self.pop.index() as u128) << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
@@ -186,20 +159,8 @@ impl OpLop {
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
         let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_not(bit(w, 39));
         let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_not(bit(w, 40));
-        let op: LopOp = match bits(w, 41, 2) {
-            0 => LopOp::And,
-            1 => LopOp::Or,
-            2 => LopOp::Xor,
-            3 => LopOp::PassB,
-            _ => return None,
-        };
-        let pop: PredOp = match bits(w, 44, 2) {
-            0 => PredOp::F,
-            1 => PredOp::T,
-            2 => PredOp::Z,
-            3 => PredOp::Nz,
-            _ => return None,
-        };
+        let op: LopOp = LopOp::from_index(bits(w, 41, 2) as usize)?;
+        let pop: PredOp = PredOp::from_index(bits(w, 44, 2) as usize)?;
         let cc: bool = bit(w, 47);
         let x: bool = bit(w, 43);
         let o = Self {
@@ -227,20 +188,8 @@ impl OpLop {
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let op: LopOp = match bits(w, 41, 2) {
-            0 => LopOp::And,
-            1 => LopOp::Or,
-            2 => LopOp::Xor,
-            3 => LopOp::PassB,
-            _ => return None,
-        };
-        let pop: PredOp = match bits(w, 44, 2) {
-            0 => PredOp::F,
-            1 => PredOp::T,
-            2 => PredOp::Z,
-            3 => PredOp::Nz,
-            _ => return None,
-        };
+        let op: LopOp = LopOp::from_index(bits(w, 41, 2) as usize)?;
+        let pop: PredOp = PredOp::from_index(bits(w, 44, 2) as usize)?;
         let cc: bool = bit(w, 47);
         let x: bool = bit(w, 43);
         let o = Self {
@@ -267,20 +216,8 @@ impl OpLop {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_not(bit(w, 39));
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_not(bit(w, 40));
-        let op: LopOp = match bits(w, 41, 2) {
-            0 => LopOp::And,
-            1 => LopOp::Or,
-            2 => LopOp::Xor,
-            3 => LopOp::PassB,
-            _ => return None,
-        };
-        let pop: PredOp = match bits(w, 44, 2) {
-            0 => PredOp::F,
-            1 => PredOp::T,
-            2 => PredOp::Z,
-            3 => PredOp::Nz,
-            _ => return None,
-        };
+        let op: LopOp = LopOp::from_index(bits(w, 41, 2) as usize)?;
+        let pop: PredOp = PredOp::from_index(bits(w, 44, 2) as usize)?;
         let cc: bool = bit(w, 47);
         let x: bool = bit(w, 43);
         let o = Self {
@@ -311,17 +248,11 @@ impl OpLop {
         match sm {
             _ => {
                 out.push_str("LOP");
-                {
-                    let (t, n) = self.op.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.op.chunk_sm(sm));
                 if self.x {
                     out.push_str(".X");
                 }
-                {
-                    let (t, n) = self.pop.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.pop.chunk_sm(sm));
                 let mut first = true;
                 if self.pd != Reg::PT {
                     out.push_str(" ");
@@ -403,13 +334,13 @@ impl OpLop {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<4>::new(ops, required);
-        let v_pd = if at.optional(|tok| is_pred_token(tok)) {
+        let pd = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "pd", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let v_d = {
+        let d = {
             let tok = at.next();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
@@ -426,18 +357,18 @@ impl OpLop {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b"]);
         let op = Self {
-            pd: v_pd,
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            op: op,
-            pop: pop,
-            cc: cc,
-            x: x,
+            pd,
+            d,
+            a,
+            b,
+            op,
+            pop,
+            cc,
+            x,
         };
         let form = op.form_id(sm);
         let ctrl = 0u32;
@@ -466,22 +397,12 @@ impl OpLop {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "lop", 2usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("lop", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let op = self.op;
         let pop = self.pop;

@@ -128,32 +128,10 @@ impl OpLop3 {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
-        if self.pop != PredOp::F {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
-                ),
-            );
-        }
-        if self.cc != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0x212;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -176,32 +154,10 @@ impl OpLop3 {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
-        if self.pop != PredOp::F {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
-                ),
-            );
-        }
-        if self.cc != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0x812;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -224,32 +180,10 @@ impl OpLop3 {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
-        if self.pop != PredOp::F {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
-                ),
-            );
-        }
-        if self.cc != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0xa12;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -273,32 +207,10 @@ impl OpLop3 {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
-        if self.pop != PredOp::F {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
-                ),
-            );
-        }
-        if self.cc != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0x80000000000000000000c12;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -320,35 +232,16 @@ impl OpLop3 {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.pc != Src::FALSE {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "pc", sm),
-                ),
-            );
-        }
-        if self.pand != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "pand", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "pc", self.pc == Src::FALSE, sm)?;
+        only_default::<E>(Self::NAME, "modifier pand", self.pand == false, sm)?;
         let mut w: u128 = 0x5be0000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 28;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.pop.index()]
-            } << 36;
+        w |= (self.pop.index() as u128) << 36;
         w |= u128::from(self.x) << 38;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
@@ -362,48 +255,12 @@ impl OpLop3 {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.pc != Src::FALSE {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "pc", sm),
-                ),
-            );
-        }
-        if self.pd != Reg::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "pd", sm),
-                ),
-            );
-        }
-        if self.pop != PredOp::F {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
-                ),
-            );
-        }
-        if self.pand != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "pand", sm),
-                ),
-            );
-        }
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "pc", self.pc == Src::FALSE, sm)?;
+        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
+        only_default::<E>(Self::NAME, "modifier pand", self.pand == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0x3c00000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -427,48 +284,12 @@ impl OpLop3 {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.pc != Src::FALSE {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "pc", sm),
-                ),
-            );
-        }
-        if self.pd != Reg::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "pd", sm),
-                ),
-            );
-        }
-        if self.pop != PredOp::F {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "pop", sm),
-                ),
-            );
-        }
-        if self.pand != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "pand", sm),
-                ),
-            );
-        }
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "pc", self.pc == Src::FALSE, sm)?;
+        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
+        only_default::<E>(Self::NAME, "modifier pand", self.pand == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0x200000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
@@ -623,13 +444,7 @@ impl OpLop3 {
         let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
         let pc: Src = Src::FALSE;
         let lut: u32 = bits(w, 28, 8) as u32;
-        let pop: PredOp = match bits(w, 36, 2) {
-            0 => PredOp::F,
-            1 => PredOp::T,
-            2 => PredOp::Z,
-            3 => PredOp::Nz,
-            _ => return None,
-        };
+        let pop: PredOp = PredOp::from_index(bits(w, 36, 2) as usize)?;
         let pand: bool = false;
         let cc: bool = bit(w, 47);
         let x: bool = bit(w, 38);
@@ -727,18 +542,9 @@ impl OpLop3 {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
-        let reuse_c = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         let reuse_pc = false;
         write_guard(out, &c.guard);
         match sm {
@@ -747,10 +553,7 @@ impl OpLop3 {
                 if self.x {
                     out.push_str(".X");
                 }
-                {
-                    let (t, n) = self.pop.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.pop.chunk_sm(sm));
                 let mut first = true;
                 if self.pd != Reg::PT {
                     out.push_str(" ");
@@ -859,29 +662,29 @@ impl OpLop3 {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<7>::new(ops, required);
-        let v_pd = if at.optional(|tok| is_pred_token(tok)) {
+        let pd = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "pd", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
-        let v_lut = asm_try!(uint_operand(at.next(), "lut"));
-        let v_pc = asm_try!(src_operand(at.next(), "pc", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
+        let lut = asm_try!(uint_operand(at.next(), "lut"));
+        let pc = asm_try!(src_operand(at.next(), "pc", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b", "c", "lut", "pc"]);
         let op = Self {
-            pd: v_pd,
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-            pc: v_pc,
-            lut: v_lut,
+            pd,
+            d,
+            a,
+            b,
+            c,
+            pc,
+            lut,
             pop: PredOp::F,
-            pand: pand,
+            pand,
             cc: false,
             x: false,
         };
@@ -932,13 +735,13 @@ impl OpLop3 {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<6>::new(ops, required);
-        let v_pd = if at.optional(|tok| is_pred_token(tok)) {
+        let pd = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "pd", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let v_d = {
+        let d = {
             let tok = at.next();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
@@ -955,23 +758,23 @@ impl OpLop3 {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
-        let v_lut = asm_try!(uint_operand(at.next(), "lut"));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
+        let lut = asm_try!(uint_operand(at.next(), "lut"));
         let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b", "c", "lut"]);
         let op = Self {
-            pd: v_pd,
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            c: v_c,
+            pd,
+            d,
+            a,
+            b,
+            c,
             pc: Src::FALSE,
-            lut: v_lut,
-            pop: pop,
+            lut,
+            pop,
             pand: false,
-            cc: cc,
-            x: x,
+            cc,
+            x,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -1011,32 +814,18 @@ impl OpLop3 {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 4usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "lop3", 4usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("lop3", 4usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: u32 = srcs[2usize].u32()?;
-        let c_neg: bool = self.c.neg;
-        let c_abs: bool = self.c.abs;
-        let c_not: bool = self.c.not;
+        let (c_neg, c_abs, c_not) = self.c.flags();
         let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let pc_raw: bool = srcs[3usize].pred()?;
-        let pc_neg: bool = self.pc.neg;
-        let pc_abs: bool = self.pc.abs;
-        let pc_not: bool = self.pc.not;
+        let (pc_neg, pc_abs, pc_not) = self.pc.flags();
         let pc: bool = pc_raw.with_mods(pc_neg, pc_abs, pc_not);
         let lut = self.lut;
         let pop = self.pop;

@@ -74,15 +74,10 @@ impl OpLop32i {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x400000000000000;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
         w |= u128::from(self.cc) << 52;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.op.index()]
-            } << 53;
+        w |= (self.op.index() as u128) << 53;
         w |= u128::from(self.a.not) << 55;
         w |= u128::from(self.x) << 57;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
@@ -97,13 +92,7 @@ impl OpLop32i {
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
         let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_not(bit(w, 55));
         let b = Src::imm(imm_from_field(bits(w, 20, 32), 32u32, 0u32, false));
-        let op: LopOp = match bits(w, 53, 2) {
-            0 => LopOp::And,
-            1 => LopOp::Or,
-            2 => LopOp::Xor,
-            3 => LopOp::PassB,
-            _ => return None,
-        };
+        let op: LopOp = LopOp::from_index(bits(w, 53, 2) as usize)?;
         let cc: bool = bit(w, 52);
         let x: bool = bit(w, 57);
         let o = Self { d, a, b, op, cc, x };
@@ -125,10 +114,7 @@ impl OpLop32i {
         match sm {
             _ => {
                 out.push_str("LOP32I");
-                {
-                    let (t, n) = self.op.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.op.chunk_sm(sm));
                 if self.x {
                     out.push_str(".X");
                 }
@@ -190,7 +176,7 @@ impl OpLop32i {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<3>::new(ops, required);
-        let v_d = {
+        let d = {
             let tok = at.next();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
@@ -207,17 +193,10 @@ impl OpLop32i {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            op: op,
-            cc: cc,
-            x: x,
-        };
+        let op = Self { d, a, b, op, cc, x };
         let form = op.form_id(sm);
         let ctrl = 0u32;
         let raw = form.map_or(0, |_| 0);
@@ -245,22 +224,12 @@ impl OpLop32i {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "lop32i", 2usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("lop32i", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let op = self.op;
         let cc = self.cc;

@@ -61,7 +61,6 @@ impl OpMov32i {
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x100000000000000;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 12;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
@@ -141,20 +140,16 @@ impl OpMov32i {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<3>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let v_mask = if at.optional(|tok| true) {
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let mask = if at.optional(|tok| true) {
             asm_try!(uint_operand(at.next(), "mask"))
         } else {
             at.skip();
             15u32
         };
         let reuse_marks = at.reuse_marks(&["d", "b", "mask"]);
-        let op = Self {
-            d: v_d,
-            b: v_b,
-            mask: v_mask,
-        };
+        let op = Self { d, b, mask };
         let form = op.form_id(sm);
         let ctrl = 0u32;
         let raw = form.map_or(0, |_| 0);
@@ -182,17 +177,9 @@ impl OpMov32i {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "mov32i", 1usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("mov32i", 1usize, srcs)?;
         let b_raw: u32 = srcs[0usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let mask = self.mask;
         match family_of(sm) {

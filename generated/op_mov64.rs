@@ -91,7 +91,6 @@ impl OpMov64 {
             );
         }
         let mut w: u128 = 0x10f000000000000000202;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
@@ -127,7 +126,6 @@ impl OpMov64 {
             );
         }
         let mut w: u128 = 0x402;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 24;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
@@ -163,7 +161,6 @@ impl OpMov64 {
             );
         }
         let mut w: u128 = 0x8010f000000000000000c02;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
@@ -215,10 +212,7 @@ impl OpMov64 {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             _ => {
@@ -266,10 +260,10 @@ impl OpMov64 {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<2>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "b"]);
-        let op = Self { d: v_d, b: v_b };
+        let op = Self { d, b };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0, 0])]);
         let raw = form.map_or(0, |_| 0);
@@ -297,17 +291,9 @@ impl OpMov64 {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "mov64", 1usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("mov64", 1usize, srcs)?;
         let b_raw: u64 = srcs[0usize].u64()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u64 = b_raw.with_mods(b_neg, b_abs, b_not);
         match family_of(sm) {
             _ => {

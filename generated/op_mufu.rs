@@ -170,14 +170,7 @@ impl OpMufu {
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if self.fmt != MufuFmt::F32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
         let mut w: u128 = 0x308;
         w |= c.raw & 0x3000000000000000000;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
@@ -223,22 +216,8 @@ impl OpMufu {
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.fmt != MufuFmt::F32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
-                ),
-            );
-        }
-        if self.sel != 0u32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x908;
         w |= c.raw & 0x3000000000000000000;
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
@@ -281,14 +260,7 @@ impl OpMufu {
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if self.fmt != MufuFmt::F32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
         let mut w: u128 = 0xb08;
         w |= c.raw & 0x3000000000000000000;
         w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
@@ -358,11 +330,7 @@ impl OpMufu {
                     }
                 }
             } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -374,14 +342,7 @@ impl OpMufu {
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.sel != 0u32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x908;
         w |= c.raw & 0x1000000000000000000;
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
@@ -403,11 +364,7 @@ impl OpMufu {
                     }
                 }
             } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.op.index() as u128) << 74;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -442,11 +399,7 @@ impl OpMufu {
                     }
                 }
             } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -481,11 +434,7 @@ impl OpMufu {
                     }
                 }
             } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -498,21 +447,12 @@ impl OpMufu {
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.fmt.index()]
-            } << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.fmt.index() as u128) << 72;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -524,28 +464,12 @@ impl OpMufu {
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.sel != 0u32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x908;
-        w |= c.raw & 0;
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.fmt.index()]
-            } << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.fmt.index() as u128) << 72;
+        w |= (self.op.index() as u128) << 74;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -557,22 +481,13 @@ impl OpMufu {
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0xb08;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.fmt.index()]
-            } << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.fmt.index() as u128) << 72;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -585,21 +500,12 @@ impl OpMufu {
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d08;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.fmt.index()]
-            } << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.fmt.index() as u128) << 72;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -714,19 +620,7 @@ impl OpMufu {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = match bits(w, 74, 6) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
@@ -751,19 +645,7 @@ impl OpMufu {
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let op: MufuOp = match bits(w, 74, 6) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
@@ -790,19 +672,7 @@ impl OpMufu {
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = match bits(w, 74, 6) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
@@ -829,19 +699,7 @@ impl OpMufu {
         let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = match bits(w, 74, 6) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
@@ -868,25 +726,8 @@ impl OpMufu {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = match bits(w, 74, 6) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match bits(w, 72, 2) {
-            0 => MufuFmt::F32,
-            1 => MufuFmt::F16,
-            2 => MufuFmt::Bf16,
-            _ => return None,
-        };
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -906,25 +747,8 @@ impl OpMufu {
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let op: MufuOp = match bits(w, 74, 6) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match bits(w, 72, 2) {
-            0 => MufuFmt::F32,
-            1 => MufuFmt::F16,
-            2 => MufuFmt::Bf16,
-            _ => return None,
-        };
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
         let sel: u32 = 0u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -946,25 +770,8 @@ impl OpMufu {
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = match bits(w, 74, 6) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match bits(w, 72, 2) {
-            0 => MufuFmt::F32,
-            1 => MufuFmt::F16,
-            2 => MufuFmt::Bf16,
-            _ => return None,
-        };
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -986,25 +793,8 @@ impl OpMufu {
         let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = match bits(w, 74, 6) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match bits(w, 72, 2) {
-            0 => MufuFmt::F32,
-            1 => MufuFmt::F16,
-            2 => MufuFmt::Bf16,
-            _ => return None,
-        };
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -1030,14 +820,8 @@ impl OpMufu {
         match sm {
             _ => {
                 out.push_str("MUFU");
-                {
-                    let (t, n) = self.op.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.fmt.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.op.chunk_sm(sm));
+                out.push_text_chunk(self.fmt.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -1097,7 +881,7 @@ impl OpMufu {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<2>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
         let v_a = {
             let tok = at.next();
             let view = Self::a_view_of(fmt, op);
@@ -1142,10 +926,10 @@ impl OpMufu {
         };
         let reuse_marks = at.reuse_marks(&["d", "a"]);
         let op = Self {
-            d: v_d,
+            d,
             a: v_a.0,
-            op: op,
-            fmt: fmt,
+            op,
+            fmt,
             sel: v_a.1,
         };
         let form = op.form_id(sm);
@@ -1175,17 +959,9 @@ impl OpMufu {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "mufu", 1usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("mufu", 1usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: f32 = match self.a_view() {
             Some(v) if v.part_bits() != 0 => {
                 f32::from_bits(v.part_value(a_raw.to_bits(), self.sel, a_neg, a_abs))

@@ -58,24 +58,9 @@ impl OpNop {
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        if self.trig != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "trig", sm),
-                ),
-            );
-        }
-        if self.code != 0u32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "code", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier trig", self.trig == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier code", self.code == 0u32, sm)?;
         let mut w: u128 = 0x918;
-        w |= c.raw & 0;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -86,7 +71,6 @@ impl OpNop {
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x50b0000000000f00;
-        w |= c.raw & 0;
         w |= u128::from(self.trig) << 13;
         w |= fit::<E>(Self::NAME, "code", self.code as u128, 16u32)? << 20;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
@@ -177,14 +161,14 @@ impl OpNop {
         asm_try!(check_operand_count(line, required, 0 + 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<1>::new(ops, required);
-        let v_code = if at.optional(|tok| true) {
+        let code = if at.optional(|tok| true) {
             asm_try!(uint_operand(at.next(), "code"))
         } else {
             at.skip();
             0u32
         };
         let reuse_marks = at.reuse_marks(&["code"]);
-        let op = Self { trig: trig, code: v_code };
+        let op = Self { trig, code };
         let form = op.form_id(sm);
         let ctrl = 0u32;
         let raw = form.map_or(0, |_| 0);
@@ -212,13 +196,7 @@ impl OpNop {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 0usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "nop", 0usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("nop", 0usize, srcs)?;
         let trig = self.trig;
         let code = self.code;
         match family_of(sm) {

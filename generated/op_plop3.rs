@@ -87,7 +87,6 @@ impl OpPlop3 {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x81c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.c.not) << 71;
         w |= fit::<E>(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
@@ -115,7 +114,6 @@ impl OpPlop3 {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x8000000000000081c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
         w |= u128::from(self.c.not) << 71;
         w |= fit::<E>(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
@@ -253,22 +251,22 @@ impl OpPlop3 {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<7>::new(ops, required);
-        let v_pd = asm_try!(dst_operand(at.next(), "pd", true));
-        let v_pq = asm_try!(dst_operand(at.next(), "pq", true));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
-        let v_lut0 = asm_try!(uint_operand(at.next(), "lut0"));
-        let v_lut1 = asm_try!(uint_operand(at.next(), "lut1"));
+        let pd = asm_try!(dst_operand(at.next(), "pd", true));
+        let pq = asm_try!(dst_operand(at.next(), "pq", true));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
+        let lut0 = asm_try!(uint_operand(at.next(), "lut0"));
+        let lut1 = asm_try!(uint_operand(at.next(), "lut1"));
         let reuse_marks = at.reuse_marks(&["pd", "pq", "a", "b", "c", "lut0", "lut1"]);
         let op = Self {
-            pd: v_pd,
-            pq: v_pq,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-            lut0: v_lut0,
-            lut1: v_lut1,
+            pd,
+            pq,
+            a,
+            b,
+            c,
+            lut0,
+            lut1,
         };
         let form = op.form_id(sm);
         let ctrl = 0u32;
@@ -297,27 +295,15 @@ impl OpPlop3 {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "plop3", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("plop3", 3usize, srcs)?;
         let a_raw: bool = srcs[0usize].pred()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: bool = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: bool = srcs[1usize].pred()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: bool = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: bool = srcs[2usize].pred()?;
-        let c_neg: bool = self.c.neg;
-        let c_abs: bool = self.c.abs;
-        let c_not: bool = self.c.not;
+        let (c_neg, c_abs, c_not) = self.c.flags();
         let c: bool = c_raw.with_mods(c_neg, c_abs, c_not);
         let lut0 = self.lut0;
         let lut1 = self.lut1;

@@ -125,16 +125,11 @@ impl OpPrmt {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x216;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
-                CODES[self.mode.index()]
-            } << 72;
+        w |= (self.mode.index() as u128) << 72;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -148,16 +143,11 @@ impl OpPrmt {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x816;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
-                CODES[self.mode.index()]
-            } << 72;
+        w |= (self.mode.index() as u128) << 72;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -171,17 +161,12 @@ impl OpPrmt {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xa16;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
-                CODES[self.mode.index()]
-            } << 72;
+        w |= (self.mode.index() as u128) << 72;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -195,16 +180,11 @@ impl OpPrmt {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c16;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
-                CODES[self.mode.index()]
-            } << 72;
+        w |= (self.mode.index() as u128) << 72;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -218,16 +198,11 @@ impl OpPrmt {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x416;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
-                CODES[self.mode.index()]
-            } << 72;
+        w |= (self.mode.index() as u128) << 72;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -241,17 +216,12 @@ impl OpPrmt {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x616;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
-                CODES[self.mode.index()]
-            } << 72;
+        w |= (self.mode.index() as u128) << 72;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -265,16 +235,11 @@ impl OpPrmt {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000e16;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
-                CODES[self.mode.index()]
-            } << 72;
+        w |= (self.mode.index() as u128) << 72;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= u128::from(c.guard.not) << 15;
@@ -288,16 +253,11 @@ impl OpPrmt {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x5bc0000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
-                CODES[self.mode.index()]
-            } << 48;
+        w |= (self.mode.index() as u128) << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -310,7 +270,6 @@ impl OpPrmt {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x36c0000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -321,11 +280,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
-                CODES[self.mode.index()]
-            } << 48;
+        w |= (self.mode.index() as u128) << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -338,17 +293,12 @@ impl OpPrmt {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x4bc0000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
-                CODES[self.mode.index()]
-            } << 48;
+        w |= (self.mode.index() as u128) << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -361,17 +311,12 @@ impl OpPrmt {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x53c0000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6];
-                CODES[self.mode.index()]
-            } << 48;
+        w |= (self.mode.index() as u128) << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -384,16 +329,7 @@ impl OpPrmt {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
         let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let mode: PrmtMode = match bits(w, 72, 3) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
@@ -408,16 +344,7 @@ impl OpPrmt {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let mode: PrmtMode = match bits(w, 72, 3) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
@@ -432,16 +359,7 @@ impl OpPrmt {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let mode: PrmtMode = match bits(w, 72, 3) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
@@ -456,16 +374,7 @@ impl OpPrmt {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let mode: PrmtMode = match bits(w, 72, 3) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
@@ -480,16 +389,7 @@ impl OpPrmt {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let mode: PrmtMode = match bits(w, 72, 3) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
@@ -504,16 +404,7 @@ impl OpPrmt {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let mode: PrmtMode = match bits(w, 72, 3) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
@@ -528,16 +419,7 @@ impl OpPrmt {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let mode: PrmtMode = match bits(w, 72, 3) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         let guard = guard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
@@ -552,16 +434,7 @@ impl OpPrmt {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
         let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
-        let mode: PrmtMode = match bits(w, 48, 3) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
         let ctrl = 0;
@@ -578,16 +451,7 @@ impl OpPrmt {
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
         let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
-        let mode: PrmtMode = match bits(w, 48, 3) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
         let ctrl = 0;
@@ -602,16 +466,7 @@ impl OpPrmt {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
-        let mode: PrmtMode = match bits(w, 48, 3) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
         let ctrl = 0;
@@ -626,16 +481,7 @@ impl OpPrmt {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
         let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let mode: PrmtMode = match bits(w, 48, 3) {
-            0 => PrmtMode::Idx,
-            1 => PrmtMode::F4e,
-            2 => PrmtMode::B4e,
-            3 => PrmtMode::Rc8,
-            4 => PrmtMode::Ecl,
-            5 => PrmtMode::Ecr,
-            6 => PrmtMode::Rc16,
-            _ => return None,
-        };
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         let guard = guard_of(bits(w, 16, 3), bit(w, 19));
         let ctrl = 0;
@@ -650,26 +496,15 @@ impl OpPrmt {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3 | 4 | 5 | 6) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0 | 4 | 5 | 6) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
-        let reuse_c = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             _ => {
                 out.push_str("PRMT");
-                {
-                    let (t, n) = self.mode.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.mode.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -733,18 +568,12 @@ impl OpPrmt {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<4>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-            mode: mode,
-        };
+        let op = Self { d, a, b, c, mode };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -780,27 +609,15 @@ impl OpPrmt {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "prmt", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("prmt", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: u32 = srcs[2usize].u32()?;
-        let c_neg: bool = self.c.neg;
-        let c_abs: bool = self.c.abs;
-        let c_not: bool = self.c.not;
+        let (c_neg, c_abs, c_not) = self.c.flags();
         let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let mode = self.mode;
         match family_of(sm) {

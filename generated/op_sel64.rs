@@ -114,7 +114,6 @@ impl OpSel64 {
             );
         }
         let mut w: u128 = 0x607;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -169,7 +168,6 @@ impl OpSel64 {
             );
         }
         let mut w: u128 = 0x80000000000000000000e07;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -218,14 +216,8 @@ impl OpSel64 {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_cond = false;
         write_guard(out, &c.guard);
         match sm {
@@ -278,17 +270,12 @@ impl OpSel64 {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<4>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let v_cond = asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let cond = asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "cond"]);
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            cond: v_cond,
-        };
+        let op = Self { d, a, b, cond };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("a", &[17, 17]), ("b", &[18, 0])]);
         let raw = form.map_or(0, |_| 0);
@@ -316,27 +303,15 @@ impl OpSel64 {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "sel64", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("sel64", 3usize, srcs)?;
         let a_raw: u64 = srcs[0usize].u64()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u64 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u64 = srcs[1usize].u64()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u64 = b_raw.with_mods(b_neg, b_abs, b_not);
         let cond_raw: bool = srcs[2usize].pred()?;
-        let cond_neg: bool = self.cond.neg;
-        let cond_abs: bool = self.cond.abs;
-        let cond_not: bool = self.cond.not;
+        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         match family_of(sm) {
             _ => {

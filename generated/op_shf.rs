@@ -201,22 +201,13 @@ impl OpShf {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x219;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.wrap) << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.dir.index()]
-            } << 76;
+        w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -231,22 +222,13 @@ impl OpShf {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x819;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.wrap) << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.dir.index()]
-            } << 76;
+        w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -261,23 +243,14 @@ impl OpShf {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xa19;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.wrap) << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.dir.index()]
-            } << 76;
+        w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -292,22 +265,13 @@ impl OpShf {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c19;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.wrap) << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.dir.index()]
-            } << 76;
+        w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -322,22 +286,13 @@ impl OpShf {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x419;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.wrap) << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.dir.index()]
-            } << 76;
+        w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -352,23 +307,14 @@ impl OpShf {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x619;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.wrap) << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.dir.index()]
-            } << 76;
+        w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -383,22 +329,13 @@ impl OpShf {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000e19;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.ty.index()]
-            } << 73;
+        w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.wrap) << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1];
-                CODES[self.dir.index()]
-            } << 76;
+        w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
         w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
@@ -413,7 +350,6 @@ impl OpShf {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x58f8000000000000;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w
@@ -436,11 +372,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= u128::from(self.hi) << 48;
         w |= u128::from(self.wrap) << 50;
-        w
-            |= {
-                const CODES: &[u128] = &[3, 4];
-                CODES[self.dir.index()]
-            } << 56;
+        w |= [3u128, 4][self.dir.index()] << 56;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -454,7 +386,6 @@ impl OpShf {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x30f8000000000000;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 6u32, 0u32, false)? << 20;
         w
@@ -477,11 +408,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= u128::from(self.hi) << 48;
         w |= u128::from(self.wrap) << 50;
-        w
-            |= {
-                const CODES: &[u128] = &[3, 4];
-                CODES[self.dir.index()]
-            } << 57;
+        w |= [3u128, 4][self.dir.index()] << 57;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
@@ -495,19 +422,9 @@ impl OpShf {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
         let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let dir: ShfDir = match bits(w, 76, 1) {
-            0 => ShfDir::L,
-            1 => ShfDir::R,
-            _ => return None,
-        };
+        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
-        let ty: ShfType = match bits(w, 73, 2) {
-            0 => ShfType::S64,
-            1 => ShfType::U64,
-            2 => ShfType::S32,
-            3 => ShfType::U32,
-            _ => return None,
-        };
+        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
         let hi: bool = bit(w, 80);
         let o = Self {
             d,
@@ -532,19 +449,9 @@ impl OpShf {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let dir: ShfDir = match bits(w, 76, 1) {
-            0 => ShfDir::L,
-            1 => ShfDir::R,
-            _ => return None,
-        };
+        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
-        let ty: ShfType = match bits(w, 73, 2) {
-            0 => ShfType::S64,
-            1 => ShfType::U64,
-            2 => ShfType::S32,
-            3 => ShfType::U32,
-            _ => return None,
-        };
+        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
         let hi: bool = bit(w, 80);
         let o = Self {
             d,
@@ -569,19 +476,9 @@ impl OpShf {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let dir: ShfDir = match bits(w, 76, 1) {
-            0 => ShfDir::L,
-            1 => ShfDir::R,
-            _ => return None,
-        };
+        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
-        let ty: ShfType = match bits(w, 73, 2) {
-            0 => ShfType::S64,
-            1 => ShfType::U64,
-            2 => ShfType::S32,
-            3 => ShfType::U32,
-            _ => return None,
-        };
+        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
         let hi: bool = bit(w, 80);
         let o = Self {
             d,
@@ -606,19 +503,9 @@ impl OpShf {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let dir: ShfDir = match bits(w, 76, 1) {
-            0 => ShfDir::L,
-            1 => ShfDir::R,
-            _ => return None,
-        };
+        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
-        let ty: ShfType = match bits(w, 73, 2) {
-            0 => ShfType::S64,
-            1 => ShfType::U64,
-            2 => ShfType::S32,
-            3 => ShfType::U32,
-            _ => return None,
-        };
+        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
         let hi: bool = bit(w, 80);
         let o = Self {
             d,
@@ -643,19 +530,9 @@ impl OpShf {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let dir: ShfDir = match bits(w, 76, 1) {
-            0 => ShfDir::L,
-            1 => ShfDir::R,
-            _ => return None,
-        };
+        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
-        let ty: ShfType = match bits(w, 73, 2) {
-            0 => ShfType::S64,
-            1 => ShfType::U64,
-            2 => ShfType::S32,
-            3 => ShfType::U32,
-            _ => return None,
-        };
+        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
         let hi: bool = bit(w, 80);
         let o = Self {
             d,
@@ -680,19 +557,9 @@ impl OpShf {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let dir: ShfDir = match bits(w, 76, 1) {
-            0 => ShfDir::L,
-            1 => ShfDir::R,
-            _ => return None,
-        };
+        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
-        let ty: ShfType = match bits(w, 73, 2) {
-            0 => ShfType::S64,
-            1 => ShfType::U64,
-            2 => ShfType::S32,
-            3 => ShfType::U32,
-            _ => return None,
-        };
+        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
         let hi: bool = bit(w, 80);
         let o = Self {
             d,
@@ -717,19 +584,9 @@ impl OpShf {
         let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
         let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let dir: ShfDir = match bits(w, 76, 1) {
-            0 => ShfDir::L,
-            1 => ShfDir::R,
-            _ => return None,
-        };
+        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
-        let ty: ShfType = match bits(w, 73, 2) {
-            0 => ShfType::S64,
-            1 => ShfType::U64,
-            2 => ShfType::S32,
-            3 => ShfType::U32,
-            _ => return None,
-        };
+        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
         let hi: bool = bit(w, 80);
         let o = Self {
             d,
@@ -826,33 +683,19 @@ impl OpShf {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3 | 4 | 5 | 6) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0 | 4 | 5 | 6) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
-        let reuse_c = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 19 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             _ => {
                 out.push_str("SHF");
-                {
-                    let (t, n) = self.dir.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.dir.chunk_sm(sm));
                 if self.wrap {
                     out.push_str(".W");
                 }
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.ty.chunk_sm(sm));
                 if self.hi {
                     out.push_str(".HI");
                 }
@@ -917,20 +760,20 @@ impl OpShf {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<4>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let v_c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
         let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            c: v_c,
-            dir: dir,
-            wrap: wrap,
-            ty: ty,
-            hi: hi,
+            d,
+            a,
+            b,
+            c,
+            dir,
+            wrap,
+            ty,
+            hi,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -970,27 +813,15 @@ impl OpShf {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "shf", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("shf", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let c_raw: u32 = srcs[2usize].u32()?;
-        let c_neg: bool = self.c.neg;
-        let c_abs: bool = self.c.abs;
-        let c_not: bool = self.c.not;
+        let (c_neg, c_abs, c_not) = self.c.flags();
         let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let dir = self.dir;
         let wrap = self.wrap;

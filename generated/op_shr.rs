@@ -80,16 +80,11 @@ impl OpShr {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x5c28000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.wrap) << 39;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
+        w |= [1u128, 0][self.ty.index()] << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -101,7 +96,6 @@ impl OpShr {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x3828000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -112,11 +106,7 @@ impl OpShr {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.wrap) << 39;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
+        w |= [1u128, 0][self.ty.index()] << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -128,17 +118,12 @@ impl OpShr {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x4c28000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.wrap) << 39;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
+        w |= [1u128, 0][self.ty.index()] << 48;
         w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
@@ -215,10 +200,7 @@ impl OpShr {
         match sm {
             _ => {
                 out.push_str("SHR");
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.ty.chunk_sm(sm));
                 if self.wrap {
                     out.push_str(".W");
                 }
@@ -274,17 +256,11 @@ impl OpShr {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<3>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            ty: ty,
-            wrap: wrap,
-        };
+        let op = Self { d, a, b, ty, wrap };
         let form = op.form_id(sm);
         let ctrl = 0u32;
         let raw = form.map_or(0, |_| 0);
@@ -312,22 +288,12 @@ impl OpShr {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "shr", 2usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("shr", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let ty = self.ty;
         let wrap = self.wrap;

@@ -90,15 +90,10 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x1000000000000000386;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w
-            |= {
-                const CODES: &[u128] = &[4, 0, 1, 2, 3, 5, 6, 7];
-                CODES[self.size.index()]
-            } << 73;
+        w |= [4u128, 0, 1, 2, 3, 5, 6, 7][self.size.index()] << 73;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -202,16 +197,8 @@ impl OpStg {
             }
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.sem != MemSem::WeakSys {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sem", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeed8200000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         w
@@ -394,18 +381,9 @@ impl OpStg {
         match sm {
             _ => {
                 out.push_str("STG.E");
-                {
-                    let (t, n) = self.cache.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.size.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.sem.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cache.chunk_sm(sm));
+                out.push_text_chunk(self.size.chunk_sm(sm));
+                out.push_text_chunk(self.sem.chunk_sm(sm));
                 out.push_str(" ");
                 write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
                 out.push_str(", ");
@@ -468,15 +446,15 @@ impl OpStg {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<2>::new(ops, required);
         let v_a = asm_try!(mem_operand(at.next(), "a", true, 24u32, sm));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["a", "b"]);
         let op = Self {
             a: v_a.0,
-            b: v_b,
+            b,
             off: v_a.1,
-            size: size,
-            cache: cache,
-            sem: sem,
+            size,
+            cache,
+            sem,
         };
         let form = op.form_id(sm);
         let ctrl = 0u32;
@@ -505,22 +483,12 @@ impl OpStg {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "stg", 2usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("stg", 2usize, srcs)?;
         let a_raw: u64 = srcs[0usize].u64()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u64 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let off = self.off;
         let size = self.size;

@@ -107,7 +107,6 @@ impl OpVimnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x7e00000000000000000248;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -151,7 +150,6 @@ impl OpVimnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x7e00000000000000000848;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -195,7 +193,6 @@ impl OpVimnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x7e00000000000000000a48;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -240,7 +237,6 @@ impl OpVimnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x87e00000000000000000c48;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -284,15 +280,10 @@ impl OpVimnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x7e00000000000000000248;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0, 2, 3, 4, 5];
-                CODES[self.ty.index()]
-            } << 72;
+        w |= [1u128, 0, 2, 3, 4, 5][self.ty.index()] << 72;
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
@@ -309,15 +300,10 @@ impl OpVimnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x7e00000000000000000848;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0, 2, 3, 4, 5];
-                CODES[self.ty.index()]
-            } << 72;
+        w |= [1u128, 0, 2, 3, 4, 5][self.ty.index()] << 72;
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
@@ -334,15 +320,10 @@ impl OpVimnmx {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x87e00000000000000000c48;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0, 2, 3, 4, 5];
-                CODES[self.ty.index()]
-            } << 72;
+        w |= [1u128, 0, 2, 3, 4, 5][self.ty.index()] << 72;
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
@@ -519,23 +500,15 @@ impl OpVimnmx {
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3 | 4 | 5 | 6) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0 | 4) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 18 & 1 != 0);
         let reuse_p = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
                 out.push_str("VIMNMX");
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.ty.chunk_sm(sm));
                 if self.relu {
                     out.push_str(".RELU");
                 }
@@ -593,19 +566,12 @@ impl OpVimnmx {
         asm_try!(check_operand_count(line, required, 0));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let mut at = Operands::<4>::new(ops, required);
-        let v_d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let v_b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let v_p = asm_try!(src_operand(at.next(), "p", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let p = asm_try!(src_operand(at.next(), "p", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "p"]);
-        let op = Self {
-            d: v_d,
-            a: v_a,
-            b: v_b,
-            p: v_p,
-            ty: ty,
-            relu: relu,
-        };
+        let op = Self { d, a, b, p, ty, relu };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -637,27 +603,15 @@ impl OpVimnmx {
         srcs: &[Value],
         cc_in: Option<bool>,
     ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "vimnmx", 3usize, srcs.len()),
-                ),
-            );
-        }
+        check_sources("vimnmx", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let p_raw: bool = srcs[2usize].pred()?;
-        let p_neg: bool = self.p.neg;
-        let p_abs: bool = self.p.abs;
-        let p_not: bool = self.p.not;
+        let (p_neg, p_abs, p_not) = self.p.flags();
         let p: bool = p_raw.with_mods(p_neg, p_abs, p_not);
         let ty = self.ty;
         let relu = self.relu;

@@ -235,6 +235,10 @@ fn decode_mod_field(spec: &Spec, m: &Modifier, f: &Field) -> TokenStream {
             let codes: Vec<Option<u64>> = codes
                 .clone()
                 .unwrap_or_else(|| (0..en.values.len() as u64).map(Some).collect());
+            // Codes that are the values' positions: the enum's table.
+            if codes.iter().enumerate().all(|(i, c)| *c == Some(i as u64)) {
+                return quote!(#t::from_index(#g as usize)?);
+            }
             // Values absent from this encoding never decode.
             let arms = en.values.iter().zip(&codes).filter_map(|(v, c)| {
                 let var = enum_variant(&v.name);

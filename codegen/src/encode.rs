@@ -147,7 +147,13 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     let name = ident(&format!("encode_f{}", f.id));
     let (_, value) = f.form.fixed();
     let value = u128_lit(value);
-    let unknown = u128_lit(f.form.unknown_mask());
+    let raw = match f.form.unknown_mask() {
+        0 => quote!(),
+        m => {
+            let m = u128_lit(m);
+            quote!(w |= c.raw & #m;)
+        }
+    };
     let mut body = Vec::new();
     let has = |pred: &dyn Fn(&FieldTarget) -> bool| f.form.fields.iter().any(|x| pred(&x.target));
     let mut checks = Vec::new();
@@ -169,7 +175,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         // A source this form does not encode must hold its default
         // (modifiers included).
         if !encoded && let Some(def) = src_default(s) {
-            checks.push(quote!(if self.#fld != #def { return Err(E::fail(Self::NAME, format_args!("{} is not encodable on SM{}", #sname, sm))); }));
+            checks.push(quote!(only_default::<E>(Self::NAME, #sname, self.#fld == #def, sm)?;));
             continue;
         }
         // Modifiers this form has no bit for must be off.
@@ -197,7 +203,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         let encoded = has(&|t| matches!(t, FieldTarget::Dst { idx, .. } if *idx == i));
         if !encoded && let Some(def) = dst_default(d) {
             {
-                checks.push(quote!(if self.#fld != #def { return Err(E::fail(Self::NAME, format_args!("{} is not encodable on SM{}", #dname, sm))); }));
+                checks.push(quote!(only_default::<E>(Self::NAME, #dname, self.#fld == #def, sm)?;));
             }
         }
         if d.align > 1 {
@@ -210,8 +216,8 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         if !encoded {
             let fld = field(&m.name);
             let def = mod_default(spec, m);
-            let mname = &m.name;
-            checks.push(quote!(if self.#fld != #def { return Err(E::fail(Self::NAME, format_args!("modifier {} is not encodable on SM{}", #mname, sm))); }));
+            let what = format!("modifier {}", m.name);
+            checks.push(quote!(only_default::<E>(Self::NAME, #what, self.#fld == #def, sm)?;));
         }
     }
     for fl in &f.form.fields {
@@ -274,9 +280,22 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
                 let mname = &m.name;
                 Some(match (&m.ty, codes) {
                     (ModType::Bool, _) => quote!(u128::from(self.#fld)),
+                    (ModType::Enum(_), Some(codes))
+                        if codes.iter().enumerate().all(|(i, c)| *c == Some(i as u64)) =>
+                    {
+                        quote!((self.#fld.index() as u128))
+                    }
                     (ModType::Enum(_), Some(codes)) if codes.iter().all(Option::is_some) => {
-                        let c = codes.iter().map(|c| u128_lit(c.unwrap() as u128));
-                        quote!({ const CODES: &[u128] = &[#(#c),*]; CODES[self.#fld.index()] })
+                        // The value's code: a table indexed by the value.
+                        let c = codes.iter().enumerate().map(|(i, c)| {
+                            let c = c.unwrap_or_default() as u128;
+                            if i == 0 {
+                                Literal::u128_suffixed(c)
+                            } else {
+                                u128_lit(c)
+                            }
+                        });
+                        quote!([#(#c),*][self.#fld.index()])
                     }
                     (ModType::Enum(_), Some(codes)) => {
                         // Some values do not exist in this encoding.
@@ -349,7 +368,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         fn #name<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
             #(#checks)*
             let mut w: u128 = #value;
-            w |= c.raw & #unknown;
+            #raw
             #(#body)*
             #(#not_all)*
             Ok(w)

@@ -151,9 +151,7 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         };
         binds.push(quote! {
             let #raw: #t = #read;
-            let #neg: bool = self.#f.neg;
-            let #abs: bool = self.#f.abs;
-            let #not: bool = self.#f.not;
+            let (#neg, #abs, #not) = self.#f.flags();
             let #f: #t = #apply;
         });
     }
@@ -197,9 +195,7 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         #spec_doc
         #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
         pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> Result<(FoldOut, Option<bool>), FoldError> {
-            if srcs.len() != #nsrc {
-                return Err(FoldError::new(format!("{} takes {} sources, got {}", #name, #nsrc, srcs.len())));
-            }
+            check_sources(#name, #nsrc, srcs)?;
             #(#binds)*
             match family_of(sm) {
                 #(#arms,)*

@@ -699,7 +699,18 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
     }
     mn_pairs.sort();
     mn_pairs.dedup();
-    let mnemonics = mn_pairs.iter().map(|(m, sm)| quote!((#m, #sm)));
+    // One row per mnemonic, with its SMs.
+    let mut mn_rows: Vec<(String, Vec<u32>)> = Vec::new();
+    for (m, sm) in mn_pairs {
+        match mn_rows.last_mut() {
+            Some((last, sms)) if *last == m => sms.push(sm),
+            _ => mn_rows.push((m, vec![sm])),
+        }
+    }
+    let mnemonics = mn_rows.iter().map(|(m, sms)| {
+        let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
+        quote!((#m, &[#(#sms),*]))
+    });
     let ugpr_arms: Vec<TokenStream> = spec
         .families
         .iter()
@@ -769,8 +780,9 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             match sm { #(#fam_of_arms,)* _ => None }
         }
 
-        /// Every (mnemonic without suffixes, SM) pair the spec prints.
-        pub const MNEMONICS: &[(&str, u32)] = &[#(#mnemonics),*];
+        /// Every mnemonic (without suffixes) the spec prints, with the SMs
+        /// it is printed on.
+        pub const MNEMONICS: &[(&str, &[u32])] = &[#(#mnemonics),*];
 
         /// Highest UGPR index on `sm` (its encoding of URZ), from the
         /// families' `ugpr_max`; None where the SM has no uniform registers.

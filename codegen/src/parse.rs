@@ -305,7 +305,7 @@ fn operand_step(
 ) -> TokenStream {
     let name = item_name(op, &o.item);
     let Conv { conv, once, fits } = operand_conv(spec, op, &o.item);
-    let v = ident(&format!("v_{name}"));
+    let v = item_var(op, &o.item, &name);
     let take = if o.suffixes.is_empty() {
         if once {
             conv(quote!(at.next()))
@@ -379,6 +379,45 @@ fn operand_suffixes(
     })
 }
 
+/// The parser's local names, which an operand item's variable must not
+/// take.
+const PARSER_LOCALS: &[&str] = &[
+    "line",
+    "sm",
+    "addr",
+    "rest",
+    "cur",
+    "ops",
+    "required",
+    "next",
+    "at",
+    "tok",
+    "scur",
+    "op",
+    "form",
+    "ctrl",
+    "raw",
+    "guard",
+    "reuse_marks",
+];
+
+/// The variable an operand item's value goes to: the field's own name
+/// where it holds the field (so the op is built with `Self { d, a, .. }`),
+/// `v_name` for a pair (an address, a source with its part selector) or a
+/// name the parser uses itself.
+fn item_var(op: &Op, item: &AsmItem, name: &str) -> proc_macro2::Ident {
+    let pair = match item {
+        AsmItem::Mem(..) => true,
+        AsmItem::Src(i) => op.srcs[*i].part.is_some() && !op.srcs[*i].type_by.is_empty(),
+        _ => false,
+    };
+    if pair || PARSER_LOCALS.contains(&name) {
+        ident(&format!("v_{name}"))
+    } else {
+        field(name)
+    }
+}
+
 /// The value of an absent operand item: its operand's default.
 fn operand_default(spec: &Spec, op: &Op, item: &AsmItem) -> TokenStream {
     let part_of = |i: usize| op.srcs[i].part.filter(|_| !op.srcs[i].type_by.is_empty());
@@ -412,6 +451,14 @@ fn struct_inits(
             .find(|(it, _)| *it == item)
             .map(|x| x.1.clone())
     };
+    // `f: f` is written `f`.
+    let init = |f: proc_macro2::Ident, v: TokenStream| {
+        if v.to_string() == f.to_string() {
+            quote!(#f)
+        } else {
+            quote!(#f: #v)
+        }
+    };
     let mut suffix_names: Vec<usize> = asm.suffixes.clone();
     suffix_names.extend(asm.operands.iter().flat_map(|o| o.suffixes.iter().copied()));
     let mut inits = Vec::new();
@@ -420,14 +467,14 @@ fn struct_inits(
         let v = find(AsmItem::Dst(i))
             .or_else(|| dst_default(d))
             .unwrap_or(quote!(Reg::RZ));
-        inits.push(quote!(#f: #v));
+        inits.push(init(f, v));
     }
     for (i, s) in op.srcs.iter().enumerate() {
         let f = field(&s.name);
         let v = find(AsmItem::Src(i))
             .or_else(|| src_default(s))
             .unwrap_or(quote!(Src::RZ));
-        inits.push(quote!(#f: #v));
+        inits.push(init(f, v));
     }
     for (i, m) in op.modifiers.iter().enumerate() {
         let f = field(&m.name);
@@ -436,7 +483,7 @@ fn struct_inits(
         } else {
             find(AsmItem::Modifier(i)).unwrap_or_else(|| mod_default(spec, m))
         };
-        inits.push(quote!(#f: #v));
+        inits.push(init(f, v));
     }
     inits
 }

@@ -270,6 +270,24 @@ pub fn src_field<E: Fail>(
     )
 }
 
+/// An operand or modifier this form has no field for: it must hold its
+/// default (`is_default`), else "`what` is not encodable on SM`sm`".
+#[inline(always)]
+pub fn only_default<E: Fail>(
+    op: &'static str,
+    what: &str,
+    is_default: bool,
+    sm: u32,
+) -> Result<(), E> {
+    if is_default {
+        return Ok(());
+    }
+    Err(E::fail(
+        op,
+        format_args!("{what} is not encodable on SM{sm}"),
+    ))
+}
+
 /// Field value of the guard predicate (`c.guard`): a predicate register
 /// that fits `width` bits ([`src_field`] of the slot named "guard").
 #[inline(always)]

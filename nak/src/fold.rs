@@ -72,6 +72,17 @@ impl FoldError {
     }
 }
 
+/// A fold's source count check: op `op` takes `n` sources.
+pub fn check_sources(op: &str, n: usize, srcs: &[Value]) -> Result<(), FoldError> {
+    if srcs.len() == n {
+        return Ok(());
+    }
+    Err(FoldError::new(format!(
+        "{op} takes {n} sources, got {}",
+        srcs.len()
+    )))
+}
+
 impl fmt::Display for FoldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

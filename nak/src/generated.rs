@@ -23,10 +23,10 @@ use crate::decode::{
 use crate::encode::{
     Encode, EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, cbuf_index_field,
     cbuf_offset_field, ctrl_field, dst_field, fit, fit_signed, forbid_mods, guard_field, imm_field,
-    imm_from_field, imm_src_field, no_form, reg_from_index, reg_index, sext_field, src_field,
-    src_reg,
+    imm_from_field, imm_src_field, no_form, only_default, reg_from_index, reg_index, sext_field,
+    src_field, src_reg,
 };
-use crate::fold::{FoldError, FoldOut, IntoValue, SrcMods, Value};
+use crate::fold::{FoldError, FoldOut, IntoValue, SrcMods, Value, check_sources};
 use crate::fold_fns::*;
 use crate::instr::{Common, FormInfo, OperandInfo, ValueType, define_ops, dense_arms, slot};
 use crate::legalize_support::{

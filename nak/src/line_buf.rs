@@ -140,6 +140,13 @@ impl<'a> LineBuf<'a> {
         self.pos += n.min(N);
     }
 
+    /// [`Self::push_chunk`] of a `(chunk, length)` pair as an enum's
+    /// `chunk_sm` returns it.
+    #[inline(always)]
+    pub fn push_text_chunk<const N: usize>(&mut self, (chunk, n): (&[u8; N], usize)) {
+        self.push_chunk(chunk, n)
+    }
+
     /// Drop trailing blanks (a printer's last operand may have printed none).
     #[inline]
     pub fn trim_end_spaces(&mut self) {

@@ -193,6 +193,10 @@ impl Src {
         self.not = v;
         self
     }
+    /// `(neg, abs, not)`, read by value (the struct is packed).
+    pub const fn flags(&self) -> (bool, bool, bool) {
+        (self.neg, self.abs, self.not)
+    }
     pub const fn has_mods(&self) -> bool {
         self.neg || self.abs || self.not
     }
