@@ -39,7 +39,6 @@ impl BraMode {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -48,7 +47,6 @@ impl BraMode {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&BraMode::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -88,7 +86,6 @@ impl BraUrMode {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -97,7 +94,6 @@ impl BraUrMode {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&BraUrMode::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -266,7 +262,6 @@ impl Cc {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -275,7 +270,6 @@ impl Cc {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 16], usize) {
         static CHUNKS: [([u8; 16], usize); 32usize] = text_chunks(&Cc::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -322,7 +316,6 @@ impl CvtFtype {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -331,7 +324,6 @@ impl CvtFtype {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&CvtFtype::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -376,7 +368,6 @@ impl CvtFtype32 {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -385,7 +376,6 @@ impl CvtFtype32 {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&CvtFtype32::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -432,7 +422,6 @@ impl CvtFtypeShown {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -441,7 +430,6 @@ impl CvtFtypeShown {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&CvtFtypeShown::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -486,7 +474,6 @@ impl CvtFtypeShown32 {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -495,7 +482,6 @@ impl CvtFtypeShown32 {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&CvtFtypeShown32::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -568,7 +554,6 @@ impl CvtItype {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -577,7 +562,6 @@ impl CvtItype {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 8usize] = text_chunks(&CvtItype::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -628,7 +612,6 @@ impl CvtItype32 {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -637,7 +620,6 @@ impl CvtItype32 {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 6usize] = text_chunks(&CvtItype32::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -684,7 +666,6 @@ impl F2iRnd {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -693,7 +674,6 @@ impl F2iRnd {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&F2iRnd::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -798,7 +778,6 @@ impl Fcmp {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -807,7 +786,6 @@ impl Fcmp {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 16usize] = text_chunks(&Fcmp::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -868,7 +846,6 @@ impl FloType {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -877,7 +854,6 @@ impl FloType {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&FloType::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -950,7 +926,6 @@ impl Icmp {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -959,7 +934,6 @@ impl Icmp {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 8usize] = text_chunks(&Icmp::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1019,7 +993,6 @@ impl ImnmxX {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1028,7 +1001,6 @@ impl ImnmxX {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&ImnmxX::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1068,7 +1040,6 @@ impl IntType {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1077,7 +1048,6 @@ impl IntType {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&IntType::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1117,7 +1087,6 @@ impl IsetpType {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1126,7 +1095,6 @@ impl IsetpType {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&IsetpType::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1166,7 +1134,6 @@ impl IsetpType64 {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1175,7 +1142,6 @@ impl IsetpType64 {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&IsetpType64::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1217,7 +1183,6 @@ impl LopOp {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1226,7 +1191,6 @@ impl LopOp {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&LopOp::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1313,7 +1277,6 @@ impl MemCache {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1322,7 +1285,6 @@ impl MemCache {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 11usize] = text_chunks(&MemCache::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1363,7 +1325,6 @@ impl MemLtc {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1372,7 +1333,6 @@ impl MemLtc {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&MemLtc::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1543,7 +1503,6 @@ impl MemSem {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             (MemSem::WeakSys, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => "",
             _ => self.text(),
@@ -1553,7 +1512,6 @@ impl MemSem {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 32], usize) {
         static CHUNKS: [([u8; 32], usize); 32usize] = text_chunks(&MemSem::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             (MemSem::WeakSys, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => {
                 (b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 0)
@@ -1629,7 +1587,6 @@ impl MemSize {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1638,7 +1595,6 @@ impl MemSize {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 8usize] = text_chunks(&MemSize::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1679,7 +1635,6 @@ impl MufuFmt {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1688,7 +1643,6 @@ impl MufuFmt {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&MufuFmt::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1769,7 +1723,6 @@ impl MufuOp {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1778,7 +1731,6 @@ impl MufuOp {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 10usize] = text_chunks(&MufuOp::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1820,7 +1772,6 @@ impl PredOp {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1829,7 +1780,6 @@ impl PredOp {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&PredOp::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1898,7 +1848,6 @@ impl PrmtMode {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1907,7 +1856,6 @@ impl PrmtMode {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 7usize] = text_chunks(&PrmtMode::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1949,7 +1897,6 @@ impl Rnd {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1958,7 +1905,6 @@ impl Rnd {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&Rnd::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -1999,7 +1945,6 @@ impl Setop {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2008,7 +1953,6 @@ impl Setop {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&Setop::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -2048,7 +1992,6 @@ impl ShfDir {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2057,7 +2000,6 @@ impl ShfDir {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&ShfDir::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -2104,7 +2046,6 @@ impl ShfType {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             (ShfType::U32, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => "",
             _ => self.text(),
@@ -2114,7 +2055,6 @@ impl ShfType {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&ShfType::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             (ShfType::U32, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => {
                 (b"\0\0\0\0\0\0\0\0", 0)
@@ -2157,7 +2097,6 @@ impl ShrType {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2166,7 +2105,6 @@ impl ShrType {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&ShrType::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -3231,7 +3169,6 @@ impl Sr {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             (Sr::Sr4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 "SR_PM0"
@@ -3631,7 +3568,6 @@ impl Sr {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 32], usize) {
         static CHUNKS: [([u8; 32], usize); 256usize] = text_chunks(&Sr::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             (Sr::Sr4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
@@ -4099,7 +4035,6 @@ impl VimnmxType {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             (VimnmxType::S32, 120) => ".S32",
             _ => self.text(),
@@ -4109,7 +4044,6 @@ impl VimnmxType {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 6usize] = text_chunks(&VimnmxType::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             (VimnmxType::S32, 120) => (b".S32\0\0\0\0", 4),
             _ => {
@@ -4149,7 +4083,6 @@ impl XFlag {
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -4158,7 +4091,6 @@ impl XFlag {
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
         static CHUNKS: [([u8; 8], usize); 1usize] = text_chunks(&XFlag::TEXTS);
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => {
                 let (chunk, len) = &CHUNKS[self as usize];
@@ -4487,70 +4419,60 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
     ],
     decode_none,
 );
-#[allow(unused_variables)]
 fn decode_sm50_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpMov32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpLop3, 6>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpLop32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFadd32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpIscadd32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpIadd32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFmul32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpShf, 8>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
@@ -4562,14 +4484,12 @@ fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma, 8>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
@@ -4591,7 +4511,6 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 5>(w, sm) {
@@ -4608,7 +4527,6 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
@@ -4675,7 +4593,6 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
@@ -4737,7 +4654,6 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
@@ -4749,21 +4665,18 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpLop3, 5>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma, 9>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 6>(w, sm) {
@@ -4780,7 +4693,6 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 6>(w, sm) {
@@ -4847,35 +4759,30 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpNop, 1>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma, 10>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpPrmt, 10>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFfma, 7>(w, sm) {
@@ -4887,7 +4794,6 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 4>(w, sm) {
@@ -4914,7 +4820,6 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 4>(w, sm) {
@@ -4986,21 +4891,18 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpBra, 2>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpExit, 1>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpLdg, 2>(w, sm) {
@@ -5012,7 +4914,6 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpS2r, 1>(w, sm);
@@ -5077,7 +4978,6 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
     ],
     print_none,
 );
-#[allow(unused_variables)]
 fn print_sm50_arm1(
     w: u128,
     sm: u32,
@@ -5090,7 +4990,6 @@ fn print_sm50_arm1(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm2(
     w: u128,
     sm: u32,
@@ -5103,7 +5002,6 @@ fn print_sm50_arm2(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm3(
     w: u128,
     sm: u32,
@@ -5116,7 +5014,6 @@ fn print_sm50_arm3(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm4(
     w: u128,
     sm: u32,
@@ -5129,7 +5026,6 @@ fn print_sm50_arm4(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm5(
     w: u128,
     sm: u32,
@@ -5142,7 +5038,6 @@ fn print_sm50_arm5(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm6(
     w: u128,
     sm: u32,
@@ -5155,7 +5050,6 @@ fn print_sm50_arm6(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm7(
     w: u128,
     sm: u32,
@@ -5168,7 +5062,6 @@ fn print_sm50_arm7(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm8(
     w: u128,
     sm: u32,
@@ -5181,7 +5074,6 @@ fn print_sm50_arm8(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm9(
     w: u128,
     sm: u32,
@@ -5194,7 +5086,6 @@ fn print_sm50_arm9(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm10(
     w: u128,
     sm: u32,
@@ -5212,7 +5103,6 @@ fn print_sm50_arm10(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm11(
     w: u128,
     sm: u32,
@@ -5225,7 +5115,6 @@ fn print_sm50_arm11(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm12(
     w: u128,
     sm: u32,
@@ -5253,7 +5142,6 @@ fn print_sm50_arm12(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm13(
     w: u128,
     sm: u32,
@@ -5276,7 +5164,6 @@ fn print_sm50_arm13(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm14(
     w: u128,
     sm: u32,
@@ -5349,7 +5236,6 @@ fn print_sm50_arm14(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm15(
     w: u128,
     sm: u32,
@@ -5417,7 +5303,6 @@ fn print_sm50_arm15(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm16(
     w: u128,
     sm: u32,
@@ -5435,7 +5320,6 @@ fn print_sm50_arm16(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm17(
     w: u128,
     sm: u32,
@@ -5448,7 +5332,6 @@ fn print_sm50_arm17(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm18(
     w: u128,
     sm: u32,
@@ -5461,7 +5344,6 @@ fn print_sm50_arm18(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm19(
     w: u128,
     sm: u32,
@@ -5484,7 +5366,6 @@ fn print_sm50_arm19(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm20(
     w: u128,
     sm: u32,
@@ -5557,7 +5438,6 @@ fn print_sm50_arm20(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm21(
     w: u128,
     sm: u32,
@@ -5570,7 +5450,6 @@ fn print_sm50_arm21(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm22(
     w: u128,
     sm: u32,
@@ -5583,7 +5462,6 @@ fn print_sm50_arm22(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm23(
     w: u128,
     sm: u32,
@@ -5596,7 +5474,6 @@ fn print_sm50_arm23(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm24(
     w: u128,
     sm: u32,
@@ -5609,7 +5486,6 @@ fn print_sm50_arm24(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm25(
     w: u128,
     sm: u32,
@@ -5627,7 +5503,6 @@ fn print_sm50_arm25(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm26(
     w: u128,
     sm: u32,
@@ -5660,7 +5535,6 @@ fn print_sm50_arm26(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm27(
     w: u128,
     sm: u32,
@@ -5738,7 +5612,6 @@ fn print_sm50_arm27(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm28(
     w: u128,
     sm: u32,
@@ -5751,7 +5624,6 @@ fn print_sm50_arm28(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm29(
     w: u128,
     sm: u32,
@@ -5764,7 +5636,6 @@ fn print_sm50_arm29(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm30(
     w: u128,
     sm: u32,
@@ -5782,7 +5653,6 @@ fn print_sm50_arm30(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm31(
     w: u128,
     sm: u32,
@@ -5961,7 +5831,6 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
     ],
     decode_none,
 );
-#[allow(unused_variables)]
 fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
     {
@@ -5976,7 +5845,6 @@ fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x207
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -5985,7 +5853,6 @@ fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x208
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -5994,7 +5861,6 @@ fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 0>(w, sm) {
@@ -6013,7 +5879,6 @@ fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6022,7 +5887,6 @@ fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x20c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6037,7 +5901,6 @@ fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x210
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6053,7 +5916,6 @@ fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6083,7 +5945,6 @@ fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x212
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6092,7 +5953,6 @@ fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x213
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6101,7 +5961,6 @@ fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x216
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6110,7 +5969,6 @@ fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x217
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
@@ -6119,7 +5977,6 @@ fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x219
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6128,7 +5985,6 @@ fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6137,7 +5993,6 @@ fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x221
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6146,7 +6001,6 @@ fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x223
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6155,7 +6009,6 @@ fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6171,7 +6024,6 @@ fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6187,7 +6039,6 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6196,7 +6047,6 @@ fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
@@ -6210,7 +6060,6 @@ fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6219,7 +6068,6 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x301
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6228,7 +6076,6 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6237,7 +6084,6 @@ fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6246,7 +6092,6 @@ fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6255,7 +6100,6 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 0>(w, sm) {
@@ -6272,7 +6116,6 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x309
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6281,7 +6124,6 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6290,7 +6132,6 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6299,7 +6140,6 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6308,7 +6148,6 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpLdg, 1>(w, sm) {
@@ -6320,7 +6159,6 @@ fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
         && matches!(sm, 70 | 75)
@@ -6329,14 +6167,12 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
         return decode_form::<OpMov64, 1>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6352,7 +6188,6 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x416
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6361,7 +6196,6 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x419
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6370,7 +6204,6 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x421
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6379,7 +6212,6 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x423
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6388,7 +6220,6 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6404,7 +6235,6 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
         && matches!(sm, 80 | 86 | 89)
@@ -6420,14 +6250,12 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
         return decode_form::<OpSel64, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0x616
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -6436,7 +6264,6 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0x619
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -6445,7 +6272,6 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x621
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -6454,7 +6280,6 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0x623
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -6463,7 +6288,6 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -6479,7 +6303,6 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -6495,7 +6318,6 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
@@ -6504,7 +6326,6 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0ff00000000ff000fff == 0x802
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6513,7 +6334,6 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6529,7 +6349,6 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x807
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6538,7 +6357,6 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x808
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6547,7 +6365,6 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 1>(w, sm) {
@@ -6566,7 +6383,6 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff0000000000ff0fff == 0x80b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6575,7 +6391,6 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800f0000000000ff0fff == 0x80c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6590,7 +6405,6 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016000000000000000fff == 0x810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6606,7 +6420,6 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6636,7 +6449,6 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87000000000000000000fff == 0x812
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6645,7 +6457,6 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x813
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6654,7 +6465,6 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x816
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6663,7 +6473,6 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
@@ -6672,7 +6481,6 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x819
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6681,7 +6489,6 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8000008ffffffffff000fff == 0x81c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6697,7 +6504,6 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6706,7 +6512,6 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x823
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6715,7 +6520,6 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6731,7 +6535,6 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6747,7 +6550,6 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6756,7 +6558,6 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
@@ -6770,7 +6571,6 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff00000000ff000fff == 0x900
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6779,7 +6579,6 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x901
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6788,7 +6587,6 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x904
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6797,7 +6595,6 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x905
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6806,7 +6603,6 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x906
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6815,7 +6611,6 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 1>(w, sm) {
@@ -6832,7 +6627,6 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x909
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6841,7 +6635,6 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x910
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6850,7 +6643,6 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x911
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6859,7 +6651,6 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x912
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6868,7 +6659,6 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffffffffff0fff == 0x918
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6877,7 +6667,6 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x919
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6886,7 +6675,6 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
     {
@@ -6919,7 +6707,6 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86fffffffffffffffff0fff == 0x94d
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -6928,7 +6715,6 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0fff80000ffff000fff == 0xa02
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -6937,7 +6723,6 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa07
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -6946,7 +6731,6 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa08
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -6955,7 +6739,6 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 2>(w, sm) {
@@ -6972,7 +6755,6 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -6981,7 +6763,6 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -6990,7 +6771,6 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8001600780000ff00000fff == 0xa10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7006,7 +6786,6 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7036,7 +6815,6 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000f80000ff00000fff == 0xa12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7045,7 +6823,6 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xa13
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7054,7 +6831,6 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0xa16
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7063,7 +6839,6 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -7071,7 +6846,6 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0xa19
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7080,7 +6854,6 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7089,7 +6862,6 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0xa23
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7098,7 +6870,6 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7114,7 +6885,6 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7130,7 +6900,6 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
@@ -7139,7 +6908,6 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
@@ -7147,7 +6915,6 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7156,7 +6923,6 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xb01
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7165,7 +6931,6 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7174,7 +6939,6 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7183,7 +6947,6 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7192,7 +6955,6 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 2>(w, sm) {
@@ -7209,7 +6971,6 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff780000ffff000fff == 0xb09
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7218,7 +6979,6 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7227,7 +6987,6 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7236,7 +6995,6 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -7245,7 +7003,6 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
         && matches!(sm, 120)
@@ -7261,7 +7018,6 @@ fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7270,7 +7026,6 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7279,7 +7034,6 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
     {
@@ -7300,7 +7054,6 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7309,7 +7062,6 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7325,7 +7077,6 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7341,7 +7092,6 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7371,7 +7121,6 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7380,7 +7129,6 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7389,7 +7137,6 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7398,7 +7145,6 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
@@ -7407,7 +7153,6 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7416,7 +7161,6 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7425,7 +7169,6 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7434,7 +7177,6 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7450,7 +7192,6 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7466,7 +7207,6 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7475,7 +7215,6 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
@@ -7490,7 +7229,6 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7499,7 +7237,6 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7508,7 +7245,6 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7517,7 +7253,6 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7526,7 +7261,6 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7535,7 +7269,6 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
@@ -7551,7 +7284,6 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7560,7 +7292,6 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7569,7 +7300,6 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7578,7 +7308,6 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7587,7 +7316,6 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
         && matches!(sm, 120)
@@ -7596,7 +7324,6 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7605,7 +7332,6 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7614,7 +7340,6 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7623,7 +7348,6 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7632,7 +7356,6 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7648,7 +7371,6 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7664,7 +7386,6 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -7833,7 +7554,6 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
     ],
     print_none,
 );
-#[allow(unused_variables)]
 fn print_sm70_arm1(
     w: u128,
     sm: u32,
@@ -7854,7 +7574,6 @@ fn print_sm70_arm1(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm2(
     w: u128,
     sm: u32,
@@ -7869,7 +7588,6 @@ fn print_sm70_arm2(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm3(
     w: u128,
     sm: u32,
@@ -7884,7 +7602,6 @@ fn print_sm70_arm3(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm4(
     w: u128,
     sm: u32,
@@ -7909,7 +7626,6 @@ fn print_sm70_arm4(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm5(
     w: u128,
     sm: u32,
@@ -7924,7 +7640,6 @@ fn print_sm70_arm5(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm6(
     w: u128,
     sm: u32,
@@ -7945,7 +7660,6 @@ fn print_sm70_arm6(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm7(
     w: u128,
     sm: u32,
@@ -7967,7 +7681,6 @@ fn print_sm70_arm7(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm8(
     w: u128,
     sm: u32,
@@ -8003,7 +7716,6 @@ fn print_sm70_arm8(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm9(
     w: u128,
     sm: u32,
@@ -8018,7 +7730,6 @@ fn print_sm70_arm9(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm10(
     w: u128,
     sm: u32,
@@ -8033,7 +7744,6 @@ fn print_sm70_arm10(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm11(
     w: u128,
     sm: u32,
@@ -8048,7 +7758,6 @@ fn print_sm70_arm11(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm12(
     w: u128,
     sm: u32,
@@ -8063,7 +7772,6 @@ fn print_sm70_arm12(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm13(
     w: u128,
     sm: u32,
@@ -8078,7 +7786,6 @@ fn print_sm70_arm13(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm14(
     w: u128,
     sm: u32,
@@ -8093,7 +7800,6 @@ fn print_sm70_arm14(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm15(
     w: u128,
     sm: u32,
@@ -8108,7 +7814,6 @@ fn print_sm70_arm15(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm16(
     w: u128,
     sm: u32,
@@ -8123,7 +7828,6 @@ fn print_sm70_arm16(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm17(
     w: u128,
     sm: u32,
@@ -8145,7 +7849,6 @@ fn print_sm70_arm17(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm18(
     w: u128,
     sm: u32,
@@ -8167,7 +7870,6 @@ fn print_sm70_arm18(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm19(
     w: u128,
     sm: u32,
@@ -8182,7 +7884,6 @@ fn print_sm70_arm19(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm20(
     w: u128,
     sm: u32,
@@ -8202,7 +7903,6 @@ fn print_sm70_arm20(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm21(
     w: u128,
     sm: u32,
@@ -8217,7 +7917,6 @@ fn print_sm70_arm21(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm22(
     w: u128,
     sm: u32,
@@ -8232,7 +7931,6 @@ fn print_sm70_arm22(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm23(
     w: u128,
     sm: u32,
@@ -8247,7 +7945,6 @@ fn print_sm70_arm23(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm24(
     w: u128,
     sm: u32,
@@ -8262,7 +7959,6 @@ fn print_sm70_arm24(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm25(
     w: u128,
     sm: u32,
@@ -8277,7 +7973,6 @@ fn print_sm70_arm25(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm26(
     w: u128,
     sm: u32,
@@ -8300,7 +7995,6 @@ fn print_sm70_arm26(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm27(
     w: u128,
     sm: u32,
@@ -8315,7 +8009,6 @@ fn print_sm70_arm27(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm28(
     w: u128,
     sm: u32,
@@ -8330,7 +8023,6 @@ fn print_sm70_arm28(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm29(
     w: u128,
     sm: u32,
@@ -8345,7 +8037,6 @@ fn print_sm70_arm29(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm30(
     w: u128,
     sm: u32,
@@ -8360,7 +8051,6 @@ fn print_sm70_arm30(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm31(
     w: u128,
     sm: u32,
@@ -8378,7 +8068,6 @@ fn print_sm70_arm31(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm32(
     w: u128,
     sm: u32,
@@ -8393,7 +8082,6 @@ fn print_sm70_arm32(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm33(
     w: u128,
     sm: u32,
@@ -8406,7 +8094,6 @@ fn print_sm70_arm33(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm34(
     w: u128,
     sm: u32,
@@ -8428,7 +8115,6 @@ fn print_sm70_arm34(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm35(
     w: u128,
     sm: u32,
@@ -8443,7 +8129,6 @@ fn print_sm70_arm35(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm36(
     w: u128,
     sm: u32,
@@ -8458,7 +8143,6 @@ fn print_sm70_arm36(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm37(
     w: u128,
     sm: u32,
@@ -8473,7 +8157,6 @@ fn print_sm70_arm37(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm38(
     w: u128,
     sm: u32,
@@ -8488,7 +8171,6 @@ fn print_sm70_arm38(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm39(
     w: u128,
     sm: u32,
@@ -8510,7 +8192,6 @@ fn print_sm70_arm39(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm40(
     w: u128,
     sm: u32,
@@ -8532,7 +8213,6 @@ fn print_sm70_arm40(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm41(
     w: u128,
     sm: u32,
@@ -8545,7 +8225,6 @@ fn print_sm70_arm41(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm42(
     w: u128,
     sm: u32,
@@ -8560,7 +8239,6 @@ fn print_sm70_arm42(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm43(
     w: u128,
     sm: u32,
@@ -8575,7 +8253,6 @@ fn print_sm70_arm43(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm44(
     w: u128,
     sm: u32,
@@ -8590,7 +8267,6 @@ fn print_sm70_arm44(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm45(
     w: u128,
     sm: u32,
@@ -8605,7 +8281,6 @@ fn print_sm70_arm45(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm46(
     w: u128,
     sm: u32,
@@ -8627,7 +8302,6 @@ fn print_sm70_arm46(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm47(
     w: u128,
     sm: u32,
@@ -8649,7 +8323,6 @@ fn print_sm70_arm47(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm48(
     w: u128,
     sm: u32,
@@ -8664,7 +8337,6 @@ fn print_sm70_arm48(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm49(
     w: u128,
     sm: u32,
@@ -8679,7 +8351,6 @@ fn print_sm70_arm49(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm50(
     w: u128,
     sm: u32,
@@ -8701,7 +8372,6 @@ fn print_sm70_arm50(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm51(
     w: u128,
     sm: u32,
@@ -8716,7 +8386,6 @@ fn print_sm70_arm51(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm52(
     w: u128,
     sm: u32,
@@ -8731,7 +8400,6 @@ fn print_sm70_arm52(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm53(
     w: u128,
     sm: u32,
@@ -8756,7 +8424,6 @@ fn print_sm70_arm53(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm54(
     w: u128,
     sm: u32,
@@ -8771,7 +8438,6 @@ fn print_sm70_arm54(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm55(
     w: u128,
     sm: u32,
@@ -8792,7 +8458,6 @@ fn print_sm70_arm55(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm56(
     w: u128,
     sm: u32,
@@ -8814,7 +8479,6 @@ fn print_sm70_arm56(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm57(
     w: u128,
     sm: u32,
@@ -8850,7 +8514,6 @@ fn print_sm70_arm57(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm58(
     w: u128,
     sm: u32,
@@ -8865,7 +8528,6 @@ fn print_sm70_arm58(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm59(
     w: u128,
     sm: u32,
@@ -8880,7 +8542,6 @@ fn print_sm70_arm59(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm60(
     w: u128,
     sm: u32,
@@ -8895,7 +8556,6 @@ fn print_sm70_arm60(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm61(
     w: u128,
     sm: u32,
@@ -8910,7 +8570,6 @@ fn print_sm70_arm61(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm62(
     w: u128,
     sm: u32,
@@ -8925,7 +8584,6 @@ fn print_sm70_arm62(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm63(
     w: u128,
     sm: u32,
@@ -8947,7 +8605,6 @@ fn print_sm70_arm63(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm64(
     w: u128,
     sm: u32,
@@ -8962,7 +8619,6 @@ fn print_sm70_arm64(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm65(
     w: u128,
     sm: u32,
@@ -8977,7 +8633,6 @@ fn print_sm70_arm65(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm66(
     w: u128,
     sm: u32,
@@ -8999,7 +8654,6 @@ fn print_sm70_arm66(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm67(
     w: u128,
     sm: u32,
@@ -9021,7 +8675,6 @@ fn print_sm70_arm67(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm68(
     w: u128,
     sm: u32,
@@ -9036,7 +8689,6 @@ fn print_sm70_arm68(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm69(
     w: u128,
     sm: u32,
@@ -9056,7 +8708,6 @@ fn print_sm70_arm69(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm70(
     w: u128,
     sm: u32,
@@ -9071,7 +8722,6 @@ fn print_sm70_arm70(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm71(
     w: u128,
     sm: u32,
@@ -9086,7 +8736,6 @@ fn print_sm70_arm71(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm72(
     w: u128,
     sm: u32,
@@ -9101,7 +8750,6 @@ fn print_sm70_arm72(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm73(
     w: u128,
     sm: u32,
@@ -9116,7 +8764,6 @@ fn print_sm70_arm73(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm74(
     w: u128,
     sm: u32,
@@ -9131,7 +8778,6 @@ fn print_sm70_arm74(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm75(
     w: u128,
     sm: u32,
@@ -9154,7 +8800,6 @@ fn print_sm70_arm75(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm76(
     w: u128,
     sm: u32,
@@ -9169,7 +8814,6 @@ fn print_sm70_arm76(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm77(
     w: u128,
     sm: u32,
@@ -9184,7 +8828,6 @@ fn print_sm70_arm77(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm78(
     w: u128,
     sm: u32,
@@ -9199,7 +8842,6 @@ fn print_sm70_arm78(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm79(
     w: u128,
     sm: u32,
@@ -9214,7 +8856,6 @@ fn print_sm70_arm79(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm80(
     w: u128,
     sm: u32,
@@ -9229,7 +8870,6 @@ fn print_sm70_arm80(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm81(
     w: u128,
     sm: u32,
@@ -9244,7 +8884,6 @@ fn print_sm70_arm81(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm82(
     w: u128,
     sm: u32,
@@ -9283,7 +8922,6 @@ fn print_sm70_arm82(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm83(
     w: u128,
     sm: u32,
@@ -9298,7 +8936,6 @@ fn print_sm70_arm83(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm84(
     w: u128,
     sm: u32,
@@ -9313,7 +8950,6 @@ fn print_sm70_arm84(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm85(
     w: u128,
     sm: u32,
@@ -9328,7 +8964,6 @@ fn print_sm70_arm85(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm86(
     w: u128,
     sm: u32,
@@ -9343,7 +8978,6 @@ fn print_sm70_arm86(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm87(
     w: u128,
     sm: u32,
@@ -9366,7 +9000,6 @@ fn print_sm70_arm87(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm88(
     w: u128,
     sm: u32,
@@ -9381,7 +9014,6 @@ fn print_sm70_arm88(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm89(
     w: u128,
     sm: u32,
@@ -9396,7 +9028,6 @@ fn print_sm70_arm89(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm90(
     w: u128,
     sm: u32,
@@ -9418,7 +9049,6 @@ fn print_sm70_arm90(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm91(
     w: u128,
     sm: u32,
@@ -9454,7 +9084,6 @@ fn print_sm70_arm91(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm92(
     w: u128,
     sm: u32,
@@ -9469,7 +9098,6 @@ fn print_sm70_arm92(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm93(
     w: u128,
     sm: u32,
@@ -9484,7 +9112,6 @@ fn print_sm70_arm93(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm94(
     w: u128,
     sm: u32,
@@ -9499,7 +9126,6 @@ fn print_sm70_arm94(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm95(
     w: u128,
     sm: u32,
@@ -9513,7 +9139,6 @@ fn print_sm70_arm95(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm96(
     w: u128,
     sm: u32,
@@ -9528,7 +9153,6 @@ fn print_sm70_arm96(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm97(
     w: u128,
     sm: u32,
@@ -9543,7 +9167,6 @@ fn print_sm70_arm97(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm98(
     w: u128,
     sm: u32,
@@ -9558,7 +9181,6 @@ fn print_sm70_arm98(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm99(
     w: u128,
     sm: u32,
@@ -9580,7 +9202,6 @@ fn print_sm70_arm99(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm100(
     w: u128,
     sm: u32,
@@ -9602,7 +9223,6 @@ fn print_sm70_arm100(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm101(
     w: u128,
     sm: u32,
@@ -9617,7 +9237,6 @@ fn print_sm70_arm101(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm102(
     w: u128,
     sm: u32,
@@ -9631,7 +9250,6 @@ fn print_sm70_arm102(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm103(
     w: u128,
     sm: u32,
@@ -9646,7 +9264,6 @@ fn print_sm70_arm103(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm104(
     w: u128,
     sm: u32,
@@ -9661,7 +9278,6 @@ fn print_sm70_arm104(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm105(
     w: u128,
     sm: u32,
@@ -9676,7 +9292,6 @@ fn print_sm70_arm105(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm106(
     w: u128,
     sm: u32,
@@ -9691,7 +9306,6 @@ fn print_sm70_arm106(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm107(
     w: u128,
     sm: u32,
@@ -9706,7 +9320,6 @@ fn print_sm70_arm107(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm108(
     w: u128,
     sm: u32,
@@ -9729,7 +9342,6 @@ fn print_sm70_arm108(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm109(
     w: u128,
     sm: u32,
@@ -9744,7 +9356,6 @@ fn print_sm70_arm109(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm110(
     w: u128,
     sm: u32,
@@ -9759,7 +9370,6 @@ fn print_sm70_arm110(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm111(
     w: u128,
     sm: u32,
@@ -9774,7 +9384,6 @@ fn print_sm70_arm111(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm112(
     w: u128,
     sm: u32,
@@ -9789,7 +9398,6 @@ fn print_sm70_arm112(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm113(
     w: u128,
     sm: u32,
@@ -9811,7 +9419,6 @@ fn print_sm70_arm113(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm114(
     w: u128,
     sm: u32,
@@ -9826,7 +9433,6 @@ fn print_sm70_arm114(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm115(
     w: u128,
     sm: u32,
@@ -9841,7 +9447,6 @@ fn print_sm70_arm115(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm116(
     w: u128,
     sm: u32,
@@ -9868,7 +9473,6 @@ fn print_sm70_arm116(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm117(
     w: u128,
     sm: u32,
@@ -9883,7 +9487,6 @@ fn print_sm70_arm117(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm118(
     w: u128,
     sm: u32,
@@ -9905,7 +9508,6 @@ fn print_sm70_arm118(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm119(
     w: u128,
     sm: u32,
@@ -9927,7 +9529,6 @@ fn print_sm70_arm119(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm120(
     w: u128,
     sm: u32,
@@ -9963,7 +9564,6 @@ fn print_sm70_arm120(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm121(
     w: u128,
     sm: u32,
@@ -9978,7 +9578,6 @@ fn print_sm70_arm121(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm122(
     w: u128,
     sm: u32,
@@ -9993,7 +9592,6 @@ fn print_sm70_arm122(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm123(
     w: u128,
     sm: u32,
@@ -10008,7 +9606,6 @@ fn print_sm70_arm123(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm124(
     w: u128,
     sm: u32,
@@ -10023,7 +9620,6 @@ fn print_sm70_arm124(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm125(
     w: u128,
     sm: u32,
@@ -10038,7 +9634,6 @@ fn print_sm70_arm125(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm126(
     w: u128,
     sm: u32,
@@ -10053,7 +9648,6 @@ fn print_sm70_arm126(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm127(
     w: u128,
     sm: u32,
@@ -10068,7 +9662,6 @@ fn print_sm70_arm127(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm128(
     w: u128,
     sm: u32,
@@ -10090,7 +9683,6 @@ fn print_sm70_arm128(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm129(
     w: u128,
     sm: u32,
@@ -10112,7 +9704,6 @@ fn print_sm70_arm129(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm130(
     w: u128,
     sm: u32,
@@ -10127,7 +9718,6 @@ fn print_sm70_arm130(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm131(
     w: u128,
     sm: u32,
@@ -10148,7 +9738,6 @@ fn print_sm70_arm131(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm132(
     w: u128,
     sm: u32,
@@ -10163,7 +9752,6 @@ fn print_sm70_arm132(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm133(
     w: u128,
     sm: u32,
@@ -10178,7 +9766,6 @@ fn print_sm70_arm133(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm134(
     w: u128,
     sm: u32,
@@ -10193,7 +9780,6 @@ fn print_sm70_arm134(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm135(
     w: u128,
     sm: u32,
@@ -10208,7 +9794,6 @@ fn print_sm70_arm135(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm136(
     w: u128,
     sm: u32,
@@ -10223,7 +9808,6 @@ fn print_sm70_arm136(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm137(
     w: u128,
     sm: u32,
@@ -10245,7 +9829,6 @@ fn print_sm70_arm137(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm138(
     w: u128,
     sm: u32,
@@ -10260,7 +9843,6 @@ fn print_sm70_arm138(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm139(
     w: u128,
     sm: u32,
@@ -10275,7 +9857,6 @@ fn print_sm70_arm139(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm140(
     w: u128,
     sm: u32,
@@ -10290,7 +9871,6 @@ fn print_sm70_arm140(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm141(
     w: u128,
     sm: u32,
@@ -10305,7 +9885,6 @@ fn print_sm70_arm141(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm142(
     w: u128,
     sm: u32,
@@ -10320,7 +9899,6 @@ fn print_sm70_arm142(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm143(
     w: u128,
     sm: u32,
@@ -10335,7 +9913,6 @@ fn print_sm70_arm143(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm144(
     w: u128,
     sm: u32,
@@ -10350,7 +9927,6 @@ fn print_sm70_arm144(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm145(
     w: u128,
     sm: u32,
@@ -10365,7 +9941,6 @@ fn print_sm70_arm145(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm146(
     w: u128,
     sm: u32,
@@ -10380,7 +9955,6 @@ fn print_sm70_arm146(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm147(
     w: u128,
     sm: u32,
@@ -10402,7 +9976,6 @@ fn print_sm70_arm147(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm148(
     w: u128,
     sm: u32,
@@ -10424,7 +9997,6 @@ fn print_sm70_arm148(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm149(
     w: u128,
     sm: u32,

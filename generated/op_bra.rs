@@ -53,16 +53,11 @@ impl OpBra {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0xf8 != 0 => {
-                Some(0)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x700 != 0 => {
-                Some(1)
-            }
+            (reg!(Pred),) if smb & 0xf8 != 0 => Some(0),
+            (reg!(Pred),) if smb & 0x700 != 0 => Some(1),
             (_,) if smb & 0x7 != 0 && self.cond == Src::PT => Some(2),
             _ => None,
         }
@@ -70,16 +65,11 @@ impl OpBra {
     /// [`Self::encode`] without the spec's `legal` and `traps`
     /// products: the word of a combination that does not exist
     /// (for tests that show nvdisasm rejects it).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0xf8 != 0 => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x700 != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
+            (reg!(Pred),) if smb & 0xf8 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (reg!(Pred),) if smb & 0x700 != 0 => self.encode_f1::<EncodeError>(sm, c),
             (_,) if smb & 0x7 != 0 && self.cond == Src::PT => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
@@ -88,7 +78,6 @@ impl OpBra {
     }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
         if !self.legal_f0(sm) {
@@ -106,7 +95,6 @@ impl OpBra {
     }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
         if !self.legal_f1(sm) {
@@ -124,20 +112,17 @@ impl OpBra {
     }
     /// Whether the form's modifier values exist on `sm` (the
     /// spec's `legal` products).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((!self.any))
     }
     /// Whether the form's modifier values exist on `sm` (the
     /// spec's `legal` products).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     pub fn legal_f1(&self, sm: u32) -> bool {
         ((!self.any) || (self.any && matches!(self.mode, BraMode::U)))
     }
     /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -161,13 +146,10 @@ impl OpBra {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra.toml:69; form at isa-spec/spec/ops/bra.toml:69).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -194,13 +176,10 @@ impl OpBra {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bra.toml:85; form at isa-spec/spec/ops/bra.toml:85).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "cond", self.cond == Src::PT, sm)?;
@@ -225,12 +204,10 @@ impl OpBra {
                 }
                 fit_signed::<E>(Self::NAME, "target", self.target / 1i64, 24u32)?
             } << 20;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
@@ -248,13 +225,9 @@ impl OpBra {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:69; form at isa-spec/spec/ops/bra.toml:69).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
@@ -273,13 +246,9 @@ impl OpBra {
         if !o.legal_f1(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:85; form at isa-spec/spec/ops/bra.toml:85).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond: Src = Src::PT;
@@ -331,16 +300,12 @@ impl OpBra {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/bra.toml:43.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -389,30 +354,14 @@ impl OpBra {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             50 | 52 | 60 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:43).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         const CANDS: &[&[&str]] = &[&["BRA"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
@@ -453,19 +402,7 @@ impl OpBra {
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:48).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax1(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         const CANDS: &[&[&str]] = &[&["BRA"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
@@ -509,7 +446,6 @@ impl OpBra {
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -522,13 +458,7 @@ impl OpBra {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/bra.toml:3.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bra", 1usize, srcs)?;
         let cond_raw: bool = srcs[0usize].pred()?;
         let (cond_neg, cond_abs, cond_not) = self.cond.flags();
@@ -547,16 +477,15 @@ impl MemOp for OpBra {}
 impl Encode for OpBra {
     const NAME: &'static str = "bra";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0xf8 != 0 => {
+            (reg!(Pred),) if smb & 0xf8 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x700 != 0 => {
+            (reg!(Pred),) if smb & 0x700 != 0 => {
                 self.combo_f1::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }

@@ -59,70 +59,24 @@ impl OpFfma {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => Some(0),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => Some(1),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x1f8 != 0 => Some(2),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f0 != 0 => Some(3),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-            ) if smb & 0x7f8 != 0 => Some(4),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-            ) if smb & 0x1f8 != 0 => Some(5),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-            ) if smb & 0x7f0 != 0 => Some(6),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => Some(7),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => Some(8),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => Some(9),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-            ) if smb & 0x7 != 0 => Some(10),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7f8 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7f8 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x1f8 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x7f0 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7f8 != 0 => Some(4),
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x1f8 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f0 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(7),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(8),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(9),
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(10),
             _ => None,
         }
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -142,13 +96,10 @@ impl OpFfma {
         w |= u128::from(self.sat) << 77;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -166,13 +117,10 @@ impl OpFfma {
         w |= u128::from(self.sat) << 77;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -193,13 +141,10 @@ impl OpFfma {
         w |= u128::from(self.sat) << 77;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -219,13 +164,10 @@ impl OpFfma {
         w |= u128::from(self.sat) << 77;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -243,13 +185,10 @@ impl OpFfma {
         w |= u128::from(self.sat) << 77;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -270,13 +209,10 @@ impl OpFfma {
         w |= u128::from(self.sat) << 77;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -296,13 +232,10 @@ impl OpFfma {
         w |= u128::from(self.sat) << 77;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -318,12 +251,10 @@ impl OpFfma {
         w |= u128::from(self.sat) << 50;
         w |= (self.rnd.index() as u128) << 51;
         w |= u128::from(self.ftz) << 53;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -345,12 +276,10 @@ impl OpFfma {
         w |= u128::from(self.sat) << 50;
         w |= (self.rnd.index() as u128) << 51;
         w |= u128::from(self.ftz) << 53;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -367,12 +296,10 @@ impl OpFfma {
         w |= u128::from(self.sat) << 50;
         w |= (self.rnd.index() as u128) << 51;
         w |= u128::from(self.ftz) << 53;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -389,12 +316,10 @@ impl OpFfma {
         w |= u128::from(self.sat) << 50;
         w |= (self.rnd.index() as u128) << 51;
         w |= u128::from(self.ftz) << 53;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -411,13 +336,9 @@ impl OpFfma {
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -432,13 +353,9 @@ impl OpFfma {
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -455,13 +372,9 @@ impl OpFfma {
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -478,13 +391,9 @@ impl OpFfma {
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -499,13 +408,9 @@ impl OpFfma {
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -522,13 +427,9 @@ impl OpFfma {
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -545,13 +446,9 @@ impl OpFfma {
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
@@ -562,13 +459,9 @@ impl OpFfma {
         let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
@@ -587,13 +480,9 @@ impl OpFfma {
         let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
@@ -605,13 +494,9 @@ impl OpFfma {
         let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c2`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
@@ -623,16 +508,12 @@ impl OpFfma {
         let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
         let o = Self { d, a, b, c, ftz, rnd, sat };
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/ffma.toml:39.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -664,29 +545,13 @@ impl OpFfma {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `FFMA` (isa-spec/spec/ops/ffma.toml:39).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         const CANDS: &[&[&str]] = &[&["FFMA"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
@@ -722,7 +587,6 @@ impl OpFfma {
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -735,13 +599,7 @@ impl OpFfma {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/ffma.toml:2.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ffma", 3usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
         let (a_neg, a_abs, a_not) = self.a.flags();
@@ -769,66 +627,43 @@ impl MemOp for OpFfma {}
 impl Encode for OpFfma {
     const NAME: &'static str = "ffma";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-            ) if smb & 0x7f8 != 0 => self.encode_f4::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-            ) if smb & 0x1f8 != 0 => self.encode_f5::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-            ) if smb & 0x7f0 != 0 => self.encode_f6::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f7::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f8::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f9::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-            ) if smb & 0x7 != 0 => self.encode_f10::<E>(sm, c),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7f8 != 0 => {
+                self.encode_f1::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x1f8 != 0 => {
+                self.encode_f2::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x7f0 != 0 => {
+                self.encode_f3::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7f8 != 0 => {
+                self.encode_f4::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x1f8 != 0 => {
+                self.encode_f5::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f0 != 0 => {
+                self.encode_f6::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => {
+                self.encode_f7::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => {
+                self.encode_f8::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => {
+                self.encode_f9::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => {
+                self.encode_f10::<E>(sm, c)
+            }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
         }
     }

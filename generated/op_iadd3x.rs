@@ -67,43 +67,41 @@ impl OpIadd3x {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.ci0.kind, self.ci1.kind) {
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Pred),
+                reg!(Pred),
             ) if smb & 0x7f8 != 0 => Some(0),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Gpr),
+                reg!(Pred),
+                reg!(Pred),
             ) if smb & 0x7f8 != 0 => Some(1),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Gpr),
+                reg!(Pred),
+                reg!(Pred),
             ) if smb & 0x1f8 != 0 => Some(2),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Gpr),
+                reg!(UGpr),
+                reg!(Gpr),
+                reg!(Pred),
+                reg!(Pred),
             ) if smb & 0x7f0 != 0 => Some(3),
             _ => None,
         }
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -129,13 +127,10 @@ impl OpIadd3x {
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.b.not) << 63;
         w |= u128::from(self.c.not) << 75;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -160,13 +155,10 @@ impl OpIadd3x {
                 << 87;
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.c.not) << 75;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -193,13 +185,10 @@ impl OpIadd3x {
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.b.not) << 63;
         w |= u128::from(self.c.not) << 75;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -225,13 +214,10 @@ impl OpIadd3x {
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.b.not) << 63;
         w |= u128::from(self.c.not) << 75;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -252,13 +238,9 @@ impl OpIadd3x {
             ci0,
             ci1,
         };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -279,13 +261,9 @@ impl OpIadd3x {
             ci0,
             ci1,
         };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -307,13 +285,9 @@ impl OpIadd3x {
             ci0,
             ci1,
         };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/iadd3x.toml:67; form at isa-spec/spec/ops/iadd3x.toml:70).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -334,16 +308,12 @@ impl OpIadd3x {
             ci0,
             ci1,
         };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/iadd3x.toml:48.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -400,30 +370,14 @@ impl OpIadd3x {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             100 | 120 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:48).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         const CANDS: &[&[&str]] = &[&["IADD3", "X"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
@@ -476,19 +430,7 @@ impl OpIadd3x {
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:52).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax1(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         const CANDS: &[&[&str]] = &[&["IADD3", "X"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
@@ -532,7 +474,6 @@ impl OpIadd3x {
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -545,13 +486,7 @@ impl OpIadd3x {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/iadd3x.toml:2.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iadd3x", 5usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
         let (a_neg, a_abs, a_not) = self.a.flags();
@@ -590,38 +525,37 @@ impl MemOp for OpIadd3x {}
 impl Encode for OpIadd3x {
     const NAME: &'static str = "iadd3x";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.ci0.kind, self.ci1.kind) {
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Pred),
+                reg!(Pred),
             ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Gpr),
+                reg!(Pred),
+                reg!(Pred),
             ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Gpr),
+                reg!(Pred),
+                reg!(Pred),
             ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Gpr),
+                reg!(UGpr),
+                reg!(Gpr),
+                reg!(Pred),
+                reg!(Pred),
             ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
             _ => {
                 Err(

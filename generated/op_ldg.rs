@@ -57,18 +57,16 @@ impl OpLdg {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x10 != 0 => Some(0),
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => Some(1),
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr),) if smb & 0x10 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x8 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x7 != 0 => Some(2),
             _ => None,
         }
     }
     /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:57; form at isa-spec/spec/ops/ldg.toml:57).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -126,13 +124,10 @@ impl OpLdg {
                     }
                 }
             } << 84;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:86; form at isa-spec/spec/ops/ldg.toml:86).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -190,13 +185,10 @@ impl OpLdg {
                     }
                 }
             } << 84;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ldg.toml:114; form at isa-spec/spec/ops/ldg.toml:114).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -249,12 +241,10 @@ impl OpLdg {
             } << 46;
         w |= [4u128, 0, 1, 2, 3, 5, 6, 7][self.size.index()] << 48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:57; form at isa-spec/spec/ops/ldg.toml:57).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -325,13 +315,9 @@ impl OpLdg {
             ltc,
             sem,
         };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:86; form at isa-spec/spec/ops/ldg.toml:86).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -402,13 +388,9 @@ impl OpLdg {
             ltc,
             sem,
         };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:114; form at isa-spec/spec/ops/ldg.toml:114).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
@@ -443,16 +425,12 @@ impl OpLdg {
             ltc,
             sem,
         };
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/ldg.toml:39.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -473,29 +451,13 @@ impl OpLdg {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:39).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         const CANDS: &[&[&str]] = &[&["LDG", "E"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
@@ -550,7 +512,6 @@ impl OpLdg {
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         false
     }
@@ -563,13 +524,7 @@ impl OpLdg {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/ldg.toml:3.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldg", 1usize, srcs)?;
         let a_raw: u64 = srcs[0usize].u64()?;
         let (a_neg, a_abs, a_not) = self.a.flags();
@@ -617,7 +572,6 @@ impl MemOp for OpLdg {
     }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
-    #[allow(unused_variables)]
     fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
         let k = match bytes {
             4u32 => 0usize,
@@ -633,7 +587,6 @@ impl MemOp for OpLdg {
     }
     /// The same access at another offset with another data register
     /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
     fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
         let mut o = *self;
         o.off = offset.try_into().ok()?;
@@ -650,20 +603,13 @@ impl MemOp for OpLdg {
 impl Encode for OpLdg {
     const NAME: &'static str = "ldg";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x10 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
+            (reg!(Gpr),) if smb & 0x10 != 0 => self.encode_f0::<E>(sm, c),
+            (reg!(Gpr),) if smb & 0x8 != 0 => self.encode_f1::<E>(sm, c),
+            (reg!(Gpr),) if smb & 0x7 != 0 => self.encode_f2::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a])),
         }
     }

@@ -63,27 +63,16 @@ impl OpLop {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => Some(0),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-            ) if smb & 0x7 != 0 => Some(1),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-            ) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(2),
             _ => None,
         }
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -99,12 +88,10 @@ impl OpLop {
         w |= (self.pop.index() as u128) << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -125,12 +112,10 @@ impl OpLop {
         w |= (self.pop.index() as u128) << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -147,12 +132,10 @@ impl OpLop {
         w |= (self.pop.index() as u128) << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `r`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
@@ -173,13 +156,9 @@ impl OpLop {
             cc,
             x,
         };
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
@@ -202,13 +181,9 @@ impl OpLop {
             cc,
             x,
         };
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
@@ -230,16 +205,12 @@ impl OpLop {
             cc,
             x,
         };
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/lop.toml:47.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -286,29 +257,13 @@ impl OpLop {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `LOP` (isa-spec/spec/ops/lop.toml:47).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         const CANDS: &[&[&str]] = &[&["LOP"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
@@ -377,7 +332,6 @@ impl OpLop {
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -390,13 +344,7 @@ impl OpLop {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/lop.toml:2.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lop", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
         let (a_neg, a_abs, a_not) = self.a.flags();
@@ -443,23 +391,13 @@ impl MemOp for OpLop {}
 impl Encode for OpLop {
     const NAME: &'static str = "lop";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-            ) if smb & 0x7 != 0 => self.encode_f1::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-            ) if smb & 0x7 != 0 => self.encode_f2::<E>(sm, c),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => self.encode_f0::<E>(sm, c),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => self.encode_f1::<E>(sm, c),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => self.encode_f2::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
         }
     }
@@ -490,7 +428,6 @@ impl Legalize for OpLop {
     fn set_src(&mut self, i: usize, s: Src) {
         *self.srcs_mut()[i] = s;
     }
-    #[allow(unused_variables, clippy::all)]
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let op = self.op;
         let pop = self.pop;

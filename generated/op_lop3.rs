@@ -71,57 +71,39 @@ impl OpLop3 {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.pc.kind) {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => {
+                Some(1)
+            }
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x1f8 != 0 => {
+                Some(2)
+            }
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f0 != 0 => Some(3),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => Some(0),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => Some(1),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x1f8 != 0 => Some(2),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f0 != 0 => Some(3),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
                 _,
             ) if smb & 0x7 != 0 && self.pc == Src::FALSE => Some(4),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 _,
             ) if smb & 0x7 != 0 && self.pc == Src::FALSE => Some(5),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 _,
             ) if smb & 0x7 != 0 && self.pc == Src::FALSE => Some(6),
             _ => None,
         }
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -141,13 +123,10 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -167,13 +146,10 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -194,13 +170,10 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -220,13 +193,10 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -244,12 +214,10 @@ impl OpLop3 {
         w |= (self.pop.index() as u128) << 36;
         w |= u128::from(self.x) << 38;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -273,12 +241,10 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -297,12 +263,10 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
@@ -329,13 +293,9 @@ impl OpLop3 {
             cc,
             x,
         };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
@@ -362,13 +322,9 @@ impl OpLop3 {
             cc,
             x,
         };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
@@ -395,13 +351,9 @@ impl OpLop3 {
             cc,
             x,
         };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
@@ -428,13 +380,9 @@ impl OpLop3 {
             cc,
             x,
         };
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
@@ -461,13 +409,9 @@ impl OpLop3 {
             cc,
             x,
         };
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -496,13 +440,9 @@ impl OpLop3 {
             cc,
             x,
         };
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -529,16 +469,12 @@ impl OpLop3 {
             cc,
             x,
         };
-        let guard = guard_of(bits(w, 16, 3), bit(w, 19));
-        let ctrl = 0;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/lop3.toml:66.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -626,30 +562,14 @@ impl OpLop3 {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             50 | 52 | 60 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/lop3.toml:66).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         const CANDS: &[&[&str]] = &[&["LOP3", "LUT"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
@@ -703,19 +623,7 @@ impl OpLop3 {
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/lop3.toml:72).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax1(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         const CANDS: &[&[&str]] = &[&["LOP3", "LUT"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
@@ -791,7 +699,6 @@ impl OpLop3 {
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         match family_of(sm) {
             Some(Family::Sm50) => true,
@@ -807,13 +714,7 @@ impl OpLop3 {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/lop3.toml:2.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lop3", 4usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
         let (a_neg, a_abs, a_not) = self.a.flags();
@@ -869,51 +770,38 @@ impl MemOp for OpLop3 {}
 impl Encode for OpLop3 {
     const NAME: &'static str = "lop3";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.pc.kind) {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => {
+                self.encode_f1::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x1f8 != 0 => {
+                self.encode_f2::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f0 != 0 => {
+                self.encode_f3::<E>(sm, c)
+            }
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
                 _,
             ) if smb & 0x7 != 0 && self.pc == Src::FALSE => self.encode_f4::<E>(sm, c),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 _,
             ) if smb & 0x7 != 0 && self.pc == Src::FALSE => self.encode_f5::<E>(sm, c),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 _,
             ) if smb & 0x7 != 0 && self.pc == Src::FALSE => self.encode_f6::<E>(sm, c),
             _ => {
@@ -959,7 +847,6 @@ impl Legalize for OpLop3 {
     fn set_src(&mut self, i: usize, s: Src) {
         *self.srcs_mut()[i] = s;
     }
-    #[allow(unused_variables, clippy::all)]
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let lut = self.lut;
         let pop = self.pop;

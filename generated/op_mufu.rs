@@ -46,7 +46,6 @@ impl OpMufu {
         &[]
     }
     /// The type source `a` is read as (`type_by`); `None`: its declared type.
-    #[allow(unused_variables)]
     pub fn a_view_of(fmt: MufuFmt, op: MufuOp) -> Option<View> {
         #[allow(unreachable_patterns)]
         match fmt {
@@ -74,70 +73,51 @@ impl OpMufu {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x8 != 0 => Some(0),
             (SrcKind::Imm(_),) if smb & 0x8 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x8 != 0 => Some(2),
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => Some(3),
+            (reg!(Gpr),) if smb & 0xf0 != 0 => Some(3),
             (SrcKind::Imm(_),) if smb & 0xf0 != 0 => Some(4),
             (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => Some(5),
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
-                Some(6)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
-                Some(7)
-            }
+            (reg!(UGpr),) if smb & 0xf0 != 0 => Some(6),
+            (reg!(Gpr),) if smb & 0x700 != 0 => Some(7),
             (SrcKind::Imm(_),) if smb & 0x700 != 0 => Some(8),
             (SrcKind::CBuf(_),) if smb & 0x100 != 0 => Some(9),
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
-                Some(10)
-            }
+            (reg!(UGpr),) if smb & 0x700 != 0 => Some(10),
             _ => None,
         }
     }
     /// [`Self::encode`] without the spec's `legal` and `traps`
     /// products: the word of a combination that does not exist
     /// (for tests that show nvdisasm rejects it).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
+            (reg!(Gpr),) if smb & 0x8 != 0 => self.encode_f0::<EncodeError>(sm, c),
             (SrcKind::Imm(_),) if smb & 0x8 != 0 => self.encode_f1::<EncodeError>(sm, c),
             (SrcKind::CBuf(_),) if smb & 0x8 != 0 => self.encode_f2::<EncodeError>(sm, c),
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => {
-                self.encode_f3::<EncodeError>(sm, c)
-            }
+            (reg!(Gpr),) if smb & 0xf0 != 0 => self.encode_f3::<EncodeError>(sm, c),
             (SrcKind::Imm(_),) if smb & 0xf0 != 0 => self.encode_f4::<EncodeError>(sm, c),
             (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
-                self.encode_f6::<EncodeError>(sm, c)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
-                self.encode_f7::<EncodeError>(sm, c)
-            }
+            (reg!(UGpr),) if smb & 0xf0 != 0 => self.encode_f6::<EncodeError>(sm, c),
+            (reg!(Gpr),) if smb & 0x700 != 0 => self.encode_f7::<EncodeError>(sm, c),
             (SrcKind::Imm(_),) if smb & 0x700 != 0 => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x100 != 0 => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
-                self.encode_f10::<EncodeError>(sm, c)
-            }
+            (reg!(UGpr),) if smb & 0x700 != 0 => self.encode_f10::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
         if !self.legal_f0(sm) {
@@ -155,7 +135,6 @@ impl OpMufu {
     }
     /// Whether the form's modifier values exist on `sm` (the
     /// spec's `legal` products).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.fmt, MufuFmt::F32))
@@ -166,7 +145,6 @@ impl OpMufu {
                 )))
     }
     /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -206,13 +184,10 @@ impl OpMufu {
                 }
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -250,13 +225,10 @@ impl OpMufu {
                     }
                 }
             } << 74;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -297,13 +269,10 @@ impl OpMufu {
                 }
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -332,13 +301,10 @@ impl OpMufu {
             } << 73;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -365,13 +331,10 @@ impl OpMufu {
                 }
             } << 73;
         w |= (self.op.index() as u128) << 74;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -401,13 +364,10 @@ impl OpMufu {
             } << 73;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -436,13 +396,10 @@ impl OpMufu {
             } << 73;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -454,13 +411,10 @@ impl OpMufu {
         w |= (self.fmt.index() as u128) << 72;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -470,13 +424,10 @@ impl OpMufu {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.fmt.index() as u128) << 72;
         w |= (self.op.index() as u128) << 74;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -489,13 +440,10 @@ impl OpMufu {
         w |= (self.fmt.index() as u128) << 72;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -507,13 +455,10 @@ impl OpMufu {
         w |= (self.fmt.index() as u128) << 72;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
-        w |= guard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -541,13 +486,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x3000000000000000000;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -573,13 +514,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x3000000000000000000;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:53; form at isa-spec/spec/ops/mufu.toml:57).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -607,13 +544,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x3000000000000000000;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -634,13 +567,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1000000000000000000;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -659,13 +588,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1000000000000000000;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -686,13 +611,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1000000000000000000;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:77; form at isa-spec/spec/ops/mufu.toml:81).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -713,13 +634,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1000000000000000000;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -736,13 +653,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -757,13 +670,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -780,13 +689,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:103; form at isa-spec/spec/ops/mufu.toml:107).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
@@ -803,16 +708,12 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        let guard = guard_of(bits(w, 12, 3), bit(w, 15));
-        let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
-        Some((o, Common { guard, ctrl, raw }))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/mufu.toml:41.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -835,29 +736,13 @@ impl OpMufu {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `MUFU` (isa-spec/spec/ops/mufu.toml:41).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         const CANDS: &[&[&str]] = &[&["MUFU"]];
         let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
         let mut cur = 0usize;
@@ -939,7 +824,6 @@ impl OpMufu {
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -952,13 +836,7 @@ impl OpMufu {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/mufu.toml:2.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("mufu", 1usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
         let (a_neg, a_abs, a_not) = self.a.flags();
@@ -985,7 +863,6 @@ impl MemOp for OpMufu {}
 impl Encode for OpMufu {
     const NAME: &'static str = "mufu";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if !self.parts_ok() {
@@ -998,7 +875,7 @@ impl Encode for OpMufu {
         }
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
+            (reg!(Gpr),) if smb & 0x8 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
@@ -1010,7 +887,7 @@ impl Encode for OpMufu {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => {
+            (reg!(Gpr),) if smb & 0xf0 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
@@ -1022,11 +899,11 @@ impl Encode for OpMufu {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f5::<E>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
+            (reg!(UGpr),) if smb & 0xf0 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f6::<E>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
+            (reg!(Gpr),) if smb & 0x700 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f7::<E>(sm, c)
             }
@@ -1038,7 +915,7 @@ impl Encode for OpMufu {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f9::<E>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
+            (reg!(UGpr),) if smb & 0x700 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f10::<E>(sm, c)
             }

@@ -251,8 +251,13 @@ fn decode_mod_field(spec: &Spec, m: &Modifier, f: &Field) -> TokenStream {
     }
 }
 
-/// `let guard` and `let ctrl` of the form's `Common`.
+/// The form's `Common` (the value the decoder returns with the op): one
+/// `common_at` call where the form has the usual layout.
 fn decode_common(form: &Form) -> TokenStream {
+    let unknown = u128_lit(form.unknown_mask());
+    if let Some((g, n, c)) = crate::encode::common_layout(form) {
+        return quote!(Some((o, common_at(w, #g, #n, #c, #unknown))));
+    }
     let guard = match (
         find(form, |t| *t == FieldTarget::GuardPred),
         find(form, |t| *t == FieldTarget::GuardNot),
@@ -274,13 +279,14 @@ fn decode_common(form: &Form) -> TokenStream {
     quote! {
         let guard = #guard;
         let ctrl = #ctrl;
+        let raw = w & #unknown;
+        Some((o, Common { guard, ctrl, raw }))
     }
 }
 
 fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> TokenStream {
     let (fid, form) = (f.id, f.form);
     let parts = form_fn("parts", fid);
-    let unknown = u128_lit(form.unknown_mask());
     let lets = decode_dsts(op, form)
         .into_iter()
         .chain(decode_srcs(op, form))
@@ -317,7 +323,6 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         .map(|n| quote!(if !o.#n(sm) { return None; }));
     quote! {
         #[doc = #form_doc]
-        #[allow(clippy::identity_op, unused_variables)]
         #[inline(always)]
         fn #parts(w: u128, sm: u32) -> Option<(Self, Common)> {
             #(#not_all)*
@@ -326,8 +331,6 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
             #parts_check
             #legal
             #common
-            let raw = w & #unknown;
-            Some((o, Common { guard, ctrl, raw }))
         }
     }
 }
@@ -532,7 +535,6 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                     }
                 });
                 quote! {
-                    #[allow(unused_variables)]
                     fn #a(#params) -> #ret {
                         #(#c)*
                         None

@@ -85,8 +85,10 @@ pub(crate) fn kind_pattern(k: SlotKindClass) -> TokenStream {
         SlotKindClass::Imm => quote!(SrcKind::Imm(_)),
         SlotKindClass::Cbuf => quote!(SrcKind::CBuf(_)),
         _ => {
+            // `reg!(Gpr)`: the runtime's pattern for a register of a file.
             let file = file_tokens(k);
-            quote!(SrcKind::Reg(Reg { file: #file, .. }))
+            let variant = file.into_iter().last();
+            quote!(reg!(#variant))
         }
     }
 }
@@ -141,6 +143,34 @@ pub(crate) fn place(bits: &Bits, v: TokenStream, exact: bool) -> TokenStream {
         return quote!(w |= (#v & #mask) << #l;);
     }
     quote!({ let v: u128 = #v; #(#parts)* })
+}
+
+/// Where a form keeps the common part of an instruction, when it has the
+/// usual shape (each field one bit range): the guard predicate field
+/// `(lo, width)`, the bit of its `!` and the control bits `(lo, width)`
+/// (`(0, 0)`: none in the word). Encoder and decoder then place and read
+/// them with one runtime call (`common_fields`, `common_at`).
+pub(crate) fn common_layout(form: &Form) -> Option<(TokenStream, TokenStream, TokenStream)> {
+    let one = |t: FieldTarget| {
+        let f = form.fields.iter().find(|f| f.target == t)?;
+        match f.bits.ranges.as_slice() {
+            [(l, h)] => Some((*l, h - l)),
+            _ => None,
+        }
+    };
+    let (gl, gw) = one(FieldTarget::GuardPred)?;
+    let (nl, 1) = one(FieldTarget::GuardNot)? else {
+        return None;
+    };
+    let has_ctrl = form.fields.iter().any(|f| f.target == FieldTarget::Ctrl);
+    let (cl, cw) = if has_ctrl {
+        one(FieldTarget::Ctrl)?
+    } else {
+        (0, 0)
+    };
+    let lit = Literal::u32_unsuffixed;
+    let (gl, gw, nl, cl, cw) = (lit(gl), lit(gw), lit(nl), lit(cl), lit(cw));
+    Some((quote!((#gl, #gw)), quote!(#nl), quote!((#cl, #cw))))
 }
 
 fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
@@ -220,8 +250,17 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             checks.push(quote!(only_default::<E>(Self::NAME, #what, self.#fld == #def, sm)?;));
         }
     }
+    let common = common_layout(f.form);
     for fl in &f.form.fields {
         let wdt = fl.bits.width();
+        if common.is_some()
+            && matches!(
+                fl.target,
+                FieldTarget::GuardPred | FieldTarget::GuardNot | FieldTarget::Ctrl
+            )
+        {
+            continue;
+        }
         let v: Option<TokenStream> = match &fl.target {
             FieldTarget::Fixed(_) | FieldTarget::Unknown(_) => None,
             FieldTarget::Dst { idx, kind } => {
@@ -350,6 +389,9 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             body.push(place(&fl.bits, v, exact));
         }
     }
+    if let Some((g, n, c)) = common {
+        body.push(quote!(w |= common_fields::<E>(Self::NAME, c, sm, #g, #n, #c)?;));
+    }
     let not_all = f.form.not_all.iter().map(|&m| {
         let m = u128_lit(m);
         quote!(if w & #m == #m { return Err(E::fail(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
@@ -363,7 +405,6 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     );
     quote! {
         #[doc = #form_name]
-        #[allow(clippy::identity_op, unused_variables)]
         #[inline(always)]
         fn #name<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
             #(#checks)*
@@ -420,7 +461,6 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
             /// [`Self::encode`] without the spec's `legal` and `traps`
             /// products: the word of a combination that does not exist
             /// (for tests that show nvdisasm rejects it).
-            #[allow(unused_variables, clippy::match_single_binding)]
             pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
                 let smb = sm_bit(sm);
                 match (#(self.#src_fields.kind,)*) {
@@ -449,7 +489,6 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         /// The encoding form that takes the current operand kinds on `sm`:
         /// the first in spec order whose slots fit (one decision tree on
         /// the kinds, not a test per form).
-        #[allow(unused_variables, clippy::match_single_binding)]
         pub fn form_id(&self, sm: u32) -> Option<u8> {
             let smb = sm_bit(sm);
             match (#(self.#src_fields.kind,)*) {
@@ -468,7 +507,6 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         impl Encode for #ty {
             const NAME: &'static str = #name;
             /// The form match of [`Self::form_id`], each arm packing its form.
-            #[allow(unused_variables, clippy::match_single_binding)]
             #[inline(always)]
             fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
                 #parts_check

@@ -69,7 +69,6 @@ fn src_views(spec: &Spec, op: &Op) -> TokenStream {
         );
         items.push(quote! {
             #[doc = #doc]
-            #[allow(unused_variables)]
             pub fn #of(#(#params),*) -> Option<View> {
                 #(#tries)*
                 None
@@ -153,7 +152,6 @@ fn with_mem_bytes(spec: &Spec, op: &Op) -> TokenStream {
     quote! {
         /// The same access with `bytes` bytes (a zero-extending size), if
         /// the op has such a size.
-        #[allow(unused_variables)]
         fn with_mem_bytes(&self, bytes: u32) -> Option<Self> { #body }
     }
 }
@@ -210,7 +208,6 @@ fn with_mem_at(op: &Op) -> TokenStream {
     quote! {
         /// The same access at another offset with another data register
         /// (`None` when the offset does not fit the modifier's type).
-        #[allow(unused_variables)]
         fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> { #body }
     }
 }
@@ -494,7 +491,6 @@ fn enum_items(spec: &Spec) -> TokenStream {
                 pub const fn name(self) -> &'static str { Self::NAMES[self as usize] }
                 /// Suffix text as the disassembler for `sm` prints it.
                 pub fn text_sm(self, sm: u32) -> &'static str {
-                    #[allow(clippy::match_single_binding)]
                     match (self, sm) { #(#text_arms,)* _ => self.text() }
                 }
                 #chunk_fn
@@ -555,7 +551,6 @@ fn enum_chunk_fn(e: &isa_spec::model::Enum, t: &proc_macro2::Ident) -> TokenStre
         /// printer writes it as one fixed-size store.
         pub fn chunk_sm(self, sm: u32) -> (&'static [u8; #size], usize) {
             static CHUNKS: [([u8; #size], usize); #n] = text_chunks(&#t::TEXTS);
-            #[allow(clippy::match_single_binding)]
             match (self, sm) {
                 #(#sm_chunk_arms,)*
                 _ => {

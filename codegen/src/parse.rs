@@ -29,7 +29,7 @@ pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     }
     Ok(quote! {
         /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-        pub fn parse(line: &Line, sm: u32, addr: u64) -> Option<Result<(Self, Common), AsmError>> {
+        pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
             match sm { #(#arms,)* _ => Self::parse_syntax0(line, sm, addr) }
         }
         #(#fns)*
@@ -65,8 +65,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     let n_items = Literal::usize_unsuffixed(item_names.len());
     Ok(quote! {
         #[doc = #syntax_doc]
-        #[allow(unused_variables, unused_mut, unused_assignments, unused_parens, clippy::nonminimal_bool, clippy::needless_late_init)]
-        fn #fname(line: &Line, sm: u32, addr: u64) -> Option<Result<(Self, Common), AsmError>> {
+        fn #fname(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
             const CANDS: &[&[&str]] = &[#(#cand_arrays),*];
             let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
             let mut cur = 0usize;

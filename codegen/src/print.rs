@@ -199,7 +199,6 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         /// at byte address `addr` (inlined into each form's one-step
         /// printer and into `print_line`, see `Forms`).
         #spec_doc
-        #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
         #[inline(always)]
         fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
             #form

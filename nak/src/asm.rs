@@ -591,6 +591,10 @@ pub fn mark_taken(taken: &mut [usize], k: &mut usize, before: usize, it: usize) 
     *k += 1;
 }
 
+/// What a generated parser returns: `None` when the line is not its op's,
+/// else the op and its common part, or the error in the line.
+pub type Parsed<T> = Option<Result<(T, crate::instr::Common), AsmError>>;
+
 /// A generated parser's walk over a line's operands: the operand items
 /// of its syntax (`N` of them) take tokens in order, an optional item only
 /// while the line has more tokens than the required items need; which

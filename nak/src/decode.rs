@@ -119,3 +119,16 @@ pub fn cbuf_at(
     };
     crate::operand::Src::cbuf(index as u8, units.wrapping_mul(scale))
 }
+
+/// A decoded word's [`Common`]: the guard predicate in bits
+/// `guard.0..guard.0 + guard.1` with its `!` at bit `not`, the control
+/// bits at `ctrl` (as `guard`; width 0 where the family keeps them out of
+/// the word), and the bits under `raw` as they were.
+#[inline(always)]
+pub fn common_at(w: u128, guard: (u32, u32), not: u32, ctrl: (u32, u32), raw: u128) -> Common {
+    Common {
+        guard: guard_of(bits(w, guard.0, guard.1), bit(w, not)),
+        ctrl: bits(w, ctrl.0, ctrl.1) as u32,
+        raw: w & raw,
+    }
+}

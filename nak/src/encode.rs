@@ -288,6 +288,27 @@ pub fn only_default<E: Fail>(
     ))
 }
 
+/// The common part of an instruction placed in a word: the guard
+/// predicate in bits `guard.0..guard.0 + guard.1`, its `!` at bit `not`,
+/// the control bits at `ctrl` (as `guard`; width 0 where the family keeps
+/// them out of the word).
+#[inline(always)]
+pub fn common_fields<E: Fail>(
+    op: &'static str,
+    c: &Common,
+    sm: u32,
+    guard: (u32, u32),
+    not: u32,
+    ctrl: (u32, u32),
+) -> Result<u128, E> {
+    let mut w = guard_field::<E>(op, &c.guard, guard.1, sm)? << guard.0;
+    w |= u128::from(c.guard.not) << not;
+    if ctrl.1 > 0 {
+        w |= ctrl_field::<E>(op, c.ctrl, ctrl.1)? << ctrl.0;
+    }
+    Ok(w)
+}
+
 /// Field value of the guard predicate (`c.guard`): a predicate register
 /// that fits `width` bits ([`src_field`] of the slot named "guard").
 #[inline(always)]

@@ -72,6 +72,10 @@ impl FoldError {
     }
 }
 
+/// What `fold_cc` returns: the destinations and the carry written (`None`:
+/// none), or why the op cannot be folded.
+pub type FoldCc = Result<(FoldOut, Option<bool>), FoldError>;
+
 /// A fold's source count check: op `op` takes `n` sources.
 pub fn check_sources(op: &str, n: usize, srcs: &[Value]) -> Result<(), FoldError> {
     if srcs.len() == n {

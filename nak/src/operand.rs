@@ -140,6 +140,18 @@ pub struct Src {
     pub not: bool,
 }
 
+/// Pattern: a source ([`SrcKind`]) that is a register of file `$file`
+/// (`reg!(UGpr)`); the generated form matches are written with it.
+macro_rules! reg {
+    ($file:ident) => {
+        $crate::operand::SrcKind::Reg($crate::operand::Reg {
+            file: $crate::operand::RegFile::$file,
+            ..
+        })
+    };
+}
+pub(crate) use reg;
+
 /// Source modifiers as a bit set ([`Src::mods`]): what encoders check
 /// against a form's bits and printers branch on, in one byte.
 pub const MOD_NEG: u8 = 1;
