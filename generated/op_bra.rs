@@ -187,11 +187,14 @@ impl OpBra {
         only_default::<E>(Self::NAME, "modifier any", self.any == false, sm)?;
         let mut w: u128 = 0xe240000000000000;
         w
-            |= [
-                15u128, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x10,
-                0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c,
-                0x1d, 0x1e, 0x1f,
-            ][self.cc.index()] << 0;
+            |= code_of(
+                &[
+                    0xf, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x10,
+                    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
+                    0x1c, 0x1d, 0x1e, 0x1f,
+                ],
+                self.cc.index(),
+            ) << 0;
         w
             |= {
                 if self.target % 1i64 != 0 {
@@ -362,8 +365,7 @@ impl OpBra {
     }
     /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:43).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["BRA"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
         let mode: BraMode = take_enum_suffix(
             rest,
@@ -375,11 +377,8 @@ impl OpBra {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 1, 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<2>::new(ops, required);
         let cond = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
         } else {
@@ -403,8 +402,7 @@ impl OpBra {
     }
     /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:48).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["BRA"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
         let mode: BraMode = take_enum_suffix(
             rest,
@@ -416,11 +414,8 @@ impl OpBra {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 1, 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<2>::new(ops, required);
         let cc = if at.optional(|tok| true) {
             asm_try!(
                 enum_operand(at.next(), "cc", & Cc::ALL, | v | v.text_sm(sm), | v | v

@@ -188,18 +188,14 @@ impl OpBraUp {
     }
     /// Parse syntax `BRA.U` (isa-spec/spec/ops/bra_up.toml:30).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["BRA", "U"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["BRA", "U"]])?;
         let mut cur = 0usize;
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
+        let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<3>::new(ops, required);
         let cond = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
         } else {

@@ -69,7 +69,7 @@ impl OpBraUr {
         let mut w: u128 = 0x80000000000000000000947;
         w |= src_field::<E>(Self::NAME, "ur", &self.ur, RegFile::UGpr, 6u32, sm)? << 24;
         w |= u128::from(self.ur.not) << 30;
-        w |= [2u128, 3][self.mode.index()] << 32;
+        w |= code_of(&[2, 3], self.mode.index()) << 32;
         w
             |= {
                 if self.target % 4i64 != 0 {
@@ -112,7 +112,7 @@ impl OpBraUr {
         }
         w |= src_field::<E>(Self::NAME, "ur", &self.ur, RegFile::UGpr, 6u32, sm)? << 24;
         w |= u128::from(self.ur.not) << 30;
-        w |= [2u128, 3][self.mode.index()] << 32;
+        w |= code_of(&[2, 3], self.mode.index()) << 32;
         w
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
@@ -142,7 +142,7 @@ impl OpBraUr {
             w |= ((v >> 8) & 0xffffffffffff) << 34;
         }
         w |= src_field::<E>(Self::NAME, "ur", &self.ur, RegFile::UGpr, 8u32, sm)? << 24;
-        w |= [2u128, 3][self.mode.index()] << 32;
+        w |= code_of(&[2, 3], self.mode.index()) << 32;
         w |= u128::from(self.ur.not) << 82;
         w
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
@@ -235,8 +235,7 @@ impl OpBraUr {
     }
     /// Parse syntax `BRA` (isa-spec/spec/ops/bra_ur.toml:29).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["BRA"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
         let mode: BraUrMode = take_enum_suffix(
             rest,
@@ -247,11 +246,8 @@ impl OpBraUr {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
+        let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<3>::new(ops, required);
         let cond = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
         } else {

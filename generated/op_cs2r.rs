@@ -107,17 +107,12 @@ impl OpCs2r {
     }
     /// Parse syntax `CS2R` (isa-spec/spec/ops/cs2r.toml:16).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["CS2R"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["CS2R"]])?;
         let mut cur = 0usize;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<2>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let sr = asm_try!(
             enum_operand(at.next(), "sr", & Sr::ALL, | v | v.text_sm(sm), | v | v.text())

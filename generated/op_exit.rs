@@ -127,18 +127,13 @@ impl OpExit {
     }
     /// Parse syntax `EXIT` (isa-spec/spec/ops/exit.toml:18).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["EXIT"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["EXIT"]])?;
         let mut cur = 0usize;
         let keeprefcount: bool = take_suffix(rest, &mut cur, ".KEEPREFCOUNT");
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<1>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 1 > ::start(line, 0, 1usize));
         let cond = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
         } else {

@@ -139,10 +139,10 @@ impl OpF2f64 {
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= [2u128, 1, 4, 3][self.stype.index()] << 84;
+        w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
@@ -155,10 +155,10 @@ impl OpF2f64 {
         let mut w: u128 = 0x910;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= [2u128, 1, 4, 3][self.stype.index()] << 84;
+        w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
@@ -172,10 +172,10 @@ impl OpF2f64 {
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= [2u128, 1, 4, 3][self.stype.index()] << 84;
+        w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
@@ -189,10 +189,10 @@ impl OpF2f64 {
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w |= [2u128, 1, 4, 3][self.stype.index()] << 84;
+        w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
@@ -396,8 +396,7 @@ impl OpF2f64 {
     }
     /// Parse syntax `F2F` (isa-spec/spec/ops/f2f64.toml:50).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["F2F"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["F2F"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
         let dtype: CvtFtypeShown = take_enum_suffix(
@@ -416,11 +415,7 @@ impl OpF2f64 {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<2>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let v_b = {
             let tok = at.next();

@@ -119,18 +119,13 @@ impl OpFadd32i {
     }
     /// Parse syntax `FADD32I` (isa-spec/spec/ops/fadd32i.toml:24).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["FADD32I"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["FADD32I"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<3>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));

@@ -299,8 +299,7 @@ impl OpFlo {
     }
     /// Parse syntax `FLO` (isa-spec/spec/ops/flo.toml:30).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["FLO"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["FLO"]])?;
         let mut cur = 0usize;
         let ty: FloType = take_enum_suffix(
             rest,
@@ -312,11 +311,7 @@ impl OpFlo {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<3>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let pd = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "pd", true))

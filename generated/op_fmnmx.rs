@@ -839,8 +839,7 @@ impl OpFmnmx {
     }
     /// Parse syntax `FMNMX` (isa-spec/spec/ops/fmnmx.toml:42).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["FMNMX"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["FMNMX"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
         let nan: bool = take_suffix(rest, &mut cur, ".NAN");
@@ -848,11 +847,7 @@ impl OpFmnmx {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<4>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));

@@ -493,8 +493,7 @@ impl OpFsetp {
     }
     /// Parse syntax `FSETP` (isa-spec/spec/ops/fsetp.toml:43).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["FSETP"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["FSETP"]])?;
         let mut cur = 0usize;
         let cmp: Fcmp = take_enum_suffix(rest, &mut cur, &Fcmp::ALL, |v| v.text_sm(sm))?;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
@@ -507,11 +506,7 @@ impl OpFsetp {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<5>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 5 > ::start(line, 5, 0usize));
         let p = asm_try!(dst_operand(at.next(), "p", true));
         let q = asm_try!(dst_operand(at.next(), "q", true));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));

@@ -165,11 +165,11 @@ impl OpI2f64 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = [5u128, 4, 3, 2, 1, 0, 7, 6][self.stype.index()];
+            let v: u128 = code_of(&[5, 4, 3, 2, 1, 0, 7, 6], self.stype.index());
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
@@ -184,11 +184,11 @@ impl OpI2f64 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = [5u128, 4, 3, 2, 1, 0, 7, 6][self.stype.index()];
+            let v: u128 = code_of(&[5, 4, 3, 2, 1, 0, 7, 6], self.stype.index());
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
@@ -202,11 +202,11 @@ impl OpI2f64 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = [5u128, 4, 3, 2, 1, 0, 7, 6][self.stype.index()];
+            let v: u128 = code_of(&[5, 4, 3, 2, 1, 0, 7, 6], self.stype.index());
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
@@ -220,11 +220,11 @@ impl OpI2f64 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = [5u128, 4, 3, 2, 1, 0, 7, 6][self.stype.index()];
+            let v: u128 = code_of(&[5, 4, 3, 2, 1, 0, 7, 6], self.stype.index());
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        w |= [2u128, 1, 4, 3][self.dtype.index()] << 75;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
@@ -428,8 +428,7 @@ impl OpI2f64 {
     }
     /// Parse syntax `I2F` (isa-spec/spec/ops/i2f64.toml:45).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["I2F"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["I2F"]])?;
         let mut cur = 0usize;
         let dtype: CvtFtype = take_enum_suffix(
             rest,
@@ -447,11 +446,7 @@ impl OpI2f64 {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<2>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let v_b = {
             let tok = at.next();

@@ -258,17 +258,12 @@ impl OpIadd3 {
     }
     /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:38).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["IADD3"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         let mut cur = 0usize;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<6>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 6 > ::start(line, 4, 2usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let co0 = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co0", true))
@@ -299,17 +294,12 @@ impl OpIadd3 {
     }
     /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:43).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["IADD3"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         let mut cur = 0usize;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<6>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 6 > ::start(line, 6, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let co0 = asm_try!(dst_operand(at.next(), "co0", true));
         let co1 = asm_try!(dst_operand(at.next(), "co1", true));

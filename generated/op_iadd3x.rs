@@ -378,17 +378,12 @@ impl OpIadd3x {
     }
     /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:48).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["IADD3", "X"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["IADD3", "X"]])?;
         let mut cur = 0usize;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<8>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 8 > ::start(line, 6, 2usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let co0 = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co0", true))
@@ -431,18 +426,12 @@ impl OpIadd3x {
     }
     /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:52).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["IADD3", "X"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["IADD3", "X"]])?;
         let mut cur = 0usize;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize + 1usize
-            + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<8>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 8 > ::start(line, 8, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let co0 = asm_try!(dst_operand(at.next(), "co0", true));
         let co1 = asm_try!(dst_operand(at.next(), "co1", true));

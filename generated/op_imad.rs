@@ -80,7 +80,7 @@ impl OpImad {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
@@ -96,7 +96,7 @@ impl OpImad {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
@@ -113,7 +113,7 @@ impl OpImad {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
@@ -129,7 +129,7 @@ impl OpImad {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
@@ -144,7 +144,7 @@ impl OpImad {
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
@@ -161,7 +161,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
@@ -177,7 +177,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
@@ -365,13 +365,10 @@ impl OpImad {
     }
     /// Parse syntax `IMAD` (isa-spec/spec/ops/imad.toml:28).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[
-            &["IMAD", "MOV"],
-            &["IMAD", "SHL"],
-            &["IMAD", "IADD"],
-            &["IMAD"],
-        ];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(
+            &line.parts,
+            &[&["IMAD", "MOV"], &["IMAD", "SHL"], &["IMAD", "IADD"], &["IMAD"]],
+        )?;
         let mut cur = 0usize;
         let ty: IntType = take_enum_suffix(
             rest,
@@ -382,11 +379,7 @@ impl OpImad {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<4>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));

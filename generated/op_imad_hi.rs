@@ -84,7 +84,7 @@ impl OpImadHi {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
@@ -101,7 +101,7 @@ impl OpImadHi {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
@@ -119,7 +119,7 @@ impl OpImadHi {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
@@ -136,7 +136,7 @@ impl OpImadHi {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
@@ -154,7 +154,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
@@ -171,7 +171,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
@@ -313,8 +313,7 @@ impl OpImadHi {
     }
     /// Parse syntax `IMAD.HI` (isa-spec/spec/ops/imad_hi.toml:33).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["IMAD", "HI"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["IMAD", "HI"]])?;
         let mut cur = 0usize;
         let ty: IntType = take_enum_suffix(
             rest,
@@ -325,11 +324,7 @@ impl OpImadHi {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<5>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 5 > ::start(line, 4, 1usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let co = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co", true))

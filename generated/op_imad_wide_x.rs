@@ -118,7 +118,7 @@ impl OpImadWideX {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
@@ -161,7 +161,7 @@ impl OpImadWideX {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
@@ -205,7 +205,7 @@ impl OpImadWideX {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
@@ -248,7 +248,7 @@ impl OpImadWideX {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
@@ -292,7 +292,7 @@ impl OpImadWideX {
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
@@ -335,7 +335,7 @@ impl OpImadWideX {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
@@ -496,8 +496,7 @@ impl OpImadWideX {
     }
     /// Parse syntax `IMAD.WIDE` (isa-spec/spec/ops/imad_wide_x.toml:43).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["IMAD", "WIDE"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["IMAD", "WIDE"]])?;
         let mut cur = 0usize;
         let ty: IntType = take_enum_suffix(
             rest,
@@ -509,11 +508,7 @@ impl OpImadWideX {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<6>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let co = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co", true))

@@ -94,7 +94,7 @@ impl OpImadx {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.c.not) << 75;
@@ -114,7 +114,7 @@ impl OpImadx {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.c.not) << 75;
@@ -135,7 +135,7 @@ impl OpImadx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.c.not) << 75;
@@ -155,7 +155,7 @@ impl OpImadx {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.c.not) << 75;
@@ -175,7 +175,7 @@ impl OpImadx {
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
@@ -195,7 +195,7 @@ impl OpImadx {
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.c.not) << 63;
@@ -215,7 +215,7 @@ impl OpImadx {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.c.not) << 63;
@@ -382,8 +382,7 @@ impl OpImadx {
     }
     /// Parse syntax `IMAD` (isa-spec/spec/ops/imadx.toml:37).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["IMAD"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["IMAD"]])?;
         let mut cur = 0usize;
         let ty: IntType = take_enum_suffix(
             rest,
@@ -395,11 +394,7 @@ impl OpImadx {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<5>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 5 > ::start(line, 5, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));

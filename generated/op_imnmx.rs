@@ -84,7 +84,7 @@ impl OpImnmx {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
@@ -102,7 +102,7 @@ impl OpImnmx {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
@@ -121,7 +121,7 @@ impl OpImnmx {
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
@@ -139,7 +139,7 @@ impl OpImnmx {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
@@ -159,7 +159,7 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 42;
         w |= (self.xmode.index() as u128) << 43;
         w |= u128::from(self.cc) << 47;
-        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
@@ -183,7 +183,7 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 42;
         w |= (self.xmode.index() as u128) << 43;
         w |= u128::from(self.cc) << 47;
-        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
@@ -202,7 +202,7 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 42;
         w |= (self.xmode.index() as u128) << 43;
         w |= u128::from(self.cc) << 47;
-        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
@@ -368,8 +368,7 @@ impl OpImnmx {
     }
     /// Parse syntax `IMNMX` (isa-spec/spec/ops/imnmx.toml:40).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["IMNMX"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
         let mut cur = 0usize;
         let ty: IntType = take_enum_suffix(
             rest,
@@ -387,11 +386,7 @@ impl OpImnmx {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<4>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
         let d = {
             let tok = at.next();
             let mut scur = 0usize;

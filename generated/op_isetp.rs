@@ -119,7 +119,7 @@ impl OpIsetp {
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= (self.setop.index() as u128) << 74;
         w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
@@ -145,7 +145,7 @@ impl OpIsetp {
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= (self.setop.index() as u128) << 74;
         w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
@@ -172,7 +172,7 @@ impl OpIsetp {
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= (self.setop.index() as u128) << 74;
         w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
@@ -198,7 +198,7 @@ impl OpIsetp {
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w |= [1u128, 0][self.ty.index()] << 73;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= (self.setop.index() as u128) << 74;
         w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
@@ -229,7 +229,7 @@ impl OpIsetp {
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.x) << 43;
         w |= (self.setop.index() as u128) << 45;
-        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= (self.cmp.index() as u128) << 49;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
@@ -259,7 +259,7 @@ impl OpIsetp {
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.x) << 43;
         w |= (self.setop.index() as u128) << 45;
-        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= (self.cmp.index() as u128) << 49;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
@@ -284,7 +284,7 @@ impl OpIsetp {
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.x) << 43;
         w |= (self.setop.index() as u128) << 45;
-        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= (self.cmp.index() as u128) << 49;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
@@ -617,8 +617,7 @@ impl OpIsetp {
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:62).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["ISETP"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
         let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
         let ty: IsetpType = take_enum_suffix(
@@ -637,11 +636,7 @@ impl OpIsetp {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<6>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
         let d = asm_try!(dst_operand(at.next(), "d", true));
         let d2 = asm_try!(dst_operand(at.next(), "d2", true));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
@@ -679,8 +674,7 @@ impl OpIsetp {
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:68).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["ISETP"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
         let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
         let ty: IsetpType = take_enum_suffix(
@@ -699,11 +693,7 @@ impl OpIsetp {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<6>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
         let d = asm_try!(dst_operand(at.next(), "d", true));
         let d2 = asm_try!(dst_operand(at.next(), "d2", true));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
@@ -741,8 +731,7 @@ impl OpIsetp {
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:73).
     fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["ISETP"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
         let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
         let ty: IsetpType = take_enum_suffix(
@@ -761,12 +750,9 @@ impl OpIsetp {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize
-            + ((ex == true) as usize);
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<6>::new(ops, required);
+        let mut at = asm_try!(
+            Operands:: < 6 > ::start(line, 5 + usize::from(ex == true), 0usize)
+        );
         let d = asm_try!(dst_operand(at.next(), "d", true));
         let d2 = asm_try!(dst_operand(at.next(), "d2", true));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));

@@ -357,8 +357,7 @@ impl OpIsetp64 {
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp64.toml:57).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["ISETP"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
         let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
         let ty: IsetpType64 = take_enum_suffix(
@@ -377,12 +376,9 @@ impl OpIsetp64 {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize
-            + ((ex == true) as usize);
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<6>::new(ops, required);
+        let mut at = asm_try!(
+            Operands:: < 6 > ::start(line, 5 + usize::from(ex == true), 0usize)
+        );
         let d = asm_try!(dst_operand(at.next(), "d", true));
         let d2 = asm_try!(dst_operand(at.next(), "d2", true));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));

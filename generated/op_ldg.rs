@@ -87,13 +87,16 @@ impl OpLdg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
-        w |= [4u128, 0, 1, 2, 3, 5, 6, 7][self.size.index()] << 73;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w
-            |= [
-                14u128, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
-                0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c,
-                0x1d, 0x1e, 0x1f,
-            ][self.sem.index()] << 76;
+            |= code_of(
+                &[
+                    0xe, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
+                    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
+                    0x1c, 0x1d, 0x1e, 0x1f,
+                ],
+                self.sem.index(),
+            ) << 76;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -148,13 +151,16 @@ impl OpLdg {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= [4u128, 0, 1, 2, 3, 5, 6, 7][self.size.index()] << 73;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w
-            |= [
-                14u128, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
-                0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c,
-                0x1d, 0x1e, 0x1f,
-            ][self.sem.index()] << 76;
+            |= code_of(
+                &[
+                    0xe, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
+                    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
+                    0x1c, 0x1d, 0x1e, 0x1f,
+                ],
+                self.sem.index(),
+            ) << 76;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -239,7 +245,7 @@ impl OpLdg {
                     }
                 }
             } << 46;
-        w |= [4u128, 0, 1, 2, 3, 5, 6, 7][self.size.index()] << 48;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
@@ -458,8 +464,7 @@ impl OpLdg {
     }
     /// Parse syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:39).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["LDG", "E"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["LDG", "E"]])?;
         let mut cur = 0usize;
         let cache: MemCache = take_enum_suffix(
             rest,
@@ -488,11 +493,7 @@ impl OpLdg {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<2>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let v_a = asm_try!(mem_operand(at.next(), "a", true, 24u32, sm));
         let reuse_marks = at.reuse_marks(&["d", "a"]);

@@ -350,19 +350,15 @@ impl OpLeaHiX {
     }
     /// Parse syntax `LEA.HI.X` (isa-spec/spec/ops/lea_hi_x.toml:46).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["LEA", "HI", "X"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "HI", "X"]])?;
         let mut cur = 0usize;
         let sx32: bool = take_suffix(rest, &mut cur, ".SX32");
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + ((sx32 == false) as usize)
-            + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<7>::new(ops, required);
+        let mut at = asm_try!(
+            Operands:: < 7 > ::start(line, 5 + usize::from(sx32 == false), 1usize)
+        );
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let co = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co", true))

@@ -231,17 +231,12 @@ impl OpLeaX {
     }
     /// Parse syntax `LEA.X` (isa-spec/spec/ops/lea_x.toml:35).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["LEA", "X"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "X"]])?;
         let mut cur = 0usize;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<6>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let co = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "co", true))

@@ -264,8 +264,7 @@ impl OpLop {
     }
     /// Parse syntax `LOP` (isa-spec/spec/ops/lop.toml:47).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["LOP"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["LOP"]])?;
         let mut cur = 0usize;
         let op: LopOp = take_enum_suffix(
             rest,
@@ -284,11 +283,7 @@ impl OpLop {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<4>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 4 > ::start(line, 3, 1usize));
         let pd = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "pd", true))
         } else {

@@ -570,18 +570,13 @@ impl OpLop3 {
     }
     /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/lop3.toml:66).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["LOP3", "LUT"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["LOP3", "LUT"]])?;
         let mut cur = 0usize;
         let pand: bool = take_suffix(rest, &mut cur, ".PAND");
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<7>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 7 > ::start(line, 6, 1usize));
         let pd = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "pd", true))
         } else {
@@ -624,8 +619,7 @@ impl OpLop3 {
     }
     /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/lop3.toml:72).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["LOP3", "LUT"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["LOP3", "LUT"]])?;
         let mut cur = 0usize;
         let x: bool = take_suffix(rest, &mut cur, ".X");
         let pop: PredOp = take_enum_suffix(
@@ -638,11 +632,7 @@ impl OpLop3 {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<6>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
         let pd = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.next(), "pd", true))
         } else {

@@ -743,8 +743,7 @@ impl OpMufu {
     }
     /// Parse syntax `MUFU` (isa-spec/spec/ops/mufu.toml:41).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["MUFU"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["MUFU"]])?;
         let mut cur = 0usize;
         let op: MufuOp = take_enum_suffix(
             rest,
@@ -761,11 +760,7 @@ impl OpMufu {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<2>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let v_a = {
             let tok = at.next();

@@ -118,18 +118,13 @@ impl OpNop {
     }
     /// Parse syntax `NOP` (isa-spec/spec/ops/nop.toml:18).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["NOP"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["NOP"]])?;
         let mut cur = 0usize;
         let trig: bool = take_suffix(rest, &mut cur, ".TRIG");
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0;
-        asm_try!(check_operand_count(line, required, 0 + 1usize));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<1>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 1 > ::start(line, 0, 1usize));
         let code = if at.optional(|tok| true) {
             asm_try!(uint_operand(at.next(), "code"))
         } else {

@@ -199,18 +199,12 @@ impl OpPlop3 {
     }
     /// Parse syntax `PLOP3.LUT` (isa-spec/spec/ops/plop3.toml:38).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["PLOP3", "LUT"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["PLOP3", "LUT"]])?;
         let mut cur = 0usize;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize + 1usize
-            + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<7>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 7 > ::start(line, 7, 0usize));
         let pd = asm_try!(dst_operand(at.next(), "pd", true));
         let pq = asm_try!(dst_operand(at.next(), "pq", true));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));

@@ -219,17 +219,12 @@ impl OpSel64 {
     }
     /// Parse syntax `SEL.64` (isa-spec/spec/ops/sel64.toml:23).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["SEL", "64"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["SEL", "64"]])?;
         let mut cur = 0usize;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<4>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));

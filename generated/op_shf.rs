@@ -292,7 +292,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= u128::from(self.hi) << 48;
         w |= u128::from(self.wrap) << 50;
-        w |= [3u128, 4][self.dir.index()] << 56;
+        w |= code_of(&[3, 4], self.dir.index()) << 56;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
@@ -326,7 +326,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= u128::from(self.hi) << 48;
         w |= u128::from(self.wrap) << 50;
-        w |= [3u128, 4][self.dir.index()] << 57;
+        w |= code_of(&[3, 4], self.dir.index()) << 57;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
@@ -599,8 +599,7 @@ impl OpShf {
     }
     /// Parse syntax `SHF` (isa-spec/spec/ops/shf.toml:47).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["SHF"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["SHF"]])?;
         let mut cur = 0usize;
         let dir: ShfDir = take_enum_suffix(
             rest,
@@ -619,11 +618,7 @@ impl OpShf {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<4>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));

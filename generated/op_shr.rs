@@ -73,7 +73,7 @@ impl OpShr {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.wrap) << 39;
-        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
@@ -93,7 +93,7 @@ impl OpShr {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.wrap) << 39;
-        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
@@ -108,7 +108,7 @@ impl OpShr {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.wrap) << 39;
-        w |= [1u128, 0][self.ty.index()] << 48;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
@@ -193,8 +193,7 @@ impl OpShr {
     }
     /// Parse syntax `SHR` (isa-spec/spec/ops/shr.toml:27).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["SHR"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["SHR"]])?;
         let mut cur = 0usize;
         let ty: ShrType = take_enum_suffix(
             rest,
@@ -206,11 +205,7 @@ impl OpShr {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<3>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));

@@ -85,7 +85,7 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= [4u128, 0, 1, 2, 3, 5, 6, 7][self.size.index()] << 73;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -379,8 +379,7 @@ impl OpStg {
     }
     /// Parse syntax `STG.E` (isa-spec/spec/ops/stg.toml:35).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["STG", "E"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["STG", "E"]])?;
         let mut cur = 0usize;
         let cache: MemCache = take_enum_suffix(
             rest,
@@ -403,11 +402,7 @@ impl OpStg {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<2>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let v_a = asm_try!(mem_operand(at.next(), "a", true, 24u32, sm));
         let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["a", "b"]);

@@ -241,7 +241,7 @@ impl OpVimnmx {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0, 2, 3, 4, 5][self.ty.index()] << 72;
+        w |= code_of(&[1, 0, 2, 3, 4, 5], self.ty.index()) << 72;
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
@@ -258,7 +258,7 @@ impl OpVimnmx {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0, 2, 3, 4, 5][self.ty.index()] << 72;
+        w |= code_of(&[1, 0, 2, 3, 4, 5], self.ty.index()) << 72;
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
@@ -275,7 +275,7 @@ impl OpVimnmx {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= [1u128, 0, 2, 3, 4, 5][self.ty.index()] << 72;
+        w |= code_of(&[1, 0, 2, 3, 4, 5], self.ty.index()) << 72;
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
@@ -453,8 +453,7 @@ impl OpVimnmx {
     }
     /// Parse syntax `VIMNMX` (isa-spec/spec/ops/vimnmx.toml:32).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        const CANDS: &[&[&str]] = &[&["VIMNMX"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["VIMNMX"]])?;
         let mut cur = 0usize;
         let ty: VimnmxType = take_enum_suffix(
             rest,
@@ -466,11 +465,7 @@ impl OpVimnmx {
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize;
-        asm_try!(check_operand_count(line, required, 0));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut at = Operands::<4>::new(ops, required);
+        let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
         let d = asm_try!(dst_operand(at.next(), "d", false));
         let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));

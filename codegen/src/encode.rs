@@ -173,18 +173,10 @@ pub(crate) fn common_layout(form: &Form) -> Option<(TokenStream, TokenStream, To
     Some((quote!((#gl, #gw)), quote!(#nl), quote!((#cl, #cw))))
 }
 
-fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
-    let name = ident(&format!("encode_f{}", f.id));
-    let (_, value) = f.form.fixed();
-    let value = u128_lit(value);
-    let raw = match f.form.unknown_mask() {
-        0 => quote!(),
-        m => {
-            let m = u128_lit(m);
-            quote!(w |= c.raw & #m;)
-        }
-    };
-    let mut body = Vec::new();
+/// The checks before a form packs its fields: tied sources, sources,
+/// destinations and modifiers the form has no field for (they must hold
+/// their defaults), source modifiers it has no bit for, alignment.
+fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
     let has = |pred: &dyn Fn(&FieldTarget) -> bool| f.form.fields.iter().any(|x| pred(&x.target));
     let mut checks = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
@@ -250,9 +242,151 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             checks.push(quote!(only_default::<E>(Self::NAME, #what, self.#fld == #def, sm)?;));
         }
     }
+    checks
+}
+
+/// The value of modifier `idx`'s field: its bool, its enum value's code
+/// (`codes`: per value, `None` where the encoding lacks it), its integer
+/// fitted to `wdt` bits, or its branch offset in units of `scale`.
+fn modifier_value(
+    op: &Op,
+    idx: usize,
+    codes: &Option<Vec<Option<u64>>>,
+    scale: u32,
+    wdt: u32,
+) -> TokenStream {
+    let m = &op.modifiers[idx];
+    let fld = field(&m.name);
+    let mname = &m.name;
+    match (&m.ty, codes) {
+        (ModType::Bool, _) => quote!(u128::from(self.#fld)),
+        (ModType::Enum(_), Some(codes))
+            if codes.iter().enumerate().all(|(i, c)| *c == Some(i as u64)) =>
+        {
+            quote!((self.#fld.index() as u128))
+        }
+        (ModType::Enum(_), Some(codes)) if codes.iter().all(Option::is_some) => {
+            // The value's code: a static table indexed by the value.
+            let c = codes
+                .iter()
+                .map(|c| u128_lit(c.unwrap_or_default() as u128));
+            quote!(code_of(&[#(#c),*], self.#fld.index()))
+        }
+        (ModType::Enum(_), Some(codes)) => {
+            // Some values do not exist in this encoding.
+            let c = codes.iter().map(|c| match c {
+                Some(c) => {
+                    let c = u128_lit(*c as u128);
+                    quote!(Some(#c))
+                }
+                None => quote!(None),
+            });
+            quote!({
+                const CODES: &[Option<u128>] = &[#(#c),*];
+                match CODES[self.#fld.index()] {
+                    Some(c) => c,
+                    None => return Err(E::fail(Self::NAME, format_args!("{} `{}` does not exist on SM{}", #mname, self.#fld.name(), sm))),
+                }
+            })
+        }
+        (ModType::Int { signed: false, .. }, _) => {
+            quote!(fit::<E>(Self::NAME, #mname, self.#fld as u128, #wdt)?)
+        }
+        (ModType::Int { signed: true, .. }, _) => {
+            quote!(fit_signed::<E>(Self::NAME, #mname, self.#fld as i64, #wdt)?)
+        }
+        (ModType::Rel, _) => {
+            let sc = scale as i64;
+            quote!({
+                if self.#fld % #sc != 0 {
+                    return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
+                }
+                fit_signed::<E>(Self::NAME, #mname, self.#fld / #sc, #wdt)?
+            })
+        }
+        (ModType::Enum(_), None) => quote!((self.#fld.index() as u128)),
+    }
+}
+
+/// The value a form field packs (an expression of type u128 that fails
+/// through `E` when the operand does not fit), or `None` for fixed and raw
+/// bits.
+fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
+    let wdt = fl.bits.width();
+    match &fl.target {
+        FieldTarget::Fixed(_) | FieldTarget::Unknown(_) => None,
+        FieldTarget::Dst { idx, kind } => {
+            let d = &op.dsts[*idx];
+            let fld = field(&d.name);
+            let dname = &d.name;
+            let file = file_tokens(*kind);
+            Some(quote!(dst_field::<E>(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?))
+        }
+        FieldTarget::SrcReg { idx, kind } => {
+            let s = &op.srcs[*idx];
+            let fld = field(&s.name);
+            let sname = &s.name;
+            let file = file_tokens(*kind);
+            Some(quote!(src_field::<E>(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?))
+        }
+        FieldTarget::SrcImm { idx, packing } => {
+            let s = &op.srcs[*idx];
+            let fld = field(&s.name);
+            let sname = &s.name;
+            let shift = packing.shift;
+            let sext = packing.sext;
+            Some(quote!(imm_src_field::<E>(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?))
+        }
+        FieldTarget::SrcCbuf { idx, part } => {
+            let s = &op.srcs[*idx];
+            let fld = field(&s.name);
+            let sname = &s.name;
+            Some(match part {
+                CbufPart::Index => {
+                    quote!(cbuf_index_field::<E>(Self::NAME, #sname, &self.#fld, #wdt)?)
+                }
+                CbufPart::Offset { scale, signed } => {
+                    let sc = *scale;
+                    quote!(cbuf_offset_field::<E>(Self::NAME, #sname, &self.#fld, #sc, #wdt, #signed)?)
+                }
+            })
+        }
+        FieldTarget::SrcNeg(i) => {
+            let fld = field(&op.srcs[*i].name);
+            Some(quote!(u128::from(self.#fld.neg)))
+        }
+        FieldTarget::SrcAbs(i) => {
+            let fld = field(&op.srcs[*i].name);
+            Some(quote!(u128::from(self.#fld.abs)))
+        }
+        FieldTarget::SrcNot(i) => {
+            let fld = field(&op.srcs[*i].name);
+            Some(quote!(u128::from(self.#fld.not)))
+        }
+        FieldTarget::Modifier { idx, codes, scale } => {
+            Some(modifier_value(op, *idx, codes, *scale, wdt))
+        }
+        FieldTarget::GuardPred => Some(quote!(guard_field::<E>(Self::NAME, &c.guard, #wdt, sm)?)),
+        FieldTarget::GuardNot => Some(quote!(u128::from(c.guard.not))),
+        FieldTarget::Ctrl => Some(quote!(ctrl_field::<E>(Self::NAME, c.ctrl, #wdt)?)),
+    }
+}
+
+fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
+    let name = ident(&format!("encode_f{}", f.id));
+    let (_, value) = f.form.fixed();
+    let value = u128_lit(value);
+    let raw = match f.form.unknown_mask() {
+        0 => quote!(),
+        m => {
+            let m = u128_lit(m);
+            quote!(w |= c.raw & #m;)
+        }
+    };
+    let checks = encode_checks(spec, op, f);
+    let mut body = Vec::new();
     let common = common_layout(f.form);
     for fl in &f.form.fields {
-        let wdt = fl.bits.width();
         if common.is_some()
             && matches!(
                 fl.target,
@@ -261,122 +395,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         {
             continue;
         }
-        let v: Option<TokenStream> = match &fl.target {
-            FieldTarget::Fixed(_) | FieldTarget::Unknown(_) => None,
-            FieldTarget::Dst { idx, kind } => {
-                let d = &op.dsts[*idx];
-                let fld = field(&d.name);
-                let dname = &d.name;
-                let file = file_tokens(*kind);
-                Some(quote!(dst_field::<E>(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?))
-            }
-            FieldTarget::SrcReg { idx, kind } => {
-                let s = &op.srcs[*idx];
-                let fld = field(&s.name);
-                let sname = &s.name;
-                let file = file_tokens(*kind);
-                Some(quote!(src_field::<E>(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?))
-            }
-            FieldTarget::SrcImm { idx, packing } => {
-                let s = &op.srcs[*idx];
-                let fld = field(&s.name);
-                let sname = &s.name;
-                let shift = packing.shift;
-                let sext = packing.sext;
-                Some(
-                    quote!(imm_src_field::<E>(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?),
-                )
-            }
-            FieldTarget::SrcCbuf { idx, part } => {
-                let s = &op.srcs[*idx];
-                let fld = field(&s.name);
-                let sname = &s.name;
-                Some(match part {
-                    CbufPart::Index => {
-                        quote!(cbuf_index_field::<E>(Self::NAME, #sname, &self.#fld, #wdt)?)
-                    }
-                    CbufPart::Offset { scale, signed } => {
-                        let sc = *scale;
-                        quote!(cbuf_offset_field::<E>(Self::NAME, #sname, &self.#fld, #sc, #wdt, #signed)?)
-                    }
-                })
-            }
-            FieldTarget::SrcNeg(i) => {
-                let fld = field(&op.srcs[*i].name);
-                Some(quote!(u128::from(self.#fld.neg)))
-            }
-            FieldTarget::SrcAbs(i) => {
-                let fld = field(&op.srcs[*i].name);
-                Some(quote!(u128::from(self.#fld.abs)))
-            }
-            FieldTarget::SrcNot(i) => {
-                let fld = field(&op.srcs[*i].name);
-                Some(quote!(u128::from(self.#fld.not)))
-            }
-            FieldTarget::Modifier { idx, codes, scale } => {
-                let m = &op.modifiers[*idx];
-                let fld = field(&m.name);
-                let mname = &m.name;
-                Some(match (&m.ty, codes) {
-                    (ModType::Bool, _) => quote!(u128::from(self.#fld)),
-                    (ModType::Enum(_), Some(codes))
-                        if codes.iter().enumerate().all(|(i, c)| *c == Some(i as u64)) =>
-                    {
-                        quote!((self.#fld.index() as u128))
-                    }
-                    (ModType::Enum(_), Some(codes)) if codes.iter().all(Option::is_some) => {
-                        // The value's code: a table indexed by the value.
-                        let c = codes.iter().enumerate().map(|(i, c)| {
-                            let c = c.unwrap_or_default() as u128;
-                            if i == 0 {
-                                Literal::u128_suffixed(c)
-                            } else {
-                                u128_lit(c)
-                            }
-                        });
-                        quote!([#(#c),*][self.#fld.index()])
-                    }
-                    (ModType::Enum(_), Some(codes)) => {
-                        // Some values do not exist in this encoding.
-                        let c = codes.iter().map(|c| match c {
-                            Some(c) => {
-                                let c = u128_lit(*c as u128);
-                                quote!(Some(#c))
-                            }
-                            None => quote!(None),
-                        });
-                        quote!({
-                            const CODES: &[Option<u128>] = &[#(#c),*];
-                            match CODES[self.#fld.index()] {
-                                Some(c) => c,
-                                None => return Err(E::fail(Self::NAME, format_args!("{} `{}` does not exist on SM{}", #mname, self.#fld.name(), sm))),
-                            }
-                        })
-                    }
-                    (ModType::Int { signed: false, .. }, _) => {
-                        quote!(fit::<E>(Self::NAME, #mname, self.#fld as u128, #wdt)?)
-                    }
-                    (ModType::Int { signed: true, .. }, _) => {
-                        quote!(fit_signed::<E>(Self::NAME, #mname, self.#fld as i64, #wdt)?)
-                    }
-                    (ModType::Rel, _) => {
-                        let sc = *scale as i64;
-                        quote!({
-                            if self.#fld % #sc != 0 {
-                                return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
-                            }
-                            fit_signed::<E>(Self::NAME, #mname, self.#fld / #sc, #wdt)?
-                        })
-                    }
-                    (ModType::Enum(_), None) => quote!((self.#fld.index() as u128)),
-                })
-            }
-            FieldTarget::GuardPred => {
-                Some(quote!(guard_field::<E>(Self::NAME, &c.guard, #wdt, sm)?))
-            }
-            FieldTarget::GuardNot => Some(quote!(u128::from(c.guard.not))),
-            FieldTarget::Ctrl => Some(quote!(ctrl_field::<E>(Self::NAME, c.ctrl, #wdt)?)),
-        };
+        let v = field_value(op, fl);
         if let Some(v) = v {
             // Everything but a raw enum index was fitted to the width above
             // (enum codes are checked against their bits by the lint).

@@ -635,8 +635,35 @@ fn control_items(spec: &Spec, fams: &[proc_macro2::Ident]) -> TokenStream {
     }
 }
 
+/// The shared file `isa.rs`: the spec's enums, the families, the SM
+/// tables, the op list, the decoders and the form table, then the op
+/// files. Each part is a function below.
 pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> {
     let enums = enum_items(spec);
+    let families = family_items(spec);
+    let sms = sm_items(spec)?;
+    let mnemonics = mnemonic_table(spec);
+    let ops = op_list(spec);
+    let decode = crate::decode::family_decoders(spec)?;
+    let forms = crate::decode::form_tables(spec);
+    let includes = includes
+        .iter()
+        .map(|n| quote!(include!(concat!(env!("OUT_DIR"), "/", #n));));
+    Ok(quote! {
+        #enums
+        #families
+        #mnemonics
+        #sms
+        #ops
+        #decode
+        #forms
+        #(#includes)*
+    })
+}
+
+/// `Family` (each with its own instruction format) with its properties,
+/// and `family_of`.
+fn family_items(spec: &Spec) -> TokenStream {
     let fams: Vec<_> = spec
         .families
         .iter()
@@ -644,115 +671,25 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         .collect();
     let fam_names: Vec<&String> = spec.families.iter().map(|f| &f.name).collect();
     let fam_widths: Vec<u32> = spec.families.iter().map(|f| f.width).collect();
-    let fam_bundles: Vec<TokenStream> = spec
-        .families
-        .iter()
-        .map(|f| match f.bundle {
-            Some(b) => quote!(Some(#b)),
-            None => quote!(None),
-        })
-        .collect();
-    let fam_sms: Vec<TokenStream> = spec
-        .families
-        .iter()
-        .map(|f| {
-            let s = f.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
-            quote!(&[#(#s),*])
-        })
-        .collect();
+    let fam_bundles = spec.families.iter().map(|f| match f.bundle {
+        Some(b) => quote!(Some(#b)),
+        None => quote!(None),
+    });
+    let fam_sms = spec.families.iter().map(|f| {
+        let s = f.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+        quote!(&[#(#s),*])
+    });
     let fam_of_arms = spec.families.iter().zip(&fams).map(|(f, v)| {
         let s = f.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
         quote!(#(#s)|* => Some(Family::#v))
     });
-    let all_sms = spec.all_sms();
-    let all_sms_l = all_sms.iter().map(|x| Literal::u32_unsuffixed(*x));
-    // SM sets are u64 masks over ALL_SMS (see `sm_bit`).
-    if all_sms.len() > 64 {
-        return Err(Error {
-            message: format!(
-                "the families cover {} SMs; SM sets are 64-bit masks",
-                all_sms.len()
-            ),
-            loc: None,
-        });
-    }
-    let sm_table_len = Literal::usize_unsuffixed(all_sms.last().map_or(0, |m| *m as usize + 1));
-    let mut mn_pairs: Vec<(String, u32)> = Vec::new();
-    for o in &spec.ops {
-        let sms = o.sms();
-        let mut names: Vec<(&String, Option<&Vec<u32>>)> = vec![(&o.asm.mnemonic, None)];
-        names.extend(o.asm.variants.iter().map(|(s, a)| (&a.mnemonic, Some(s))));
-        names.extend(o.aliases.iter().map(|a| (&a.mnemonic, None)));
-        for (m, only) in names {
-            let first = m.split('.').next().unwrap_or(m).to_string();
-            for sm in &sms {
-                if only.is_none_or(|s| s.contains(sm)) {
-                    mn_pairs.push((first.clone(), *sm));
-                }
-            }
-        }
-    }
-    mn_pairs.sort();
-    mn_pairs.dedup();
-    // One row per mnemonic, with its SMs.
-    let mut mn_rows: Vec<(String, Vec<u32>)> = Vec::new();
-    for (m, sm) in mn_pairs {
-        match mn_rows.last_mut() {
-            Some((last, sms)) if *last == m => sms.push(sm),
-            _ => mn_rows.push((m, vec![sm])),
-        }
-    }
-    let mnemonics = mn_rows.iter().map(|(m, sms)| {
-        let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
-        quote!((#m, &[#(#sms),*]))
-    });
-    let ugpr_arms: Vec<TokenStream> = spec
-        .families
-        .iter()
-        .flat_map(|f| {
-            f.sms
-                .iter()
-                .filter_map(|&sm| f.ugpr_max(sm).map(|m| (sm, m)))
-                .collect::<Vec<_>>()
-        })
-        .map(|(sm, m)| {
-            let m = Literal::u8_unsuffixed(m as u8);
-            quote!(#sm => Some(#m))
-        })
-        .collect();
-    let reference_arms = spec
-        .families
-        .iter()
-        .flat_map(|f| f.reference_nvdisasm.iter())
-        .map(|(sm, v)| quote!(#sm => Some(#v)));
-    let fam_docs: Vec<TokenStream> = spec.families.iter().map(|f| doc(&f.doc)).collect();
-
-    let variants: Vec<_> = spec.ops.iter().map(|o| op_variant(&o.name)).collect();
-    let types: Vec<_> = spec.ops.iter().map(|o| op_type(&o.name)).collect();
-    let decode = crate::decode::family_decoders(spec)?;
-    let dec_fns: Vec<_> = spec
-        .families
-        .iter()
-        .map(|f| ident(&format!("decode_{}", f.name)))
-        .collect();
-    let print_fns: Vec<_> = spec
-        .families
-        .iter()
-        .map(|f| ident(&format!("print_{}", f.name)))
-        .collect();
-    let forms = crate::decode::form_tables(spec);
-    let includes = includes
-        .iter()
-        .map(|n| quote!(include!(concat!(env!("OUT_DIR"), "/", #n));));
+    let fam_docs = spec.families.iter().map(|f| doc(&f.doc));
     let control = control_items(spec, &fams);
     let reuse_arms = spec.families.iter().zip(&fams).map(|(f, v)| {
         let arms = f.reuse.iter().map(|(lo, bit)| quote!(#lo => Some(#bit)));
         quote!(Family::#v => match field_lo { #(#arms,)* _ => None })
     });
-
-    Ok(quote! {
-        #enums
-
+    quote! {
         /// Hardware families, each with its own instruction format.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Family { #(#fam_docs #fams),* }
@@ -774,11 +711,82 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         pub const fn family_of(sm: u32) -> Option<Family> {
             match sm { #(#fam_of_arms,)* _ => None }
         }
+    }
+}
 
+/// `MNEMONICS`: every mnemonic (first part) the spec prints, one row per
+/// mnemonic with its SMs (an alias or per-SM syntax counts where it
+/// applies).
+fn mnemonic_table(spec: &Spec) -> TokenStream {
+    let mut mn_pairs: Vec<(String, u32)> = Vec::new();
+    for o in &spec.ops {
+        let sms = o.sms();
+        let mut names: Vec<(&String, Option<&Vec<u32>>)> = vec![(&o.asm.mnemonic, None)];
+        names.extend(o.asm.variants.iter().map(|(s, a)| (&a.mnemonic, Some(s))));
+        names.extend(o.aliases.iter().map(|a| (&a.mnemonic, None)));
+        for (m, only) in names {
+            let first = m.split('.').next().unwrap_or(m).to_string();
+            for sm in &sms {
+                if only.is_none_or(|s| s.contains(sm)) {
+                    mn_pairs.push((first.clone(), *sm));
+                }
+            }
+        }
+    }
+    mn_pairs.sort();
+    mn_pairs.dedup();
+    let mut mn_rows: Vec<(String, Vec<u32>)> = Vec::new();
+    for (m, sm) in mn_pairs {
+        match mn_rows.last_mut() {
+            Some((last, sms)) if *last == m => sms.push(sm),
+            _ => mn_rows.push((m, vec![sm])),
+        }
+    }
+    let mnemonics = mn_rows.iter().map(|(m, sms)| {
+        let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
+        quote!((#m, &[#(#sms),*]))
+    });
+    quote! {
         /// Every mnemonic (without suffixes) the spec prints, with the SMs
         /// it is printed on.
         pub const MNEMONICS: &[(&str, &[u32])] = &[#(#mnemonics),*];
+    }
+}
 
+/// Per-SM tables: `ugpr_max`, `reference_nvdisasm`, `ALL_SMS` and
+/// `sm_bit` (SM sets are 64-bit masks over `ALL_SMS`, so more than 64 SMs
+/// is an error).
+fn sm_items(spec: &Spec) -> Result<TokenStream, Error> {
+    let all_sms = spec.all_sms();
+    if all_sms.len() > 64 {
+        return Err(Error {
+            message: format!(
+                "the families cover {} SMs; SM sets are 64-bit masks",
+                all_sms.len()
+            ),
+            loc: None,
+        });
+    }
+    let all_sms_l = all_sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+    let sm_table_len = Literal::usize_unsuffixed(all_sms.last().map_or(0, |m| *m as usize + 1));
+    let ugpr_arms = spec
+        .families
+        .iter()
+        .flat_map(|f| {
+            f.sms
+                .iter()
+                .filter_map(|&sm| f.ugpr_max(sm).map(|m| (sm, m)))
+        })
+        .map(|(sm, m)| {
+            let m = Literal::u8_unsuffixed(m as u8);
+            quote!(#sm => Some(#m))
+        });
+    let reference_arms = spec
+        .families
+        .iter()
+        .flat_map(|f| f.reference_nvdisasm.iter())
+        .map(|(sm, v)| quote!(#sm => Some(#v)));
+    Ok(quote! {
         /// Highest UGPR index on `sm` (its encoding of URZ), from the
         /// families' `ugpr_max`; None where the SM has no uniform registers.
         pub const fn ugpr_max(sm: u32) -> Option<u8> {
@@ -810,7 +818,28 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             };
             if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
         }
+    })
+}
 
+/// The op list (`define_ops!`: `Op` and its methods are the runtime's),
+/// and `decode` and `printer`, which pick the family's decoder.
+fn op_list(spec: &Spec) -> TokenStream {
+    let fams: Vec<_> = spec
+        .families
+        .iter()
+        .map(|f| enum_variant(&f.name))
+        .collect();
+    let variants = spec.ops.iter().map(|o| op_variant(&o.name));
+    let types = spec.ops.iter().map(|o| op_type(&o.name));
+    let dec_fns = spec
+        .families
+        .iter()
+        .map(|f| ident(&format!("decode_{}", f.name)));
+    let print_fns = spec
+        .families
+        .iter()
+        .map(|f| ident(&format!("print_{}", f.name)));
+    quote! {
         define_ops! { #(#variants(#types)),* }
 
         /// Decode one instruction word; `None` for a word no op of the spec matches.
@@ -827,10 +856,5 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         pub fn printer(sm: u32) -> Option<fn(u128, u32, u64, u32, &mut LineBuf) -> Option<()>> {
             Some(match family_of(sm)? { #(Family::#fams => #print_fns),* })
         }
-
-        #decode
-        #forms
-
-        #(#includes)*
-    })
+    }
 }

@@ -49,6 +49,12 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     let cand_arrays = mnemonic_candidates(op, asm);
     let suffix_code = suffix_lets(spec, op, asm)?;
     let (required, optional) = operand_counts(op, asm);
+    // The byte offset of the next instruction, for branch targets.
+    let uses_next = asm.operands.iter().any(
+        |o| matches!(o.item, AsmItem::Modifier(i) if matches!(op.modifiers[i].ty, ModType::Rel)),
+    );
+    let next = uses_next
+        .then(|| quote!(let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);));
     let mut assigned: Vec<(AsmItem, TokenStream)> = Vec::new();
     let steps: Vec<TokenStream> = asm
         .operands
@@ -66,16 +72,12 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     Ok(quote! {
         #[doc = #syntax_doc]
         fn #fname(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-            const CANDS: &[&[&str]] = &[#(#cand_arrays),*];
-            let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+            let rest = strip_any_mnemonic(&line.parts, &[#(#cand_arrays),*])?;
             let mut cur = 0usize;
             #(#suffix_code)*
             if cur != rest.len() { return None; }
-            let ops = &line.operands;
-            let required: usize = 0 #(+ #required)*;
-            asm_try!(check_operand_count(line, required, 0 #(+ #optional)*));
-            let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-            let mut at = Operands::<#n_items>::new(ops, required);
+            let mut at = asm_try!(Operands::<#n_items>::start(line, #required, #optional));
+            #next
             #(#steps)*
             let reuse_marks = at.reuse_marks(&[#(#item_names),*]);
             let op = Self { #(#inits),* };
@@ -140,21 +142,24 @@ fn suffix_lets(spec: &Spec, op: &Op, asm: &Asm) -> Result<Vec<TokenStream>, Erro
     Ok(code)
 }
 
-/// The terms of the required and the optional operand counts.
-fn operand_counts(op: &Op, asm: &Asm) -> (Vec<TokenStream>, Vec<TokenStream>) {
-    let mut required = Vec::new();
-    let mut optional = Vec::new();
+/// The required operand count (an expression: an item printed only
+/// when a bool modifier has some value counts then) and the optional one.
+fn operand_counts(op: &Op, asm: &Asm) -> (TokenStream, usize) {
+    let mut always = 0usize;
+    let mut conds = Vec::new();
+    let mut optional = 0usize;
     for o in &asm.operands {
         match &o.cond {
-            AsmCond::Always => required.push(quote!(1usize)),
+            AsmCond::Always => always += 1,
             AsmCond::If(m, flag) => {
                 let f = field(&op.modifiers[*m].name);
-                required.push(quote!(((#f == #flag) as usize)));
+                conds.push(quote!(usize::from(#f == #flag)));
             }
-            AsmCond::NotDefault => optional.push(quote!(1usize)),
+            AsmCond::NotDefault => optional += 1,
         }
     }
-    (required, optional)
+    let always = Literal::usize_unsuffixed(always);
+    (quote!(#always #(+ #conds)*), optional)
 }
 
 /// The name of the op's operand an operand item reads (for `.reuse`).

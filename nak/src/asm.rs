@@ -368,6 +368,12 @@ pub fn is_pred_token(o: &Operand) -> bool {
     matches!(o.base, Base::Reg(r) if r.file.is_pred())
 }
 
+/// The parts after the first of the mnemonic spellings `cands` that
+/// `parts` starts with.
+pub fn strip_any_mnemonic<'a>(parts: &'a [String], cands: &[&[&str]]) -> Option<&'a [String]> {
+    cands.iter().find_map(|c| strip_mnemonic(parts, c))
+}
+
 /// If `parts` starts with the mnemonic `m`, the parts after it.
 pub fn strip_mnemonic<'a>(parts: &'a [String], m: &[&str]) -> Option<&'a [String]> {
     if parts.len() < m.len() || parts.iter().zip(m).any(|(a, b)| a != b) {
@@ -622,6 +628,13 @@ impl<'a, const N: usize> Operands<'a, N> {
             taken: [usize::MAX; N],
             k: 0,
         }
+    }
+
+    /// The walk over a line that must have between `required` and
+    /// `required + optional` operands.
+    pub fn start(line: &'a Line, required: usize, optional: usize) -> Result<Self, AsmError> {
+        check_operand_count(line, required, optional)?;
+        Ok(Self::new(&line.operands, required))
     }
 
     /// The current item takes the next token.

@@ -309,6 +309,13 @@ pub fn common_fields<E: Fail>(
     Ok(w)
 }
 
+/// The code of an enum modifier's value in a form: `codes` (a static
+/// table, one code per value) at the value's index.
+#[inline(always)]
+pub fn code_of(codes: &'static [u128], index: usize) -> u128 {
+    codes[index]
+}
+
 /// Field value of the guard predicate (`c.guard`): a predicate register
 /// that fits `width` bits ([`src_field`] of the slot named "guard").
 #[inline(always)]

@@ -20,8 +20,8 @@
 use crate::asm::{
     AsmError, Base, Line, Operands, Parsed, asm_try, bool_operand, check_operand_count,
     dst_operand, enum_operand, int_operand, is_pred_token, mem_operand, parse_i64, parse_u64,
-    rel_operand, reuse_ctrl, src_operand, strip_mnemonic, take_enum_suffix, take_suffix, to_dst,
-    to_src, uint_operand,
+    rel_operand, reuse_ctrl, src_operand, strip_any_mnemonic, take_enum_suffix, take_suffix,
+    to_dst, to_src, uint_operand,
 };
 use crate::decode::{
     Forms, bit, bits, cbuf_at, common_at, decode_form, guard_of, print_form, print_form_bundled,
@@ -29,7 +29,7 @@ use crate::decode::{
 };
 use crate::encode::{
     Encode, EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, cbuf_index_field,
-    cbuf_offset_field, common_fields, ctrl_field, dst_field, fit, fit_signed, forbid_mods,
+    cbuf_offset_field, code_of, common_fields, ctrl_field, dst_field, fit, fit_signed, forbid_mods,
     guard_field, imm_field, imm_from_field, imm_src_field, no_form, only_default, reg_from_index,
     reg_index, sext_field, src_field, src_reg,
 };
