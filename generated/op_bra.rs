@@ -380,12 +380,12 @@ impl OpBra {
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 1, 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let cond = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
+            asm_try!(src_operand(at.take(), "cond", ImmStyle::Hex))
         } else {
             at.skip();
             Src::PT
         };
-        let target = asm_try!(rel_operand(at.next(), "target", addr, next));
+        let target = asm_try!(rel_operand(at.take(), "target", addr, next));
         let reuse_marks = at.reuse_marks(&["cond", "target"]);
         let op = Self {
             cond,
@@ -418,14 +418,14 @@ impl OpBra {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let cc = if at.optional(|tok| true) {
             asm_try!(
-                enum_operand(at.next(), "cc", & Cc::ALL, | v | v.text_sm(sm), | v | v
+                enum_operand(at.take(), "cc", & Cc::ALL, | v | v.text_sm(sm), | v | v
                 .text())
             )
         } else {
             at.skip();
             Cc::T
         };
-        let target = asm_try!(rel_operand(at.next(), "target", addr, next));
+        let target = asm_try!(rel_operand(at.take(), "target", addr, next));
         let reuse_marks = at.reuse_marks(&["cc", "target"]);
         let op = Self {
             cond: Src::PT,

@@ -197,13 +197,13 @@ impl OpBraUp {
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let cond = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
+            asm_try!(src_operand(at.take(), "cond", ImmStyle::Hex))
         } else {
             at.skip();
             Src::PT
         };
-        let ucond = asm_try!(src_operand(at.next(), "ucond", ImmStyle::Hex));
-        let target = asm_try!(rel_operand(at.next(), "target", addr, next));
+        let ucond = asm_try!(src_operand(at.take(), "ucond", ImmStyle::Hex));
+        let target = asm_try!(rel_operand(at.take(), "target", addr, next));
         let reuse_marks = at.reuse_marks(&["cond", "ucond", "target"]);
         let op = Self { cond, ucond, any, target };
         let form = op.form_id(sm);

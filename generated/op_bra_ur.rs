@@ -249,13 +249,13 @@ impl OpBraUr {
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let cond = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
+            asm_try!(src_operand(at.take(), "cond", ImmStyle::Hex))
         } else {
             at.skip();
             Src::PT
         };
-        let ur = asm_try!(src_operand(at.next(), "ur", ImmStyle::Hex));
-        let target = asm_try!(rel_operand(at.next(), "target", addr, next));
+        let ur = asm_try!(src_operand(at.take(), "ur", ImmStyle::Hex));
+        let target = asm_try!(rel_operand(at.take(), "target", addr, next));
         let reuse_marks = at.reuse_marks(&["cond", "ur", "target"]);
         let op = Self { cond, ur, mode, target };
         let form = op.form_id(sm);

@@ -135,7 +135,7 @@ impl OpExit {
         }
         let mut at = asm_try!(Operands:: < 1 > ::start(line, 0, 1usize));
         let cond = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex))
+            asm_try!(src_operand(at.take(), "cond", ImmStyle::Hex))
         } else {
             at.skip();
             Src::PT

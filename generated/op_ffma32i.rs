@@ -148,10 +148,10 @@ impl OpFfma32i {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::F32));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::F32));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
         let op = Self { d, a, b, c, ftz, sat };
         let form = op.form_id(sm);

@@ -312,14 +312,14 @@ impl OpFlo {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
         let pd = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(dst_operand(at.next(), "pd", true))
+            asm_try!(dst_operand(at.take(), "pd", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "pd", "b"]);
         let op = Self { pd, d, b, ty, sh };
         let form = op.form_id(sm);

@@ -353,9 +353,9 @@ impl OpFmul {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
         let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
         let op = Self { d, a, b, ftz, rnd, sat };
         let form = op.form_id(sm);

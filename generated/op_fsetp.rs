@@ -507,11 +507,11 @@ impl OpFsetp {
             return None;
         }
         let mut at = asm_try!(Operands:: < 5 > ::start(line, 5, 0usize));
-        let p = asm_try!(dst_operand(at.next(), "p", true));
-        let q = asm_try!(dst_operand(at.next(), "q", true));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::F32));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::F32));
-        let acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
+        let p = asm_try!(dst_operand(at.take(), "p", true));
+        let q = asm_try!(dst_operand(at.take(), "q", true));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
+        let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["p", "q", "a", "b", "acc"]);
         let op = Self {
             p,

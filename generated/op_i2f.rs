@@ -426,9 +426,9 @@ impl OpI2f {
             return None;
         }
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
         let v_b = {
-            let tok = at.next();
+            let tok = at.take();
             let view = Self::b_view_of(stype);
             let sel: u32 = match (tok.suffixes.as_slice(), view) {
                 ([], _) => 0,

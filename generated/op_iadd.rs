@@ -239,7 +239,7 @@ impl OpIadd {
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
         let d = {
-            let tok = at.next();
+            let tok = at.take();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
             if scur != tok.suffixes.len() {
@@ -255,8 +255,8 @@ impl OpIadd {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
         let op = Self { d, a, b, cc, x };
         let form = op.form_id(sm);

@@ -264,22 +264,22 @@ impl OpIadd3 {
             return None;
         }
         let mut at = asm_try!(Operands:: < 6 > ::start(line, 4, 2usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
         let co0 = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(dst_operand(at.next(), "co0", true))
+            asm_try!(dst_operand(at.take(), "co0", true))
         } else {
             at.skip();
             Reg::PT
         };
         let co1 = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(dst_operand(at.next(), "co1", true))
+            asm_try!(dst_operand(at.take(), "co1", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["d", "co0", "co1", "a", "b", "c"]);
         let op = Self { d, co0, co1, a, b, c };
         let form = op.form_id(sm);
@@ -300,12 +300,12 @@ impl OpIadd3 {
             return None;
         }
         let mut at = asm_try!(Operands:: < 6 > ::start(line, 6, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let co0 = asm_try!(dst_operand(at.next(), "co0", true));
-        let co1 = asm_try!(dst_operand(at.next(), "co1", true));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let co0 = asm_try!(dst_operand(at.take(), "co0", true));
+        let co1 = asm_try!(dst_operand(at.take(), "co1", true));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["d", "co0", "co1", "a", "b", "c"]);
         let op = Self { d, co0, co1, a, b, c };
         let form = op.form_id(sm);

@@ -384,24 +384,24 @@ impl OpIadd3x {
             return None;
         }
         let mut at = asm_try!(Operands:: < 8 > ::start(line, 6, 2usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
         let co0 = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(dst_operand(at.next(), "co0", true))
+            asm_try!(dst_operand(at.take(), "co0", true))
         } else {
             at.skip();
             Reg::PT
         };
         let co1 = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(dst_operand(at.next(), "co1", true))
+            asm_try!(dst_operand(at.take(), "co1", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
-        let ci0 = asm_try!(src_operand(at.next(), "ci0", ImmStyle::Hex));
-        let ci1 = asm_try!(src_operand(at.next(), "ci1", ImmStyle::Hex));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
+        let ci0 = asm_try!(src_operand(at.take(), "ci0", ImmStyle::Hex));
+        let ci1 = asm_try!(src_operand(at.take(), "ci1", ImmStyle::Hex));
         let reuse_marks = at
             .reuse_marks(&["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"]);
         let op = Self {
@@ -432,14 +432,14 @@ impl OpIadd3x {
             return None;
         }
         let mut at = asm_try!(Operands:: < 8 > ::start(line, 8, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let co0 = asm_try!(dst_operand(at.next(), "co0", true));
-        let co1 = asm_try!(dst_operand(at.next(), "co1", true));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
-        let ci0 = asm_try!(src_operand(at.next(), "ci0", ImmStyle::Hex));
-        let ci1 = asm_try!(src_operand(at.next(), "ci1", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let co0 = asm_try!(dst_operand(at.take(), "co0", true));
+        let co1 = asm_try!(dst_operand(at.take(), "co1", true));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
+        let ci0 = asm_try!(src_operand(at.take(), "ci0", ImmStyle::Hex));
+        let ci1 = asm_try!(src_operand(at.take(), "ci1", ImmStyle::Hex));
         let reuse_marks = at
             .reuse_marks(&["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"]);
         let op = Self {

@@ -380,10 +380,10 @@ impl OpImad {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
         let op = Self { d, a, b, c, ty };
         let form = op.form_id(sm);

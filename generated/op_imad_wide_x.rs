@@ -509,17 +509,17 @@ impl OpImadWideX {
             return None;
         }
         let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
         let co = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(dst_operand(at.next(), "co", true))
+            asm_try!(dst_operand(at.take(), "co", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
-        let ci = asm_try!(src_operand(at.next(), "ci", ImmStyle::Hex));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
+        let ci = asm_try!(src_operand(at.take(), "ci", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "c", "ci"]);
         let op = Self { d, co, a, b, c, ci, ty, x };
         let form = op.form_id(sm);

@@ -395,11 +395,11 @@ impl OpImadx {
             return None;
         }
         let mut at = asm_try!(Operands:: < 5 > ::start(line, 5, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::SignedHex));
-        let ci = asm_try!(src_operand(at.next(), "ci", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
+        let ci = asm_try!(src_operand(at.take(), "ci", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "c", "ci"]);
         let op = Self { d, a, b, c, ci, ty, x };
         let form = op.form_id(sm);

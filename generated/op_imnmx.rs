@@ -388,7 +388,7 @@ impl OpImnmx {
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
         let d = {
-            let tok = at.next();
+            let tok = at.take();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
             if scur != tok.suffixes.len() {
@@ -404,9 +404,9 @@ impl OpImnmx {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let p = asm_try!(src_operand(at.next(), "p", ImmStyle::Hex));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "p"]);
         let op = Self { d, a, b, p, ty, cc, xmode };
         let form = op.form_id(sm);

@@ -237,7 +237,7 @@ impl OpIscadd {
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
         let d = {
-            let tok = at.next();
+            let tok = at.take();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
             if scur != tok.suffixes.len() {
@@ -253,9 +253,9 @@ impl OpIscadd {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let shift = asm_try!(uint_operand(at.next(), "shift"));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let shift = asm_try!(uint_operand(at.take(), "shift"));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "shift"]);
         let op = Self { d, a, b, shift, cc };
         let form = op.form_id(sm);

@@ -379,13 +379,13 @@ impl OpIsetp64 {
         let mut at = asm_try!(
             Operands:: < 6 > ::start(line, 5 + usize::from(ex == true), 0usize)
         );
-        let d = asm_try!(dst_operand(at.next(), "d", true));
-        let d2 = asm_try!(dst_operand(at.next(), "d2", true));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let acc = asm_try!(src_operand(at.next(), "acc", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.take(), "d", true));
+        let d2 = asm_try!(dst_operand(at.take(), "d2", true));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
         let lc = if ex == true {
-            asm_try!(src_operand(at.next(), "lc", ImmStyle::Hex))
+            asm_try!(src_operand(at.take(), "lc", ImmStyle::Hex))
         } else {
             at.skip();
             Src::PT

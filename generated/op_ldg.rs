@@ -494,8 +494,8 @@ impl OpLdg {
             return None;
         }
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let v_a = asm_try!(mem_operand(at.next(), "a", true, 24u32, sm));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let v_a = asm_try!(mem_operand(at.take(), "a", true, 24u32, sm));
         let reuse_marks = at.reuse_marks(&["d", "a"]);
         let op = Self {
             d,

@@ -219,16 +219,16 @@ impl OpLea {
             return None;
         }
         let mut at = asm_try!(Operands:: < 5 > ::start(line, 4, 1usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
         let co = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(dst_operand(at.next(), "co", true))
+            asm_try!(dst_operand(at.take(), "co", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let shift = asm_try!(uint_operand(at.next(), "shift"));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
+        let shift = asm_try!(uint_operand(at.take(), "shift"));
         let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "shift"]);
         let op = Self { d, co, a, b, shift };
         let form = op.form_id(sm);

@@ -359,23 +359,23 @@ impl OpLeaHiX {
         let mut at = asm_try!(
             Operands:: < 7 > ::start(line, 5 + usize::from(sx32 == false), 1usize)
         );
-        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
         let co = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(dst_operand(at.next(), "co", true))
+            asm_try!(dst_operand(at.take(), "co", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         let c = if sx32 == false {
-            asm_try!(src_operand(at.next(), "c", ImmStyle::Hex))
+            asm_try!(src_operand(at.take(), "c", ImmStyle::Hex))
         } else {
             at.skip();
             Src::RZ
         };
-        let shift = asm_try!(uint_operand(at.next(), "shift"));
-        let ci = asm_try!(src_operand(at.next(), "ci", ImmStyle::Hex));
+        let shift = asm_try!(uint_operand(at.take(), "shift"));
+        let ci = asm_try!(src_operand(at.take(), "ci", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "c", "shift", "ci"]);
         let op = Self {
             d,

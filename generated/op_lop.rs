@@ -285,13 +285,13 @@ impl OpLop {
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 3, 1usize));
         let pd = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(dst_operand(at.next(), "pd", true))
+            asm_try!(dst_operand(at.take(), "pd", true))
         } else {
             at.skip();
             Reg::PT
         };
         let d = {
-            let tok = at.next();
+            let tok = at.take();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
             if scur != tok.suffixes.len() {
@@ -307,8 +307,8 @@ impl OpLop {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b"]);
         let op = Self {
             pd,

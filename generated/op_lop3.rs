@@ -578,17 +578,17 @@ impl OpLop3 {
         }
         let mut at = asm_try!(Operands:: < 7 > ::start(line, 6, 1usize));
         let pd = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(dst_operand(at.next(), "pd", true))
+            asm_try!(dst_operand(at.take(), "pd", true))
         } else {
             at.skip();
             Reg::PT
         };
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
-        let lut = asm_try!(uint_operand(at.next(), "lut"));
-        let pc = asm_try!(src_operand(at.next(), "pc", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
+        let lut = asm_try!(uint_operand(at.take(), "lut"));
+        let pc = asm_try!(src_operand(at.take(), "pc", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b", "c", "lut", "pc"]);
         let op = Self {
             pd,
@@ -634,13 +634,13 @@ impl OpLop3 {
         }
         let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
         let pd = if at.optional(|tok| is_pred_token(tok)) {
-            asm_try!(dst_operand(at.next(), "pd", true))
+            asm_try!(dst_operand(at.take(), "pd", true))
         } else {
             at.skip();
             Reg::PT
         };
         let d = {
-            let tok = at.next();
+            let tok = at.take();
             let mut scur = 0usize;
             cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
             if scur != tok.suffixes.len() {
@@ -656,10 +656,10 @@ impl OpLop3 {
             let tok = &tok.without_suffixes();
             asm_try!(dst_operand(tok, "d", false))
         };
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
-        let lut = asm_try!(uint_operand(at.next(), "lut"));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
+        let lut = asm_try!(uint_operand(at.take(), "lut"));
         let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b", "c", "lut"]);
         let op = Self {
             pd,

@@ -219,10 +219,10 @@ impl OpMov {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         let mask = if at.optional(|tok| true) {
-            asm_try!(uint_operand(at.next(), "mask"))
+            asm_try!(uint_operand(at.take(), "mask"))
         } else {
             at.skip();
             15u32

@@ -761,9 +761,9 @@ impl OpMufu {
             return None;
         }
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
         let v_a = {
-            let tok = at.next();
+            let tok = at.take();
             let view = Self::a_view_of(fmt, op);
             let sel: u32 = match (tok.suffixes.as_slice(), view) {
                 ([], _) => 0,

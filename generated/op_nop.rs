@@ -126,7 +126,7 @@ impl OpNop {
         }
         let mut at = asm_try!(Operands:: < 1 > ::start(line, 0, 1usize));
         let code = if at.optional(|tok| true) {
-            asm_try!(uint_operand(at.next(), "code"))
+            asm_try!(uint_operand(at.take(), "code"))
         } else {
             at.skip();
             0u32

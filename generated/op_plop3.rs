@@ -205,13 +205,13 @@ impl OpPlop3 {
             return None;
         }
         let mut at = asm_try!(Operands:: < 7 > ::start(line, 7, 0usize));
-        let pd = asm_try!(dst_operand(at.next(), "pd", true));
-        let pq = asm_try!(dst_operand(at.next(), "pq", true));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
-        let lut0 = asm_try!(uint_operand(at.next(), "lut0"));
-        let lut1 = asm_try!(uint_operand(at.next(), "lut1"));
+        let pd = asm_try!(dst_operand(at.take(), "pd", true));
+        let pq = asm_try!(dst_operand(at.take(), "pq", true));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
+        let lut0 = asm_try!(uint_operand(at.take(), "lut0"));
+        let lut1 = asm_try!(uint_operand(at.take(), "lut1"));
         let reuse_marks = at.reuse_marks(&["pd", "pq", "a", "b", "c", "lut0", "lut1"]);
         let op = Self {
             pd,

@@ -119,9 +119,9 @@ impl OpS2r {
             return None;
         }
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
         let sr = asm_try!(
-            enum_operand(at.next(), "sr", & Sr::ALL, | v | v.text_sm(sm), | v | v.text())
+            enum_operand(at.take(), "sr", & Sr::ALL, | v | v.text_sm(sm), | v | v.text())
         );
         let reuse_marks = at.reuse_marks(&["d", "sr"]);
         let op = Self { d, sr };

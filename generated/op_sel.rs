@@ -315,10 +315,10 @@ impl OpSel {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let cond = asm_try!(src_operand(at.next(), "cond", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
+        let cond = asm_try!(src_operand(at.take(), "cond", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "cond"]);
         let op = Self { d, a, b, cond };
         let form = op.form_id(sm);

@@ -619,10 +619,10 @@ impl OpShf {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::Hex));
-        let c = asm_try!(src_operand(at.next(), "c", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
+        let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
         let op = Self {
             d,

@@ -179,9 +179,9 @@ impl OpShl {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::Hex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
         let op = Self { d, a, b, wrap };
         let form = op.form_id(sm);

@@ -466,10 +466,10 @@ impl OpVimnmx {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
-        let d = asm_try!(dst_operand(at.next(), "d", false));
-        let a = asm_try!(src_operand(at.next(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.next(), "b", ImmStyle::SignedHex));
-        let p = asm_try!(src_operand(at.next(), "p", ImmStyle::Hex));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "p"]);
         let op = Self { d, a, b, p, ty, relu };
         let form = op.form_id(sm);

@@ -152,7 +152,7 @@ fn decode_cbuf(form: &Form, i: usize) -> TokenStream {
         |t| matches!(t, FieldTarget::SrcCbuf { idx, part: CbufPart::Offset { .. } } if *idx == i),
     );
     let index = fi.map_or(quote!(0), |f| get(&f.bits));
-    let offset = fo.map_or(quote!(cbuf_at(#index, 0, 0, 1, false)), |f| {
+    fo.map_or(quote!(cbuf_at(#index, 0, 0, 1, false)), |f| {
         let FieldTarget::SrcCbuf {
             part: CbufPart::Offset { scale, signed },
             ..
@@ -163,8 +163,7 @@ fn decode_cbuf(form: &Form, i: usize) -> TokenStream {
         let (g, wdt) = (get(&f.bits), Literal::u32_unsuffixed(f.bits.width()));
         let scale = Literal::u32_unsuffixed(scale);
         quote!(cbuf_at(#index, #g, #wdt, #scale, #signed))
-    });
-    offset
+    })
 }
 
 /// `let a = ...;` for each source: `Src::new(kind)` and a `with_neg` /

@@ -312,10 +312,10 @@ fn operand_step(
     let v = item_var(op, &o.item, &name);
     let take = if o.suffixes.is_empty() {
         if once {
-            conv(quote!(at.next()))
+            conv(quote!(at.take()))
         } else {
             let c = conv(quote!(tok));
-            quote!({ let tok = at.next(); #c })
+            quote!({ let tok = at.take(); #c })
         }
     } else {
         operand_suffixes(spec, op, o, &name, &*conv)
@@ -372,7 +372,7 @@ fn operand_suffixes(
     });
     let c = conv(quote!(tok));
     quote!({
-        let tok = at.next();
+        let tok = at.take();
         let mut scur = 0usize;
         #(#sets)*
         if scur != tok.suffixes.len() {
@@ -457,7 +457,7 @@ fn struct_inits(
     };
     // `f: f` is written `f`.
     let init = |f: proc_macro2::Ident, v: TokenStream| {
-        if v.to_string() == f.to_string() {
+        if f == v.to_string() {
             quote!(#f)
         } else {
             quote!(#f: #v)

@@ -638,7 +638,7 @@ impl<'a, const N: usize> Operands<'a, N> {
     }
 
     /// The current item takes the next token.
-    pub fn next(&mut self) -> &'a Operand {
+    pub fn take(&mut self) -> &'a Operand {
         let tok = &self.ops[self.it];
         self.taken[self.k] = self.it;
         self.it += 1;
